@@ -1,0 +1,42 @@
+import { errorMessage } from './errors.js';
+
+/** What every event has: a discriminating `type` and the clock time it happened at. */
+export interface EventBase<T extends string = string> {
+  readonly type: T;
+  /** `Clock.now()` when the event happened. */
+  readonly at: number;
+}
+
+/** Receives events as they happen. */
+export type EventListener<E extends EventBase> = (event: E) => void;
+
+/** Delivers events to an optional listener and remembers every event it delivered. */
+export interface EventSink<E extends EventBase> {
+  emit(event: E): void;
+  /** Every event emitted so far, in order: the trace of the run. */
+  readonly events: readonly E[];
+  /** Messages of listener calls that threw; a broken listener never breaks the run. */
+  readonly listenerErrors: readonly string[];
+}
+
+/**
+ * Creates an event sink. A listener that throws is a bug in the caller's code, but it must not
+ * turn a deliberation into a crash, so its errors are collected instead of propagated.
+ */
+export function createEventSink<E extends EventBase>(listener?: EventListener<E>): EventSink<E> {
+  const events: E[] = [];
+  const listenerErrors: string[] = [];
+  return {
+    events,
+    listenerErrors,
+    emit(event) {
+      events.push(event);
+      if (!listener) return;
+      try {
+        listener(event);
+      } catch (thrown) {
+        listenerErrors.push(`${event.type}: ${errorMessage(thrown)}`);
+      }
+    },
+  };
+}

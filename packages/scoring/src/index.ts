@@ -1,0 +1,18 @@
+export type { ConsensusOptions, ConsensusResult, Dissent, MemberScore, QuorumNotMet, ScoredConsensus } from './consensus.js';
+export { aggregateConsensus, MIN_VALID_VOTES } from './consensus.js';
+export type { IssuePath } from './issue.js';
+export { formatPath } from './issue.js';
+export type { ProductAxis, Rubric, RubricIssue, RubricSpec } from './rubric.js';
+export {
+  defineRubric,
+  MAX_SCORE,
+  PRODUCT_AXES,
+  PRODUCT_RUBRIC,
+  RubricError,
+  validateRubric,
+  WEIGHT_SUM_TOLERANCE,
+} from './rubric.js';
+export type { Thresholds, Verdict } from './verdict.js';
+export { DEFAULT_THRESHOLDS, GO_THRESHOLD, PIVOT_THRESHOLD, VERDICTS, verdictFor, verdictRank } from './verdict.js';
+export type { InvalidVote, InvalidVoteReason, Vote } from './vote.js';
+export { checkVote, weightedScore } from './vote.js';

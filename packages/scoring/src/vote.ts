@@ -1,0 +1,67 @@
+import { MAX_SCORE, type Rubric } from './rubric.js';
+
+/** One member's scores on every axis of a rubric, with the member's weight in the consensus. */
+export interface Vote<A extends string = string> {
+  readonly memberId: string;
+  readonly scores: Readonly<Record<A, number>>;
+  /** How much this member counts in the consensus; a finite number above 0. Defaults to 1. */
+  readonly weight?: number;
+}
+
+/** Why a vote does not count. Keyed by `code`, like zod's issues. */
+export type InvalidVoteReason =
+  | { readonly code: 'not_an_object' }
+  | { readonly code: 'missing_member_id' }
+  | { readonly code: 'duplicate_member'; readonly memberId: string }
+  | { readonly code: 'missing_axis'; readonly axis: string }
+  | { readonly code: 'unknown_axis'; readonly axis: string }
+  | { readonly code: 'not_finite'; readonly axis: string; readonly value: unknown }
+  | { readonly code: 'out_of_range'; readonly axis: string; readonly value: number }
+  | { readonly code: 'bad_weight'; readonly value: unknown };
+
+/** A vote that did not count, where it was in the input, and every reason why. */
+export interface InvalidVote {
+  readonly index: number;
+  readonly memberId?: string;
+  readonly reasons: readonly InvalidVoteReason[];
+}
+
+/**
+ * Every reason a vote is not valid under a rubric; empty when it is valid. A vote is valid
+ * when every rubric axis has a finite score in [0, 10], it names no other axis (a misspelt
+ * axis is never a silent zero), and its weight, if given, is finite and above 0.
+ */
+export function checkVote(vote: unknown, rubric: Rubric): InvalidVoteReason[] {
+  if (typeof vote !== 'object' || vote === null) return [{ code: 'not_an_object' }];
+  const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
+  const reasons: InvalidVoteReason[] = [];
+  if (typeof memberId !== 'string' || memberId === '') reasons.push({ code: 'missing_member_id' });
+  if (weight !== undefined && !(typeof weight === 'number' && Number.isFinite(weight) && weight > 0)) {
+    reasons.push({ code: 'bad_weight', value: weight });
+  }
+  if (typeof scores !== 'object' || scores === null) {
+    for (const axis of rubric.axes) reasons.push({ code: 'missing_axis', axis });
+    return reasons;
+  }
+  const record = scores as Record<string, unknown>;
+  for (const axis of rubric.axes) {
+    const value = record[axis];
+    if (value === undefined) reasons.push({ code: 'missing_axis', axis });
+    else if (typeof value !== 'number' || !Number.isFinite(value)) reasons.push({ code: 'not_finite', axis, value });
+    else if (value < 0 || value > MAX_SCORE) reasons.push({ code: 'out_of_range', axis, value });
+  }
+  for (const axis in record) {
+    if (!Object.hasOwn(rubric.weights, axis)) reasons.push({ code: 'unknown_axis', axis });
+  }
+  return reasons;
+}
+
+/**
+ * A member's own score: the rubric-weighted sum of its axis scores, on the same 0–10 scale.
+ * Every axis adds in the same direction; nothing is inverted. Assumes a valid vote.
+ */
+export function weightedScore<A extends string>(scores: Readonly<Record<A, number>>, rubric: Rubric<A>): number {
+  let total = 0;
+  for (const axis of rubric.axes) total += rubric.weights[axis] * scores[axis];
+  return total;
+}
