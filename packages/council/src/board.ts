@@ -1,0 +1,308 @@
+import { err, ok, type Result } from 'neverthrow';
+import {
+  formatPath,
+  MIN_VALID_VOTES,
+  PRODUCT_RUBRIC,
+  validateRubric,
+  type IssuePath,
+  type Rubric,
+} from '@conclave/scoring';
+import type { z } from 'zod';
+import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.js';
+import { boardInputSchema, type BoardInput } from './board-schema.js';
+import { DEFAULT_PROVIDERS, parseModelRef } from './model-ref.js';
+
+/** The default cap on calls in flight across a whole debate. */
+export const DEFAULT_CONCURRENCY = 16;
+
+/** A validated council member. */
+export interface Member {
+  readonly id: string;
+  readonly persona: string;
+  /** A model reference, `provider:model`. */
+  readonly model: string;
+  readonly weight: number;
+  /** How much the member cares about each rubric axis; every axis is present (default 1). */
+  readonly priorities: Readonly<Record<string, number>>;
+}
+
+/** A validated phase. */
+export interface Phase {
+  readonly name: string;
+  readonly description?: string;
+  readonly contrarian: boolean;
+  readonly members: readonly Member[];
+}
+
+/** A structured fact the council weighs. */
+export interface Fact {
+  readonly axis: string;
+  readonly value: number;
+  readonly note: string;
+}
+
+declare const loadedBoard: unique symbol;
+
+/**
+ * A board that passed the loader: phases in declared order with the contrarian phase (if any)
+ * last, unique ids, a valid rubric, known model references and a reachable quorum. Only
+ * `loadBoard`, `parseBoard` and `defineBoard` make one, so an engine can never run a board
+ * whose contrarian speaks early.
+ */
+export interface Board {
+  readonly [loadedBoard]: true;
+  readonly id: string;
+  readonly title?: string;
+  readonly question: string;
+  readonly rubric: Rubric;
+  readonly minValidVotes: number;
+  readonly concurrency: { readonly global: number; readonly perAdapter: Readonly<Record<string, number>> };
+  readonly facts: readonly Fact[];
+  readonly phases: readonly Phase[];
+}
+
+/** Options for loading a board. */
+export interface LoadBoardOptions {
+  /** Named in every issue, so errors point at the file. */
+  readonly file?: string;
+  /** Providers a model reference may name (default: offline, anthropic, openai, openai-compatible). */
+  readonly knownProviders?: readonly string[];
+  /** Overrides `knownProviders`: decides whether a full model reference is known. */
+  readonly isKnownModel?: (ref: string) => boolean;
+}
+
+const loadedBoards = new WeakSet<object>();
+
+/** Whether a value is a board that went through the loader (and so is known to be valid). */
+export function isLoadedBoard(value: unknown): value is Board {
+  return typeof value === 'object' && value !== null && loadedBoards.has(value);
+}
+
+/**
+ * Validates a board given as data (parsed YAML or JSON, or an object) and returns every problem
+ * together, each with its path and a fix: schema errors, a contrarian phase that is not last
+ * (`contrarian_not_last`), more than one contrarian phase, duplicate member ids or phase names,
+ * an empty phase, an unknown axis, a bad weight, an unknown model reference, a quorum larger
+ * than the board.
+ */
+export function loadBoard(input: unknown, options: LoadBoardOptions = {}): Result<Board, BoardIssue[]> {
+  const issues: BoardIssue[] = [];
+  const add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) =>
+    issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
+
+  const parsed = boardInputSchema.safeParse(input);
+  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, fixForSchemaIssue(issue));
+
+  // The structural rules are checked on the raw input too, so one pass reports schema problems
+  // and structural problems together instead of one layer at a time.
+  const raw = asRecord(input);
+  const rubric = checkRubric(raw?.rubric, add);
+  checkStructure(raw, rubric, options, add);
+
+  if (issues.length > 0 || !parsed.success || rubric === undefined) return err(issues);
+  const board = normalise(parsed.data, rubric);
+  loadedBoards.add(board);
+  return ok(board);
+}
+
+/**
+ * Defines a board in code; throws a `BoardError` listing every problem. Use `loadBoard` or
+ * `parseBoard` for boards that come from files or users.
+ *
+ * @example
+ * const board = defineBoard({
+ *   id: 'launch',
+ *   question: 'Should we launch {{question}}?',
+ *   phases: [
+ *     { name: 'analysis', members: [{ id: 'cfo', persona: 'A careful CFO', model: 'offline:cfo' }] },
+ *     { name: 'challenge', contrarian: true, members: [{ id: 'skeptic', persona: 'Finds the flaw', model: 'offline:skeptic' }] },
+ *   ],
+ * });
+ */
+export function defineBoard(input: BoardInput, options: LoadBoardOptions = {}): Board {
+  return loadBoard(input, options).match(
+    (board) => board,
+    (issues) => {
+      throw new BoardError(issues);
+    },
+  );
+}
+
+type Add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) => void;
+
+function checkRubric(raw: unknown, add: Add): Rubric | undefined {
+  if (raw === undefined || raw === 'product') return PRODUCT_RUBRIC;
+  if (typeof raw === 'string') {
+    add('rubric', ['rubric'], `unknown rubric "${raw}"`, 'use "product" or write the rubric inline as { axes, weights, thresholds }');
+    return undefined;
+  }
+  return validateRubric(raw).match(
+    (rubric) => rubric,
+    (rubricIssues) => {
+      for (const issue of rubricIssues) {
+        const code: BoardIssueCode = issue.code === 'unknown_axis' ? 'unknown_axis' : issue.code.startsWith('weight') ? 'bad_weight' : 'rubric';
+        add(code, ['rubric', ...issue.path], issue.message, issue.fix);
+      }
+      return undefined;
+    },
+  );
+}
+
+function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric | undefined, options: LoadBoardOptions, add: Add): void {
+  const phases = Array.isArray(raw?.phases) ? (raw.phases as unknown[]) : [];
+  const phaseNames = new Map<string, number>();
+  const memberIds = new Map<string, IssuePath>();
+  const contrarians: number[] = [];
+  let memberCount = 0;
+  const axes = rubric?.axes;
+  const isKnownModel = options.isKnownModel ?? knownProviderCheck(options.knownProviders ?? DEFAULT_PROVIDERS);
+
+  phases.forEach((phaseRaw, p) => {
+    const phase = asRecord(phaseRaw);
+    if (!phase) return;
+    if (typeof phase.name === 'string') {
+      const first = phaseNames.get(phase.name);
+      if (first !== undefined) {
+        add('duplicate_phase_name', ['phases', p, 'name'], `phase name "${phase.name}" is already used by phases[${first}]`, 'give every phase a distinct name');
+      } else phaseNames.set(phase.name, p);
+    }
+    if (phase.contrarian === true) contrarians.push(p);
+    const members = Array.isArray(phase.members) ? (phase.members as unknown[]) : undefined;
+    if (members?.length === 0) {
+      add('empty_phase', ['phases', p, 'members'], `phase "${String(phase.name)}" has no members`, 'add at least one member or remove the phase');
+    }
+    members?.forEach((memberRaw, m) => {
+      const member = asRecord(memberRaw);
+      if (!member) return;
+      memberCount += 1;
+      const at: IssuePath = ['phases', p, 'members', m];
+      if (typeof member.id === 'string') {
+        const first = memberIds.get(member.id);
+        if (first !== undefined) {
+          add('duplicate_member_id', [...at, 'id'], `member id "${member.id}" is already used at ${formatPath(first)}`, 'member ids must be unique across the whole board: rename one');
+        } else memberIds.set(member.id, [...at, 'id']);
+      }
+      if (member.weight !== undefined && !(typeof member.weight === 'number' && Number.isFinite(member.weight) && member.weight > 0)) {
+        add('bad_weight', [...at, 'weight'], `weight must be a finite number above 0, got ${JSON.stringify(member.weight)}`, 'use a positive number such as 1 (the default)');
+      }
+      if (typeof member.model === 'string' && !isKnownModel(member.model)) {
+        add('unknown_model', [...at, 'model'], describeUnknownModel(member.model, options), 'write the model as provider:model, e.g. "offline:analyst" or "anthropic:claude-sonnet-4-5"');
+      }
+      const priorities = asRecord(member.priorities);
+      if (priorities && axes) {
+        for (const [axis, value] of Object.entries(priorities)) {
+          if (!axes.includes(axis)) add('unknown_axis', [...at, 'priorities', axis], unknownAxisMessage(axis, axes), 'fix the spelling or use one of the rubric axes');
+          else if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+            add('bad_weight', [...at, 'priorities', axis], `a priority must be a finite number of 0 or more, got ${JSON.stringify(value)}`, 'use a number such as 1 (the default) or 2 for an axis the member cares about most');
+          }
+        }
+      }
+    });
+  });
+
+  if (contrarians.length > 1) {
+    for (const p of contrarians.slice(1)) {
+      add('multiple_contrarians', ['phases', p, 'contrarian'], `only one phase may be the contrarian phase; phases[${contrarians[0]}] already is`, 'merge the contrarian members into one phase');
+    }
+  }
+  const contrarian = contrarians[0];
+  if (contrarian !== undefined && contrarian !== phases.length - 1) {
+    add(
+      'contrarian_not_last',
+      ['phases', contrarian, 'contrarian'],
+      `the contrarian phase must be the last phase, but it is phase ${contrarian + 1} of ${phases.length}`,
+      'move the contrarian phase to the end of phases, so it is built only after every other statement exists',
+    );
+  }
+
+  const facts = Array.isArray(raw?.facts) ? (raw.facts as unknown[]) : [];
+  facts.forEach((factRaw, f) => {
+    const axis = asRecord(factRaw)?.axis;
+    if (typeof axis === 'string' && axes && !axes.includes(axis)) add('unknown_axis', ['facts', f, 'axis'], unknownAxisMessage(axis, axes), 'fix the spelling or use one of the rubric axes');
+  });
+
+  const minValidVotes = asRecord(raw?.quorum)?.minValidVotes;
+  const required = typeof minValidVotes === 'number' ? minValidVotes : MIN_VALID_VOTES;
+  if (memberCount > 0 && required > memberCount) {
+    add(
+      'quorum_unreachable',
+      typeof minValidVotes === 'number' ? ['quorum', 'minValidVotes'] : ['phases'],
+      `the quorum needs ${required} valid votes but the board has only ${memberCount} member${memberCount === 1 ? '' : 's'}, so it could never reach GO`,
+      `add members or lower quorum.minValidVotes to ${memberCount} or less`,
+    );
+  }
+}
+
+function normalise(input: z.output<typeof boardInputSchema>, rubric: Rubric): Board {
+  const board = {
+    id: input.id,
+    ...(input.title === undefined ? {} : { title: input.title }),
+    question: input.question ?? '{{question}}',
+    rubric,
+    minValidVotes: input.quorum?.minValidVotes ?? MIN_VALID_VOTES,
+    concurrency: Object.freeze({
+      global: input.concurrency?.global ?? DEFAULT_CONCURRENCY,
+      perAdapter: Object.freeze({ ...input.concurrency?.perAdapter }),
+    }),
+    facts: Object.freeze((input.facts ?? []).map((fact) => Object.freeze({ ...fact }))),
+    phases: Object.freeze(
+      input.phases.map((phase) =>
+        Object.freeze({
+          name: phase.name,
+          ...(phase.description === undefined ? {} : { description: phase.description }),
+          contrarian: phase.contrarian ?? false,
+          members: Object.freeze(
+            phase.members.map((member) =>
+              Object.freeze({
+                id: member.id,
+                persona: member.persona,
+                model: member.model,
+                weight: member.weight ?? 1,
+                priorities: Object.freeze(Object.fromEntries(rubric.axes.map((axis) => [axis, member.priorities?.[axis] ?? 1]))),
+              }),
+            ),
+          ),
+        }),
+      ),
+    ),
+  };
+  return Object.freeze(board) as unknown as Board;
+}
+
+function fixForSchemaIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `remove ${issue.keys.map((key) => `"${key}"`).join(', ')} or fix the spelling`;
+    case 'invalid_type':
+      return issue.input === undefined ? `add the required field "${String(issue.path.at(-1))}"` : `give a value of type ${issue.expected}`;
+    case 'too_small':
+    case 'too_big':
+      return 'bring the value into the allowed range';
+    case 'invalid_format':
+      return 'use the format the message describes';
+    default:
+      return 'correct the value as the message describes';
+  }
+}
+
+function knownProviderCheck(providers: readonly string[]): (ref: string) => boolean {
+  return (ref) => {
+    const parsed = parseModelRef(ref);
+    return parsed !== undefined && providers.includes(parsed.provider);
+  };
+}
+
+function describeUnknownModel(ref: string, options: LoadBoardOptions): string {
+  const parsed = parseModelRef(ref);
+  if (!parsed) return `"${ref}" is not a model reference (expected provider:model)`;
+  if (options.isKnownModel) return `model "${ref}" is not known here`;
+  return `unknown provider "${parsed.provider}" in "${ref}"; known providers: ${(options.knownProviders ?? DEFAULT_PROVIDERS).join(', ')}`;
+}
+
+function unknownAxisMessage(axis: string, axes: readonly string[]): string {
+  return `"${axis}" is not an axis of the rubric (${axes.join(', ')})`;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,19 @@
+/** A piece of evidence a member cites for its position. */
+export interface CitedEvidence {
+  readonly claim: string;
+  readonly source?: string;
+}
+
+/** One member's valid contribution to a debate: its statement and its scores. */
+export interface Contribution {
+  readonly phase: string;
+  readonly phaseIndex: number;
+  readonly memberId: string;
+  readonly model: string;
+  readonly contrarian: boolean;
+  readonly statement: string;
+  readonly scores: Readonly<Record<string, number>>;
+  /** The member's rubric-weighted score. */
+  readonly score: number;
+  readonly evidence: readonly CitedEvidence[];
+}

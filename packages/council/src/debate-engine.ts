@@ -1,0 +1,322 @@
+import {
+  addUsage,
+  createEventSink,
+  DEFAULT_TIMEOUT_MS,
+  errorMessage,
+  safeRun,
+  systemClock,
+  ZERO_USAGE,
+  type Clock,
+  type EventListener,
+  type ModelAdapter,
+  type ModelRequest,
+  type Usage,
+} from '@conclave/core';
+import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { resolveAdapter, type AdapterSource } from './adapter-source.js';
+import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
+import type { Contribution } from './contribution.js';
+import type { DebateEvent } from './debate-event.js';
+import type { DebateResult, MemberTiming, StopReason } from './debate-result.js';
+import type { MemberFailure, MemberFailureReason } from './member-failure.js';
+import { parseMemberReply } from './member-reply.js';
+import { buildPhaseRequests } from './prompt.js';
+import { renderQuestion } from './question.js';
+
+/** A cap on calls in flight: one number for the whole debate, or global and per-adapter caps. */
+export type ConcurrencyOption =
+  | number
+  | { readonly global?: number; readonly perAdapter?: Readonly<Record<string, number>> };
+
+/** What one debate run needs besides the board. */
+export interface DebateOptions {
+  /** The question; fills `{{question}}` in the board's question template. */
+  readonly question: string;
+  /** Values for the template's other `{{placeholders}}`. */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Background every member sees; an object is shown as JSON. */
+  readonly context?: string | Readonly<Record<string, unknown>>;
+  /** Structured facts added to the board's own. */
+  readonly facts?: readonly Fact[];
+  /** Where each member's model reference finds its adapter. */
+  readonly adapters: AdapterSource;
+  /** Cancels every call in flight; the debate stops with `aborted` and is NO_GO. */
+  readonly signal?: AbortSignal;
+  /** Overrides the board's concurrency caps. */
+  readonly concurrency?: ConcurrencyOption;
+  /** Deadline for each member's call (default 120 000 ms). */
+  readonly memberTimeoutMs?: number;
+  /** Stop starting calls once this many calls or tokens (input + output) have been used. */
+  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
+  readonly onEvent?: EventListener<DebateEvent>;
+}
+
+/** Options for an engine instance. */
+export interface DebateEngineOptions {
+  /** The clock for timings and deadlines (inject a manual clock in simulations). */
+  readonly clock?: Clock;
+}
+
+/**
+ * Runs debates. Phases run SERIALLY in the board's declared order and the members of a phase
+ * run IN PARALLEL (bounded by global and per-adapter caps). A member's request is built only
+ * from the question, the context and the contributions of EARLIER phases, so no member sees a
+ * same-phase peer, and the contrarian phase, which the loader guarantees is last, is built only
+ * after every other statement exists. Every failure becomes data; `run` never rejects.
+ *
+ * @example
+ * const result = await new DebateEngine().run(board, { question: 'Launch in Brazil?', adapters: { offline: createOfflineAdapter() } });
+ * console.log(result.verdict, result.consensus);
+ */
+export class DebateEngine {
+  readonly #clock: Clock;
+
+  constructor(options: DebateEngineOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Runs a debate with the system clock. */
+  static run(board: Board, options: DebateOptions): Promise<DebateResult> {
+    return new DebateEngine().run(board, options);
+  }
+
+  /** Runs one debate to completion (or to its stop) and resolves to its full record. */
+  run(board: Board, options: DebateOptions): Promise<DebateResult> {
+    return new DebateRun(board, options, this.#clock).execute();
+  }
+}
+
+type MemberOutcome =
+  | { readonly ok: true; readonly contribution: Contribution }
+  | { readonly ok: false; readonly failure: MemberFailure };
+
+/** The mutable state of one run, kept in one place so the engine class stays stateless. */
+class DebateRun {
+  readonly #board: Board;
+  readonly #options: DebateOptions;
+  readonly #clock: Clock;
+  readonly #events: ReturnType<typeof createEventSink<DebateEvent>>;
+  readonly #controller = new AbortController();
+  readonly #timings: MemberTiming[] = [];
+  readonly #started: number;
+  #global: LimitFunction | undefined;
+  readonly #perAdapter = new Map<string, LimitFunction>();
+  #stop: StopReason | undefined;
+  #calls = 0;
+  #usage: Usage = ZERO_USAGE;
+
+  constructor(board: Board, options: DebateOptions, clock: Clock) {
+    this.#board = board;
+    this.#options = options;
+    this.#clock = clock;
+    this.#events = createEventSink(options.onEvent);
+    this.#started = clock.now();
+  }
+
+  async execute(): Promise<DebateResult> {
+    const board = this.#board;
+    // A value that did not come from the loader is not trusted even for its shape.
+    const trusted = isLoadedBoard(board);
+    const phases = trusted ? board.phases : [];
+    const input = this.#validateInput();
+    const question = input.ok ? input.question : '';
+    this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
+    if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
+
+    const outer = this.#options.signal;
+    const onAbort = () => this.#abort(outer);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+
+    const transcript: Contribution[] = [];
+    const failures: MemberFailure[] = [];
+    const facts = input.ok ? [...board.facts, ...(this.#options.facts ?? [])] : [];
+    const context = renderContext(this.#options.context);
+
+    for (const [phaseIndex, phase] of phases.entries()) {
+      if (this.#stop) {
+        for (const member of phase.members) failures.push(this.#notRun(phase, phaseIndex, member));
+        continue;
+      }
+      this.#emit({ type: 'phase_started', phase: phase.name, phaseIndex, members: phase.members.map((m) => m.id), contrarian: phase.contrarian });
+      // The view is a snapshot taken before any member of this phase starts: peers cannot leak in.
+      const requests = buildPhaseRequests(
+        { board, question, ...(context === undefined ? {} : { context }), facts, earlier: [...transcript], earlierFailures: [...failures] },
+        phase,
+        phaseIndex,
+      );
+      const outcomes = await Promise.all(
+        phase.members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)),
+      );
+      let valid = 0;
+      for (const outcome of outcomes) {
+        if (outcome.ok) {
+          transcript.push(outcome.contribution);
+          valid += 1;
+        } else failures.push(outcome.failure);
+      }
+      this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
+    }
+    outer?.removeEventListener('abort', onAbort);
+
+    const memberWeights = new Map(phases.flatMap((phase) => phase.members.map((member) => [member.id, member.weight] as const)));
+    const votes: Vote[] = transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: memberWeights.get(c.memberId) ?? 1 }));
+    const consensus = trusted
+      ? aggregateConsensus(votes, { rubric: board.rubric, minValidVotes: board.minValidVotes })
+      : aggregateConsensus([], { rubric: PRODUCT_RUBRIC, minValidVotes: MIN_VALID_VOTES });
+    const status = this.#stop ? 'stopped' : 'completed';
+    // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
+    const verdict = status === 'completed' ? consensus.verdict : 'NO_GO';
+    const durationMs = this.#clock.now() - this.#started;
+    this.#emit({ type: 'debate_finished', verdict, status, durationMs });
+
+    return {
+      boardId: trusted ? board.id : '',
+      question,
+      status,
+      ...(this.#stop ? { stopReason: this.#stop } : {}),
+      verdict,
+      consensus,
+      transcript,
+      votes,
+      failures,
+      usage: { ...this.#usage, calls: this.#calls },
+      timings: this.#timings,
+      durationMs,
+      listenerErrors: this.#events.listenerErrors,
+    };
+  }
+
+  async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
+    const fail = (reason: MemberFailureReason): MemberOutcome => {
+      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason });
+      return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
+    };
+    if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+    const bound = this.#bind(member.model);
+    if (!bound.ok) return fail({ kind: 'unbound_model', model: member.model, message: bound.message });
+    const adapter = bound.adapter;
+
+    return this.#limiterFor(adapter.id)(() =>
+      this.#globalLimiter()(async (): Promise<MemberOutcome> => {
+        // Re-checked when the slot opens: the debate may have stopped while this member queued.
+        if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+        const maxCalls = this.#options.budget?.maxCalls;
+        if (maxCalls !== undefined && this.#calls >= maxCalls) {
+          this.#stopWith({ kind: 'budget_exhausted', limit: 'calls', used: this.#calls, max: maxCalls });
+          return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+        }
+        this.#calls += 1;
+        this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
+        const startedAt = this.#clock.now();
+        const result = await safeRun(adapter, request, {
+          timeoutMs: this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+          signal: this.#controller.signal,
+          clock: this.#clock,
+        });
+        const endedAt = this.#clock.now();
+        this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
+        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure });
+
+        this.#usage = addUsage(this.#usage, result.usage);
+        this.#checkTokenBudget();
+        const parsed = parseMemberReply(result, member.id, this.#board.rubric);
+        if (!parsed.ok) return fail(parsed.reason);
+        const { statement, scores, score, evidence } = parsed.reply;
+        this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
+        return {
+          ok: true,
+          contribution: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, contrarian: phase.contrarian, statement, scores, score, evidence },
+        };
+      }),
+    );
+  }
+
+  #bind(model: string): { ok: true; adapter: ModelAdapter } | { ok: false; message: string } {
+    let adapter: ModelAdapter | undefined;
+    try {
+      adapter = resolveAdapter(this.#options.adapters, model);
+    } catch (thrown) {
+      return { ok: false, message: `resolving the adapter threw: ${errorMessage(thrown)}` };
+    }
+    if (adapter === undefined) return { ok: false, message: `no adapter serves "${model}"; pass one in adapters under "${model}" or its provider name` };
+    if (typeof adapter !== 'object' || adapter === null || adapter.specificationVersion !== 'v1') {
+      return { ok: false, message: `the adapter for "${model}" does not implement specificationVersion "v1"` };
+    }
+    return { ok: true, adapter };
+  }
+
+  #checkTokenBudget(): void {
+    const maxTokens = this.#options.budget?.maxTokens;
+    const used = this.#usage.inputTokens + this.#usage.outputTokens;
+    if (maxTokens !== undefined && used >= maxTokens) this.#stopWith({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
+  }
+
+  #abort(signal: AbortSignal | undefined): void {
+    const reason: unknown = signal?.reason;
+    this.#stopWith({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
+    this.#controller.abort(reason);
+  }
+
+  #stopWith(reason: StopReason): void {
+    if (this.#stop) return;
+    this.#stop = reason;
+    this.#emit({ type: 'debate_stopped', reason });
+  }
+
+  #notRun(phase: Phase, phaseIndex: number, member: Member): MemberFailure {
+    const because = this.#stop?.kind ?? 'aborted';
+    return { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason: { kind: 'not_run', because } };
+  }
+
+  #globalLimiter(): LimitFunction {
+    this.#global ??= pLimit(this.#caps().global);
+    return this.#global;
+  }
+
+  #limiterFor(adapterId: string): LimitFunction {
+    let limiter = this.#perAdapter.get(adapterId);
+    if (!limiter) {
+      limiter = pLimit(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
+      this.#perAdapter.set(adapterId, limiter);
+    }
+    return limiter;
+  }
+
+  #caps(): { global: number; perAdapter: Readonly<Record<string, number>> } {
+    const option = this.#options.concurrency;
+    const board = this.#board.concurrency;
+    if (option === undefined) return board;
+    if (typeof option === 'number') return { global: option, perAdapter: board.perAdapter };
+    return { global: option.global ?? board.global, perAdapter: { ...board.perAdapter, ...option.perAdapter } };
+  }
+
+  #validateInput(): { ok: true; question: string } | { ok: false; message: string } {
+    if (!isLoadedBoard(this.#board)) return { ok: false, message: 'the board was not produced by loadBoard, parseBoard or defineBoard, so its structure (contrarian last) is not guaranteed' };
+    const { question, memberTimeoutMs, budget } = this.#options;
+    if (typeof question !== 'string' || question.trim() === '') return { ok: false, message: 'question must be a non-empty string' };
+    const caps = this.#caps();
+    const badCap = [caps.global, ...Object.values(caps.perAdapter)].find((cap) => !(Number.isInteger(cap) && cap >= 1));
+    if (badCap !== undefined) return { ok: false, message: `concurrency caps must be integers of 1 or more, got ${badCap}` };
+    if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return { ok: false, message: `memberTimeoutMs must be above 0, got ${memberTimeoutMs}` };
+    for (const key of ['maxCalls', 'maxTokens'] as const) {
+      const value = budget?.[key];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) return { ok: false, message: `budget.${key} must be a whole number of 0 or more, got ${value}` };
+    }
+    const rendered = renderQuestion(this.#board.question, question, this.#options.vars);
+    if (!rendered.ok) return { ok: false, message: `the board's question template needs values for ${rendered.missing.map((name) => `{{${name}}}`).join(', ')}; pass them in vars` };
+    return { ok: true, question: rendered.text };
+  }
+
+  #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
+    this.#events.emit({ ...event, at: this.#clock.now() - this.#started } as DebateEvent);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function renderContext(context: DebateOptions['context']): string | undefined {
+  if (context === undefined) return undefined;
+  return typeof context === 'string' ? context : JSON.stringify(context, null, 2);
+}

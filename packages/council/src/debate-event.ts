@@ -1,0 +1,22 @@
+import type { EventBase, Usage } from '@conclave/core';
+import type { Verdict } from '@conclave/scoring';
+import type { MemberFailureReason } from './member-failure.js';
+import type { StopReason } from './debate-result.js';
+
+/** Progress and trace events of a debate, keyed by `type`. */
+export type DebateEvent =
+  | (EventBase<'debate_started'> & { readonly boardId: string; readonly question: string; readonly phases: readonly string[] })
+  | (EventBase<'phase_started'> & { readonly phase: string; readonly phaseIndex: number; readonly members: readonly string[]; readonly contrarian: boolean })
+  | (EventBase<'member_started'> & { readonly phase: string; readonly memberId: string; readonly model: string })
+  | (EventBase<'member_finished'> & {
+      readonly phase: string;
+      readonly memberId: string;
+      readonly scores: Readonly<Record<string, number>>;
+      readonly score: number;
+      readonly latencyMs: number;
+      readonly usage: Usage;
+    })
+  | (EventBase<'member_failed'> & { readonly phase: string; readonly memberId: string; readonly reason: MemberFailureReason })
+  | (EventBase<'phase_finished'> & { readonly phase: string; readonly phaseIndex: number; readonly valid: number; readonly failed: number })
+  | (EventBase<'debate_stopped'> & { readonly reason: StopReason })
+  | (EventBase<'debate_finished'> & { readonly verdict: Verdict; readonly status: 'completed' | 'stopped'; readonly durationMs: number });

@@ -1,0 +1,127 @@
+import type { ModelRequest } from '@conclave/core';
+import type { Rubric } from '@conclave/scoring';
+import type { Board, Fact, Member, Phase } from './board.js';
+import type { Contribution } from './contribution.js';
+import type { MemberFailure } from './member-failure.js';
+import { memberReplySchema } from './member-reply.js';
+
+/** Identifies requests built by the council, for adapters that read `metadata`. */
+export const COUNCIL_PROTOCOL = 'conclave.council.v1';
+
+/** What the members of one phase may see: the question and everything EARLIER phases said. */
+export interface PhaseView {
+  readonly board: Board;
+  readonly question: string;
+  readonly context?: string;
+  readonly facts: readonly Fact[];
+  /** Contributions of earlier phases only; a phase's own members are never in here. */
+  readonly earlier: readonly Contribution[];
+  /** Members of earlier phases that produced no vote. */
+  readonly earlierFailures: readonly MemberFailure[];
+}
+
+/** The structured view of a request that offline and scripted adapters read instead of prose. */
+export interface CouncilRequestMetadata {
+  readonly protocol: typeof COUNCIL_PROTOCOL;
+  readonly boardId: string;
+  readonly phase: string;
+  readonly phaseIndex: number;
+  readonly memberId: string;
+  readonly contrarian: boolean;
+  readonly axes: readonly string[];
+  readonly priorities: Readonly<Record<string, number>>;
+  readonly facts: readonly Fact[];
+  readonly earlier: readonly { readonly memberId: string; readonly phase: string; readonly scores: Readonly<Record<string, number>> }[];
+}
+
+/**
+ * Builds the requests for every member of a phase. The system prompt and the first message
+ * (question, context, facts and earlier phases) are built ONCE and shared, so they are
+ * byte-identical across the phase's members, which is what provider prompt caches need; only
+ * the last message, the member's own brief, differs.
+ */
+export function buildPhaseRequests(view: PhaseView, phase: Phase, phaseIndex: number): ModelRequest[] {
+  const system = systemPrompt(view.board.rubric);
+  const shared = sharedPrefix(view);
+  const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(view.board.rubric) } as const;
+  const earlier = view.earlier.map((c) => ({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
+  return phase.members.map((member) => ({
+    system,
+    messages: [
+      { role: 'user', content: shared, cacheable: true },
+      { role: 'user', content: memberBrief(phase, member, view.board.rubric) },
+    ],
+    responseFormat,
+    metadata: {
+      protocol: COUNCIL_PROTOCOL,
+      boardId: view.board.id,
+      phase: phase.name,
+      phaseIndex,
+      memberId: member.id,
+      contrarian: phase.contrarian,
+      axes: view.board.rubric.axes,
+      priorities: member.priorities,
+      facts: view.facts,
+      earlier,
+    } satisfies CouncilRequestMetadata,
+  }));
+}
+
+const systemPrompts = new WeakMap<Rubric, string>();
+
+function systemPrompt(rubric: Rubric): string {
+  let prompt = systemPrompts.get(rubric);
+  if (prompt === undefined) {
+    const axes = rubric.axes.map((axis) => `- ${axis} (weight ${rubric.weights[axis]})`).join('\n');
+    const example = `{"statement": "<your position and reasons>", "scores": {${rubric.axes.map((axis) => `"${axis}": <0-10>`).join(', ')}}, "evidence": [{"claim": "<a fact you rely on>", "source": "<where it comes from>"}]}`;
+    prompt = [
+      'You are one member of a council deliberating on a single question. State your position and score the proposal on every axis of the rubric.',
+      '',
+      'Rubric: every axis is scored from 0 to 10 and higher is ALWAYS better. For risk, 10 means LOW risk.',
+      axes,
+      `A weighted score of ${rubric.thresholds.go} or more is GO, ${rubric.thresholds.pivot} or more is PIVOT, anything lower is NO_GO.`,
+      '',
+      'Reply with exactly one JSON object and nothing else:',
+      example,
+    ].join('\n');
+    systemPrompts.set(rubric, prompt);
+  }
+  return prompt;
+}
+
+function sharedPrefix(view: PhaseView): string {
+  const parts = [`Question: ${view.question}`];
+  if (view.context !== undefined && view.context !== '') parts.push(`Context:\n${view.context}`);
+  if (view.facts.length > 0) parts.push(`Facts:\n${view.facts.map((fact) => `- [${fact.axis} ${fact.value}/10] ${fact.note}`).join('\n')}`);
+  if (view.earlier.length === 0 && view.earlierFailures.length === 0) {
+    parts.push('Earlier contributions: none. You are in the first phase.');
+  } else {
+    const lines = ['Earlier contributions, phase by phase:'];
+    let phase = '';
+    for (const c of view.earlier) {
+      if (c.phase !== phase) {
+        phase = c.phase;
+        lines.push(`## Phase ${c.phaseIndex + 1}: ${c.phase}`);
+      }
+      lines.push(`### ${c.memberId}`, c.statement, `Scores: ${Object.entries(c.scores).map(([axis, value]) => `${axis} ${value}`).join(', ')}`);
+    }
+    for (const f of view.earlierFailures) lines.push(`(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`);
+    parts.push(lines.join('\n'));
+  }
+  return parts.join('\n\n');
+}
+
+function memberBrief(phase: Phase, member: Member, rubric: Rubric): string {
+  const lines = [`Phase: ${phase.name}${phase.description ? ` (${phase.description})` : ''}`, `You are ${member.id}. ${member.persona}`];
+  const emphasis = rubric.axes.filter((axis) => (member.priorities[axis] ?? 1) !== 1);
+  if (emphasis.length > 0) {
+    lines.push(`How much you weigh each axis: ${emphasis.map((axis) => `${axis} ×${member.priorities[axis]}`).join(', ')} (others ×1).`);
+  }
+  if (phase.contrarian) {
+    lines.push(
+      'You are the CONTRARIAN and you speak last: every other statement is above. Find the strongest reason the emerging consensus is wrong, argue it plainly, and score as you actually judge the proposal.',
+    );
+  }
+  lines.push('Reply with the JSON object now.');
+  return lines.join('\n');
+}
