@@ -1,13 +1,12 @@
 import type { TestProjectConfiguration } from 'vitest/config';
 
-/** One test project per package; the root vitest.config.ts imports this list. */
-export const projects: TestProjectConfiguration[] = ['core', 'scoring', 'council', 'testing'].map(
-  (name) => ({
+const packages = ['core', 'scoring', 'council', 'testing'];
+
+/** One test project per package, plus the examples a new user runs; the root vitest.config.ts imports this list. */
+export const projects: TestProjectConfiguration[] = [
+  ...packages.map((name) => ({
     extends: true,
-    test: {
-      name,
-      root: `packages/${name}`,
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    },
-  }),
-);
+    test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts'] },
+  })),
+  { extends: true, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
+];

@@ -22,4 +22,4 @@ const onEvent = (event: DebateEvent) => {
 };
 const result = await DebateEngine.run(loaded.value, { question, adapters: { offline: createOfflineAdapter() }, onEvent });
 console.log(renderDebate(loaded.value, result));
-process.exitCode = result.verdict === 'GO' ? 0 : 1;
+

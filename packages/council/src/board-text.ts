@@ -36,7 +36,10 @@ export function parseBoard(text: string, options: LoadBoardOptions = {}): Result
   }
 
   return loadBoard(doc.toJS(), options).mapErr((issues) =>
-    issues.map((issue) => ({ ...issue, ...positionOf(doc, lineCounter, issue.path) })),
+    issues
+      .map((issue) => ({ ...issue, ...positionOf(doc, lineCounter, issue.path) }))
+      // In the order a reader meets them in the file.
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
   );
 }
 

@@ -85,12 +85,15 @@ function offlineVote(meta: CouncilRequestMetadata): OfflineReply {
     if (peers !== undefined) score += PEER_INFLUENCE * (peers - score);
     scores[axis] = round(score);
   }
-  const focus = [...meta.axes].sort((a, b) => (meta.priorities[b] ?? 1) - (meta.priorities[a] ?? 1)).slice(0, 2);
+  const emphasised = meta.axes.filter((axis) => (meta.priorities[axis] ?? 1) > 1);
+  const focus = [...emphasised].sort((a, b) => (meta.priorities[b] ?? 1) - (meta.priorities[a] ?? 1)).slice(0, 2);
   const weakest = [...meta.axes].sort((a, b) => (scores[a] ?? 0) - (scores[b] ?? 0))[0] as string;
-  const cited = focus.flatMap(evidenceFor);
+  const cited = (focus.length > 0 ? focus : meta.axes).flatMap(evidenceFor);
   const statement = [
-    `[offline member, deterministic] I weigh ${focus.map((axis) => `${axis} (×${meta.priorities[axis] ?? 1})`).join(' and ')} most.`,
-    cited.length > 0 ? `The facts there: ${cited.map((fact) => `${fact.axis} ${fact.value}/10, "${fact.note}"`).join('; ')}.` : 'No facts speak to the axes I weigh most, so I give them the benefit of the doubt.',
+    focus.length > 0
+      ? `[offline member, deterministic] I weigh ${focus.map((axis) => `${axis} (×${meta.priorities[axis] ?? 1})`).join(' and ')} most.`
+      : '[offline member, deterministic] I weigh every axis equally.',
+    cited.length > 0 ? `The facts I rely on: ${cited.map((fact) => `${fact.axis} ${fact.value}/10, "${fact.note}"`).join('; ')}.` : 'No facts speak to the axes I weigh most, so I give them the benefit of the doubt.',
     `My main concern is ${weakest} at ${scores[weakest]}/10.`,
     meta.earlier.length > 0 ? `I have read the ${meta.earlier.length} earlier contribution${meta.earlier.length === 1 ? '' : 's'}.` : '',
   ].filter(Boolean).join(' ');

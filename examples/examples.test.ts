@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+const run = promisify(execFile);
+
+/** Runs a TypeScript entry point the way the README tells a new user to. */
+async function runTs(file: string, args: string[] = []) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the README quick start', () => {
+  it('shows examples/quickstart.ts verbatim, and docs/council.md embeds it too', async () => {
+    const code = (await readFile(join(root, 'examples/quickstart.ts'), 'utf8')).trim();
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain(code);
+    expect(await readFile(join(root, 'docs/council.md'), 'utf8')).toContain(code);
+  });
+
+  it('runs the quick-start debate offline and prints a verdict and every member', async () => {
+    const { code, stdout } = await runTs('examples/quickstart.ts');
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^(GO|PIVOT|NO_GO) \d+\.\d\d$/);
+    expect(lines.slice(1).map((line) => line.split(':')[0])).toEqual(['cfo', 'pm', 'cto', 'skeptic']);
+  });
+
+  it('runs the demo offline: phases, scores, consensus and dissent, labelled offline', async () => {
+    const { code, stdout } = await runTs('examples/demo.ts');
+    expect(code).toBe(0);
+    expect(stdout).toContain('OFFLINE');
+    expect(stdout).toMatch(/phase 3: challenge \(contrarian, speaks last\)/);
+    expect(stdout).toMatch(/Consensus: (GO|PIVOT|NO_GO) at \d+\.\d\d/);
+    expect(stdout).toMatch(/Dissent: /);
+    expect(stdout).toMatch(/Verdict: (GO|PIVOT|NO_GO)/);
+  });
+
+  it('reports a bad board with file, line, column and fix, exit code 2 and no stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conclave-board-'));
+    const file = join(dir, 'bad.yaml');
+    await writeFile(
+      file,
+      [
+        'id: bad',
+        'phases:',
+        '  - name: challenge',
+        '    contrarian: true',
+        '    members: [{ id: c, persona: C, model: offline:m }]',
+        '  - name: analysis',
+        '    members:',
+        '      - { id: a, persona: A, model: offline:m, priorities: { revenu: 2 } }',
+        '      - { id: b, persona: B, model: offline:m }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout, stderr } = await runTs('examples/demo.ts', [file]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${file}:4:5 phases[0].contrarian: the contrarian phase must be the last phase`);
+    expect(stderr).toContain(`${file}:8:62 phases[1].members[0].priorities.revenu:`);
+    expect(stderr).toMatch(/fix: /);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
