@@ -5,8 +5,8 @@ const packages = ['core', 'scoring', 'council', 'testing'];
 /** One test project per package, plus the examples a new user runs; the root vitest.config.ts imports this list. */
 export const projects: TestProjectConfiguration[] = [
   ...packages.map((name) => ({
-    extends: true,
+    extends: true as const,
     test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts'] },
   })),
-  { extends: true, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
+  { extends: true as const, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
 ];

@@ -53,7 +53,7 @@ export function isRetryableByDefault(failure: AdapterFailure): boolean {
     case 'transport':
       return true;
     case 'provider_error':
-      return failure.status === undefined || failure.status >= 500 || failure.status === 408;
+      return failure.status === undefined || failure.status >= 500 || failure.status === 408 || failure.status === 429;
     case 'aborted':
     case 'refused':
     case 'invalid_output':

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelRunResult } from './adapter.js';
-import { ADAPTER_FAILURE_KINDS } from './failure.js';
+import { errorMessage } from './errors.js';
+import type { ADAPTER_FAILURE_KINDS } from './failure.js';
 
 const count = z.number().finite().nonnegative();
 
@@ -58,10 +59,16 @@ const runResultSchema = z.discriminatedUnion('ok', [
 
 /**
  * Checks that a value an adapter resolved to really is a `ModelRunResult`; unknown keys are
- * dropped. Returns the issues, one line each with its path, when it is not.
+ * dropped. Returns the issues, one line each with its path, when it is not. Never throws, even
+ * for a value whose getters or proxy traps throw while it is read.
  */
 export function parseRunResult(value: unknown): { ok: true; result: ModelRunResult } | { ok: false; issues: string[] } {
-  const parsed = runResultSchema.safeParse(value);
+  let parsed: ReturnType<typeof runResultSchema.safeParse>;
+  try {
+    parsed = runResultSchema.safeParse(value);
+  } catch (thrown) {
+    return { ok: false, issues: [`(root): reading the value threw: ${errorMessage(thrown)}`] };
+  }
   if (parsed.success) return { ok: true, result: parsed.data as ModelRunResult };
   return {
     ok: false,

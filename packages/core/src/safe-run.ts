@@ -52,7 +52,7 @@ export function safeRun(
   return new Promise<ModelRunResult>((resolve) => {
     const controller = new AbortController();
     let settled = false;
-    let timer: TimerHandle | undefined;
+    let timer: TimerHandle;
 
     const settle = (result: ModelRunResult): void => {
       if (settled) return;

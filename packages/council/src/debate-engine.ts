@@ -97,7 +97,12 @@ class DebateRun {
   readonly #options: DebateOptions;
   readonly #clock: Clock;
   readonly #events: ReturnType<typeof createEventSink<DebateEvent>>;
-  readonly #controller = new AbortController();
+  /**
+   * One controller per call in flight, aborted together when the debate is aborted. Sharing one
+   * signal across every call would hang a listener per call on it, and Node warns about a
+   * leak past ten listeners on one signal.
+   */
+  readonly #inflight = new Set<AbortController>();
   readonly #timings: MemberTiming[] = [];
   readonly #started: number;
   #global: LimitFunction | undefined;
@@ -210,11 +215,14 @@ class DebateRun {
         this.#calls += 1;
         this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
         const startedAt = this.#clock.now();
+        const call = new AbortController();
+        this.#inflight.add(call);
         const result = await safeRun(adapter, request, {
           timeoutMs: this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-          signal: this.#controller.signal,
+          signal: call.signal,
           clock: this.#clock,
         });
+        this.#inflight.delete(call);
         const endedAt = this.#clock.now();
         this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
         if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure });
@@ -256,7 +264,7 @@ class DebateRun {
   #abort(signal: AbortSignal | undefined): void {
     const reason: unknown = signal?.reason;
     this.#stopWith({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
-    this.#controller.abort(reason);
+    for (const call of this.#inflight) call.abort(reason);
   }
 
   #stopWith(reason: StopReason): void {
@@ -310,7 +318,7 @@ class DebateRun {
   }
 
   #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
-    this.#events.emit({ ...event, at: this.#clock.now() - this.#started } as DebateEvent);
+    this.#events.emit({ ...event, at: this.#clock.now() - this.#started });
   }
 }
 

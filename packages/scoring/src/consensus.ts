@@ -1,6 +1,10 @@
+import { ExactSum } from './exact-sum.js';
+import { roundScore } from './round-score.js';
 import type { Rubric } from './rubric.js';
 import { verdictFor, verdictRank, type Verdict } from './verdict.js';
-import { checkVote, weightedScore, type InvalidVote, type Vote } from './vote.js';
+import { checkVote, isValidVote, weightedScore, type InvalidVote, type InvalidVoteReason, type Vote } from './vote.js';
+
+const NO_REASONS: readonly InvalidVoteReason[] = Object.freeze([]);
 
 /** The fewest valid votes a consensus may be scored from, unless the caller asks for more. */
 export const MIN_VALID_VOTES = 3;
@@ -42,7 +46,7 @@ export interface QuorumNotMet {
 export interface ScoredConsensus<A extends string = string> {
   readonly status: 'scored';
   readonly verdict: Verdict;
-  /** Member-weighted mean of the members' rubric-weighted scores, 0–10. */
+  /** Member-weighted mean of the members' rubric-weighted scores, 0–10, rounded to nine decimals. */
   readonly score: number;
   /** Member-weighted mean score on each axis. */
   readonly axisMeans: Readonly<Record<A, number>>;
@@ -50,7 +54,7 @@ export interface ScoredConsensus<A extends string = string> {
   readonly spread: { readonly min: number; readonly max: number; readonly range: number; readonly stdDev: number };
   readonly validVotes: number;
   readonly minValidVotes: number;
-  /** Every valid member, ordered by member id. */
+  /** Every valid member, in the order its vote was given. */
   readonly members: readonly MemberScore<A>[];
   /** Every valid member whose own verdict differs from the consensus verdict. */
   readonly dissent: readonly Dissent<A>[];
@@ -66,8 +70,9 @@ export type ConsensusResult<A extends string = string> = QuorumNotMet | ScoredCo
  * Invalid votes (a missing, unknown, non-finite or out-of-range axis, a bad weight, a member id
  * that votes twice) never count and are listed with every reason.
  *
- * The result does not depend on the order of the votes: valid votes are summed in member-id
- * order, so even floating-point rounding is the same for every permutation.
+ * The verdict, score, means and spread do not depend on the order of the votes: every total is
+ * an exact sum rounded once, so even floating-point rounding is the same for every permutation.
+ * (`members` and `dissent` list members in the order their votes were given.)
  *
  * @example
  * const result = aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC });
@@ -84,24 +89,27 @@ export function aggregateConsensus<A extends string>(
   }
 
   const invalid: InvalidVote[] = [];
-  const candidates: { index: number; vote: Vote<A> }[] = [];
-  const seen = new Map<string, number>();
-  votes.forEach((vote, index) => {
-    const reasons = checkVote(vote, rubric);
+  const candidates: number[] = [];
+  const ballots = new Map<string, number>();
+  for (let index = 0; index < votes.length; index += 1) {
+    const vote = votes[index];
+    const reasons = isValidVote(vote, rubric) ? NO_REASONS : checkVote(vote, rubric);
     if (reasons.length > 0) {
-      const memberId = (vote as { memberId?: unknown } | null)?.memberId;
+      const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
       invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons });
-      return;
+      continue;
     }
-    seen.set(vote.memberId, (seen.get(vote.memberId) ?? 0) + 1);
-    candidates.push({ index, vote });
-  });
+    const { memberId } = vote as Vote<A>;
+    ballots.set(memberId, (ballots.get(memberId) ?? 0) + 1);
+    candidates.push(index);
+  }
 
   // A member that votes twice has no single opinion to count; dropping every copy (not "the
   // second one") keeps the outcome independent of vote order.
   const valid: Vote<A>[] = [];
-  for (const { index, vote } of candidates) {
-    if ((seen.get(vote.memberId) ?? 0) > 1) {
+  for (const index of candidates) {
+    const vote = votes[index] as Vote<A>;
+    if ((ballots.get(vote.memberId) ?? 0) > 1) {
       invalid.push({ index, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
     } else {
       valid.push(vote);
@@ -113,34 +121,55 @@ export function aggregateConsensus<A extends string>(
     return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
   }
 
-  valid.sort((a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0));
-  const { thresholds } = rubric;
-  const members: MemberScore<A>[] = [];
-  const axisTotals = new Map<A, number>(rubric.axes.map((axis) => [axis, 0]));
-  let weightTotal = 0;
-  let scoreTotal = 0;
-  for (const vote of valid) {
+  // Exact sums rounded once: the same votes in any order give the same score, bit for bit.
+  const { axes, thresholds } = rubric;
+  const axisTotals = axes.map(() => new ExactSum());
+  const weightTotal = new ExactSum();
+  const scoreTotal = new ExactSum();
+  const memberScores = new Float64Array(valid.length);
+  for (let i = 0; i < valid.length; i += 1) {
+    const vote = valid[i] as Vote<A>;
     const weight = vote.weight ?? 1;
     const score = weightedScore(vote.scores, rubric);
-    members.push({ memberId: vote.memberId, weight, scores: vote.scores, score, verdict: verdictFor(score, thresholds) });
-    weightTotal += weight;
-    scoreTotal += weight * score;
-    for (const axis of rubric.axes) axisTotals.set(axis, (axisTotals.get(axis) ?? 0) + weight * vote.scores[axis]);
+    memberScores[i] = score;
+    weightTotal.add(weight);
+    scoreTotal.add(weight * score);
+    for (let a = 0; a < axes.length; a += 1) (axisTotals[a] as ExactSum).add(weight * vote.scores[axes[a] as A]);
   }
-
-  const score = scoreTotal / weightTotal;
+  const totalWeight = weightTotal.value();
+  const score = roundScore(scoreTotal.value() / totalWeight);
   const verdict = verdictFor(score, thresholds);
   const rank = verdictRank(verdict);
-  const dissent: Dissent<A>[] = members
-    .filter((member) => member.verdict !== verdict)
-    .map((member) => ({ ...member, direction: verdictRank(member.verdict) > rank ? 'above' : 'below' }));
+
+  // Each member object is built once; a dissenter's is shared by `members` and `dissent`.
+  const members: MemberScore<A>[] = [];
+  const dissent: Dissent<A>[] = [];
+  for (let i = 0; i < valid.length; i += 1) {
+    const vote = valid[i] as Vote<A>;
+    const own = memberScores[i] as number;
+    const ownVerdict = verdictFor(own, thresholds);
+    const { memberId, scores } = vote;
+    const weight = vote.weight ?? 1;
+    if (ownVerdict === verdict) {
+      members.push({ memberId, weight, scores, score: own, verdict: ownVerdict });
+    } else {
+      // Written out rather than spread from a base object: the spread dominated the profile.
+      const direction = verdictRank(ownVerdict) > rank ? 'above' : 'below';
+      const dissenter: Dissent<A> = { memberId, weight, scores, score: own, verdict: ownVerdict, direction };
+      members.push(dissenter);
+      dissent.push(dissenter);
+    }
+  }
+
+  // fromEntries defines own properties, so even an axis named `__proto__` is a plain key.
+  const axisMeans = Object.fromEntries(axes.map((axis, a) => [axis, roundScore((axisTotals[a] as ExactSum).value() / totalWeight)])) as Record<A, number>;
 
   return {
     status: 'scored',
     verdict,
     score,
-    axisMeans: Object.fromEntries(rubric.axes.map((axis) => [axis, (axisTotals.get(axis) ?? 0) / weightTotal])) as Record<A, number>,
-    spread: spreadOf(members.map((member) => member.score)),
+    axisMeans,
+    spread: spreadOf(memberScores),
     validVotes: valid.length,
     minValidVotes,
     members,
@@ -149,17 +178,17 @@ export function aggregateConsensus<A extends string>(
   };
 }
 
-function spreadOf(scores: readonly number[]): ScoredConsensus['spread'] {
+function spreadOf(scores: Float64Array): ScoredConsensus['spread'] {
   let min = Infinity;
   let max = -Infinity;
-  let sum = 0;
+  const sum = new ExactSum();
   for (const s of scores) {
     min = Math.min(min, s);
     max = Math.max(max, s);
-    sum += s;
+    sum.add(s);
   }
-  const mean = sum / scores.length;
-  let squares = 0;
-  for (const s of scores) squares += (s - mean) ** 2;
-  return { min, max, range: max - min, stdDev: Math.sqrt(squares / scores.length) };
+  const mean = sum.value() / scores.length;
+  const squares = new ExactSum();
+  for (const s of scores) squares.add((s - mean) ** 2);
+  return { min, max, range: max - min, stdDev: Math.sqrt(squares.value() / scores.length) };
 }

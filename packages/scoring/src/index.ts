@@ -15,4 +15,4 @@ export {
 export type { Thresholds, Verdict } from './verdict.js';
 export { DEFAULT_THRESHOLDS, GO_THRESHOLD, PIVOT_THRESHOLD, VERDICTS, verdictFor, verdictRank } from './verdict.js';
 export type { InvalidVote, InvalidVoteReason, Vote } from './vote.js';
-export { checkVote, weightedScore } from './vote.js';
+export { checkVote, isValidVote, MAX_MEMBER_WEIGHT, weightedScore } from './vote.js';

@@ -118,7 +118,7 @@ export function validateRubric(input: unknown): Result<Rubric, RubricIssue[]> {
       }
     }
     for (const axis of names) {
-      if (!(axis in weights)) issue('missing_weight', ['weights', axis], `axis "${axis}" has no weight`, `add weights.${axis}`);
+      if (!Object.hasOwn(weights, axis)) issue('missing_weight', ['weights', axis], `axis "${axis}" has no weight`, `add weights.${axis}`);
     }
     if (issues.length === 0) {
       const sum = names.reduce((total, axis) => total + (weights[axis] as number), 0);
@@ -149,17 +149,20 @@ function readThresholds(
     issue('invalid_type', ['thresholds'], 'thresholds must be an object { go, pivot }', `write thresholds: { go: ${GO_THRESHOLD}, pivot: ${PIVOT_THRESHOLD} }`);
     return DEFAULT_THRESHOLDS;
   }
+  let inRange = true;
   const read = (key: 'go' | 'pivot', fallback: number): number => {
-    const value = raw[key] ?? fallback;
+    const value = raw[key] === undefined ? fallback : raw[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_SCORE) {
       issue('threshold_range', ['thresholds', key], `${key} must be a number from 0 to ${MAX_SCORE}, got ${JSON.stringify(value)}`, `use a number from 0 to ${MAX_SCORE}`);
+      inRange = false;
       return fallback;
     }
     return value;
   };
   const go = read('go', GO_THRESHOLD);
   const pivot = read('pivot', PIVOT_THRESHOLD);
-  if (!(pivot < go)) {
+  // Comparing against a fallback would report an order problem the author never wrote.
+  if (inRange && !(pivot < go)) {
     issue('thresholds_order', ['thresholds'], `pivot (${pivot}) must be below go (${go})`, 'lower pivot or raise go so that 0 ≤ pivot < go ≤ 10');
   }
   return { go, pivot };

@@ -1,0 +1,91 @@
+/**
+ * Engine overhead per member call: with adapters that answer at once, everything a debate costs
+ * is the engine's own work (request building, limiters, safeRun, reply parsing, events,
+ * consensus). Figure: the mean over runs of wall time divided by calls; target < 50 µs.
+ *
+ * The informational rows below the target time the per-call pieces in isolation (same inputs),
+ * so a regression can be pinned on one of them without a profiler. The p95 is where young-
+ * generation GC shows: a scavenge every few runs costs about as much as a whole run.
+ */
+import { safeRun } from '@conclave/core';
+import { buildPhaseRequests, DebateEngine, parseMemberReply } from '@conclave/council';
+import { instantAdapter, replyText, success, syntheticBoard } from './fixtures.js';
+import { figure, roundStats, sample, sampleSync, stats, type BenchResult } from './harness.js';
+
+const PHASES = 4;
+const MEMBERS = 16;
+const CALLS = PHASES * MEMBERS;
+const WARMUP_RUNS = 300;
+const RUNS = 600;
+const TARGET = { op: '<', value: 50 } as const;
+const US_PER_MS = 1000;
+
+const REPLY = replyText('A fixed, valid statement from a zero-latency member.', { feasibility: 7, revenue: 6.5, cx: 8, ttm: 5, risk: 6 });
+
+export async function engineOverhead(): Promise<BenchResult> {
+  const board = syntheticBoard(PHASES, MEMBERS);
+  const adapter = instantAdapter(success(REPLY, 0, 'offline:m'));
+  const engine = new DebateEngine();
+  const options = { question: 'launch the benchmark product', adapters: { offline: adapter }, concurrency: 16 };
+
+  let invalidRuns = 0;
+  const runMs = await sample(async () => {
+    const result = await engine.run(board, options);
+    if (result.status !== 'completed' || result.transcript.length !== CALLS) invalidRuns += 1;
+  }, { warmup: WARMUP_RUNS, iterations: RUNS });
+  const perCall = stats(runMs.map((ms) => (ms * US_PER_MS) / CALLS));
+
+  // The pieces, each on the same inputs the debate gives them.
+  const phase = board.phases[1];
+  if (phase === undefined) throw new Error('the synthetic board has no second phase');
+  const first = await engine.run(board, options);
+  const view = { board, question: 'Should we launch the benchmark product?', facts: [], earlier: first.transcript.filter((c) => c.phaseIndex === 0), earlierFailures: [] };
+  const requests = buildPhaseRequests(view, phase, 1);
+  const request = requests[0];
+  if (request === undefined) throw new Error('no request was built');
+
+  const BATCH = 200;
+  const buildMs = sampleSync(() => buildPhaseRequests(view, phase, 1), { warmup: 500, iterations: 2000 });
+  const parseMs = sampleSync(() => {
+    for (let i = 0; i < BATCH; i += 1) parseMemberReply({ text: REPLY }, 'p1-m1', board.rubric);
+  }, { warmup: 50, iterations: 300 });
+  const safeRunMs = await sample(async () => {
+    const pending = [];
+    for (let i = 0; i < BATCH; i += 1) pending.push(safeRun(adapter, request, { timeoutMs: 120_000 }));
+    await Promise.all(pending);
+  }, { warmup: 50, iterations: 300 });
+
+  const buildPerMember = stats(buildMs.map((ms) => (ms * US_PER_MS) / MEMBERS));
+  const parsePerCall = stats(parseMs.map((ms) => (ms * US_PER_MS) / BATCH));
+  const safeRunPerCall = stats(safeRunMs.map((ms) => (ms * US_PER_MS) / BATCH));
+
+  return {
+    name: 'engine-overhead',
+    figures: [
+      // The target is on the mean: it spreads garbage-collection pauses over the calls that caused
+      // them, which is the cost a caller pays. The p95 of single runs is shown, not judged: a
+      // 1-2 ms minor GC landing inside a 1 ms run says little about per-call cost.
+      figure('overhead per call, mean (GC amortised)', perCall.mean, 'µs', TARGET),
+      figure('overhead per call, median', perCall.median, 'µs'),
+      figure('overhead per call, p95 of runs', perCall.p95, 'µs'),
+      figure('run of 64 calls, median', stats(runMs).median, 'ms'),
+      figure('runs with every member valid', RUNS - invalidRuns, `of ${RUNS}`, { op: '>=', value: RUNS }),
+      figure('  piece: safeRun (incl. result schema), median', safeRunPerCall.median, 'µs/call'),
+      figure('  piece: parseMemberReply, median', parsePerCall.median, 'µs/call'),
+      figure('  piece: buildPhaseRequests, median', buildPerMember.median, 'µs/member'),
+    ],
+    details: {
+      board: `${PHASES} phases × ${MEMBERS} members`,
+      callsPerRun: CALLS,
+      warmupRuns: WARMUP_RUNS,
+      runs: RUNS,
+      perCallUs: roundStats(perCall),
+      runMs: roundStats(stats(runMs)),
+      pieces: {
+        safeRunUsPerCall: roundStats(safeRunPerCall),
+        parseMemberReplyUsPerCall: roundStats(parsePerCall),
+        buildPhaseRequestsUsPerMember: roundStats(buildPerMember),
+      },
+    },
+  };
+}

@@ -1,0 +1,38 @@
+export type { AdapterBehaviour, Fault, FaultyAdapter, FaultyAdapterOptions, FaultyCall } from './adapters/faulty-adapter.js';
+export { ADAPTER_BEHAVIOURS, FAULTS, faultyAdapter, misbehavingAdapter } from './adapters/faulty-adapter.js';
+export type { FixedAdapterOptions } from './adapters/fixed-adapter.js';
+export { fixedAdapter } from './adapters/fixed-adapter.js';
+export type { ManualClock } from './adapters/manual-clock.js';
+export { manualClock } from './adapters/manual-clock.js';
+export type {
+  MemberScript,
+  RecordedCall,
+  Script,
+  ScriptedAdapter,
+  ScriptedAdapterOptions,
+  ScriptedAnswer,
+  ScriptedCall,
+  ScriptedFailure,
+  ScriptedReply,
+  ScriptFunction,
+} from './adapters/scripted-adapter.js';
+export { scriptedAdapter } from './adapters/scripted-adapter.js';
+export type { BoardConstraints } from './arbitraries/board.js';
+export { board, boardInput, boardMemberId } from './arbitraries/board.js';
+export { fault } from './arbitraries/fault.js';
+export type { RubricConstraints } from './arbitraries/rubric.js';
+export { axisName, rubric, thresholds } from './arbitraries/rubric.js';
+export type { AxisScoresConstraints, InvalidVoteCode, LabelledInvalidVote, VoteConstraints, VotesConstraints } from './arbitraries/vote.js';
+export {
+  axisScore,
+  axisScores,
+  INVALID_VOTE_CODES,
+  invalidVote,
+  labelledInvalidVote,
+  memberId,
+  vote,
+  votes,
+  voteWeight,
+} from './arbitraries/vote.js';
+export type { SeededRandom } from './random.js';
+export { seededRandom } from './random.js';
