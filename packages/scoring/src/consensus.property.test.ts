@@ -258,3 +258,18 @@ describe('aggregateConsensus properties', () => {
     );
   });
 });
+
+describe('aggregateConsensus member scores', () => {
+  it("reports each member's score exactly as weightedScore computes it", () => {
+    fc.assert(
+      fc.property(rubric().chain((r) => fc.tuple(fc.constant(r), votes(r, { minLength: 3, withWeight: true }))), ([r, input]) => {
+        const result = aggregateConsensus(input, { rubric: r });
+        if (result.status !== 'scored') throw new Error('three or more valid votes must be scored');
+        for (const member of result.members) {
+          const cast = input.find((v) => v.memberId === member.memberId);
+          expect(member.score).toBe(weightedScore(cast!.scores, r));
+        }
+      }),
+    );
+  });
+});

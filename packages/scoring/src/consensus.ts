@@ -2,7 +2,7 @@ import { ExactSum } from './exact-sum.js';
 import { roundScore } from './round-score.js';
 import type { Rubric } from './rubric.js';
 import { verdictFor, verdictRank, type Verdict } from './verdict.js';
-import { checkVote, isValidVote, weightedScore, type InvalidVote, type InvalidVoteReason, type Vote } from './vote.js';
+import { checkVote, isValidVote, type InvalidVote, type InvalidVoteReason, type Vote } from './vote.js';
 
 const NO_REASONS: readonly InvalidVoteReason[] = Object.freeze([]);
 
@@ -89,8 +89,10 @@ export function aggregateConsensus<A extends string>(
   }
 
   const invalid: InvalidVote[] = [];
-  const candidates: number[] = [];
-  const ballots = new Map<string, number>();
+  const candidates: Vote<A>[] = [];
+  const candidateIndexes: number[] = [];
+  const voters = new Set<string>();
+  const votedTwice = new Set<string>();
   for (let index = 0; index < votes.length; index += 1) {
     const vote = votes[index];
     const reasons = isValidVote(vote, rubric) ? NO_REASONS : checkVote(vote, rubric);
@@ -100,22 +102,25 @@ export function aggregateConsensus<A extends string>(
       continue;
     }
     const { memberId } = vote as Vote<A>;
-    ballots.set(memberId, (ballots.get(memberId) ?? 0) + 1);
-    candidates.push(index);
+    const known = voters.size;
+    voters.add(memberId);
+    if (voters.size === known) votedTwice.add(memberId);
+    candidates.push(vote as Vote<A>);
+    candidateIndexes.push(index);
   }
 
   // A member that votes twice has no single opinion to count; dropping every copy (not "the
   // second one") keeps the outcome independent of vote order.
-  const valid: Vote<A>[] = [];
-  for (const index of candidates) {
-    const vote = votes[index] as Vote<A>;
-    if ((ballots.get(vote.memberId) ?? 0) > 1) {
-      invalid.push({ index, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
-    } else {
-      valid.push(vote);
+  let valid = candidates;
+  if (votedTwice.size > 0) {
+    valid = [];
+    for (const [i, vote] of candidates.entries()) {
+      if (votedTwice.has(vote.memberId)) {
+        invalid.push({ index: candidateIndexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
+      } else valid.push(vote);
     }
+    invalid.sort((a, b) => a.index - b.index);
   }
-  invalid.sort((a, b) => a.index - b.index);
 
   if (valid.length < minValidVotes) {
     return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
@@ -127,14 +132,22 @@ export function aggregateConsensus<A extends string>(
   const weightTotal = new ExactSum();
   const scoreTotal = new ExactSum();
   const memberScores = new Float64Array(valid.length);
+  const axisWeights = axes.map((axis) => rubric.weights[axis]);
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const weight = vote.weight ?? 1;
-    const score = weightedScore(vote.scores, rubric);
+    // One pass over the scores feeds both the member's own score (the same sum, in the same
+    // order, as `weightedScore`) and the per-axis totals.
+    let own = 0;
+    for (let a = 0; a < axes.length; a += 1) {
+      const value = vote.scores[axes[a] as A];
+      own += (axisWeights[a] as number) * value;
+      (axisTotals[a] as ExactSum).add(weight * value);
+    }
+    const score = roundScore(own);
     memberScores[i] = score;
     weightTotal.add(weight);
     scoreTotal.add(weight * score);
-    for (let a = 0; a < axes.length; a += 1) (axisTotals[a] as ExactSum).add(weight * vote.scores[axes[a] as A]);
   }
   const totalWeight = weightTotal.value();
   const score = roundScore(scoreTotal.value() / totalWeight);

@@ -133,6 +133,16 @@ describe('validateRubric', () => {
 });
 
 describe('defineRubric', () => {
+  it('makes a misspelt axis a compile error (checked by npm run typecheck) as well as a runtime error', () => {
+    expect(() =>
+      defineRubric({
+        axes: ['impact', 'effort'] as const,
+        // @ts-expect-error "efort" is not one of the axes
+        weights: { impact: 0.5, efort: 0.5 },
+      }),
+    ).toThrow(RubricError);
+  });
+
   it('returns the rubric when it is valid', () => {
     const rubric = defineRubric({ axes: ['impact', 'effort'] as const, weights: { impact: 0.6, effort: 0.4 } });
     expect(rubric.weights.impact).toBe(0.6);

@@ -23,7 +23,8 @@ export interface Rubric<A extends string = string> {
 export interface RubricSpec<A extends string> {
   readonly id?: string;
   readonly axes: readonly A[];
-  readonly weights: Readonly<Record<A, number>>;
+  /** Axis names are inferred from `axes` only, so a misspelt key here is a compile error. */
+  readonly weights: Readonly<Record<NoInfer<A>, number>>;
   readonly thresholds?: Partial<Thresholds>;
 }
 
