@@ -13,6 +13,7 @@ import { criticalPath } from './critical-path.js';
 import { engineOverhead } from './engine-overhead.js';
 import { printTable, RESULTS_DIR, round, writeResult, type BenchResult } from './harness.js';
 import { memory } from './memory.js';
+import { verifier } from './verifier.js';
 
 interface Benchmark {
   readonly name: string;
@@ -24,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'critical-path', title: 'Critical-path efficiency', run: criticalPath },
   { name: 'engine-overhead', title: 'Engine overhead per member call', run: engineOverhead },
   { name: 'consensus', title: 'aggregateConsensus throughput', run: consensus },
+  { name: 'verifier', title: 'Verifier and panel throughput', run: verifier },
   { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
 ];
 

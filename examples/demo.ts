@@ -4,7 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createOfflineAdapter, DebateEngine, formatBoardIssue, parseBoard, type DebateEvent } from '@conclave/council';
+import { emissionGate, verifyDecision } from '@conclave/verifier';
+import { decisionRecordFromDebate } from './decision-record.js';
 import { renderDebate } from './render-debate.js';
+import { renderVerification } from './render-verification.js';
 
 const file = process.argv[2] ?? 'examples/boards/product-launch.yaml';
 const question = process.argv[3] ?? 'Tasca Pay, instant payouts for freelancers, in Brazil this quarter';
@@ -22,4 +25,13 @@ const onEvent = (event: DebateEvent) => {
 };
 const result = await DebateEngine.run(loaded.value, { question, adapters: { offline: createOfflineAdapter() }, onEvent });
 console.log(renderDebate(loaded.value, result));
+
+// The maker (the council) is checked by the read-only verifier, then gated by the N-lens panel
+// as a T3 decision would be.
+const record = decisionRecordFromDebate(loaded.value, result, { tier: 'T3' });
+const gate = emissionGate(record);
+if (gate.route === 'panel') {
+  console.log(renderVerification(verifyDecision(record), gate.verdict));
+  console.log(`\nEmission gate (T3): ${gate.approved ? 'APPROVED: the decision may be acted on' : 'BLOCKED: do not act on this decision'}`);
+}
 

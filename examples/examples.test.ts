@@ -42,6 +42,22 @@ describe('the README quick start', () => {
     expect(stdout).toMatch(/Consensus: (GO|PIVOT|NO_GO) at \d+\.\d\d/);
     expect(stdout).toMatch(/Dissent: /);
     expect(stdout).toMatch(/Verdict: (GO|PIVOT|NO_GO)/);
+    expect(stdout).toMatch(/Verifier \(read-only, deterministic oracles\): APPROVED/);
+    expect(stdout).toMatch(/proven +members_self_consistent/);
+    expect(stdout).toMatch(/Panel \(quorum 2 of 3, any veto blocks\): APPROVED/);
+    expect(stdout).toMatch(/Emission gate \(T3\): APPROVED/);
+  });
+
+  it('runs the verifier example: a GO on opinions alone is vetoed by DOMAIN, a passing test lets it through', async () => {
+    const { code, stdout } = await runTs('examples/verify-debate.ts');
+    expect(code).toBe(0);
+    expect(stdout).toContain('GO, opinions only: emission BLOCKED (vetoed)');
+    expect(stdout).toMatch(/DOMAIN: veto \(go_has_validation: a GO needs at least one passing gate or test/);
+    expect(stdout).toContain('GO, with a passing test: emission APPROVED (approved)');
+    const guide = await readFile(join(root, 'docs/verifier.md'), 'utf8');
+    for (const example of ['examples/verify-debate.ts', 'examples/custom-oracle.ts']) {
+      expect(guide).toContain((await readFile(join(root, example), 'utf8')).trim());
+    }
   });
 
   it('reports a bad board with file, line, column and fix, exit code 2 and no stack trace', async () => {

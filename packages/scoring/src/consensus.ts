@@ -174,8 +174,8 @@ export function aggregateConsensus<A extends string>(
     }
   }
 
-  // fromEntries defines own properties, so even an axis named `__proto__` is a plain key.
-  const axisMeans = Object.fromEntries(axes.map((axis, a) => [axis, roundScore((axisTotals[a] as ExactSum).value() / totalWeight)])) as Record<A, number>;
+  const axisMeans = {} as Record<A, number>;
+  for (let a = 0; a < axes.length; a += 1) ownKey(axisMeans, axes[a] as A, roundScore((axisTotals[a] as ExactSum).value() / totalWeight));
 
   return {
     status: 'scored',
@@ -189,6 +189,12 @@ export function aggregateConsensus<A extends string>(
     dissent,
     invalid,
   };
+}
+
+/** Sets an own property, even for a key such as `__proto__` that plain assignment would not create. */
+function ownKey<K extends string>(target: Record<K, number>, key: K, value: number): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function spreadOf(scores: Float64Array): ScoredConsensus['spread'] {

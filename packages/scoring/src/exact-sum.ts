@@ -8,7 +8,8 @@
 export class ExactSum {
   // Non-overlapping partial sums, smallest magnitude first; together they hold the exact sum.
   // The array only grows; `#count` says how many are live (shrinking `length` is slow in V8).
-  readonly #partials: number[] = [];
+  // Four slots cover sums of a few hundred similar numbers without growing.
+  readonly #partials: number[] = [0, 0, 0, 0];
   #count = 0;
 
   /** Adds a finite number. */

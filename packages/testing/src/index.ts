@@ -19,6 +19,13 @@ export type {
 export { scriptedAdapter } from './adapters/scripted-adapter.js';
 export type { BoardConstraints } from './arbitraries/board.js';
 export { board, boardInput, boardMemberId } from './arbitraries/board.js';
+export type {
+  BuildDecisionRecordOptions,
+  DecisionRecordConstraints,
+  EvidenceConstraints,
+  ValidationSignalConstraints,
+} from './arbitraries/decision-record.js';
+export { buildDecisionRecord, decisionRecord, evidence, soundEvidence, validationSignal } from './arbitraries/decision-record.js';
 export { fault } from './arbitraries/fault.js';
 export type { RubricConstraints } from './arbitraries/rubric.js';
 export { axisName, rubric, thresholds } from './arbitraries/rubric.js';

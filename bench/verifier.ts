@@ -1,0 +1,67 @@
+/**
+ * Verifier throughput: `verifyDecision` on a record with 8 votes and 10 evidence items (target
+ * ≥ 100 000 records/s) and `verifyPanel` with the three built-in lenses on the same record
+ * (target ≥ 50 000 records/s). The record is honest (every claim proven), so every oracle and
+ * every lens does its full work; each call makes its own frozen, prose-free copy of the record.
+ */
+import { aggregateConsensus, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
+import { verifyDecision, verifyPanel, type DecisionRecord, type EvidenceKind } from '@conclave/verifier';
+import { mulberry32, scoresFrom } from './fixtures.js';
+import { figure, sampleSync, stats, type BenchResult } from './harness.js';
+
+const RECORDS_PER_SAMPLE = 2_000;
+const SAMPLES = 40;
+const WARMUP = 10;
+
+function record(): DecisionRecord {
+  const random = mulberry32(7);
+  const votes: Vote[] = Array.from({ length: 8 }, (_, i) => ({ memberId: `member-${i}`, scores: scoresFrom(random), weight: 1 + (i % 2) }));
+  const kinds: EvidenceKind[] = ['test', 'gate', 'document', 'measurement', 'model_statement'];
+  return {
+    id: 'bench-decision',
+    tier: 'T3',
+    rubric: PRODUCT_RUBRIC,
+    minValidVotes: 3,
+    votes: votes.map((vote) => ({ ...vote, rationale: 'x'.repeat(500) })),
+    consensus: aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC }),
+    evidence: Array.from({ length: 10 }, (_, i) => ({
+      id: `e${i}`,
+      sourceId: `source-${i % 4}`,
+      kind: kinds[i % kinds.length] as EvidenceKind,
+      strength: 0.6 + (i % 4) / 10,
+      confidence: 0.7,
+      supports: 'verdict_matches_score',
+      validation: i % 3 === 0 ? [{ kind: 'test', name: `suite-${i}`, passed: true }] : [],
+      statement: 'y'.repeat(300),
+    })),
+  };
+}
+
+function throughput(label: string, fn: () => boolean, target: number) {
+  let approved = 0;
+  const samples = sampleSync(() => {
+    for (let i = 0; i < RECORDS_PER_SAMPLE; i += 1) if (fn()) approved += 1;
+  }, { warmup: WARMUP, iterations: SAMPLES });
+  const overall = ((RECORDS_PER_SAMPLE * samples.length) / samples.reduce((sum, ms) => sum + ms, 0)) * 1000;
+  const median = (RECORDS_PER_SAMPLE / stats(samples).median) * 1000;
+  return {
+    figures: [
+      figure(`${label}: throughput, all samples`, overall, 'records/s', { op: '>=', value: target }),
+      figure(`${label}: throughput, median sample`, median, 'records/s'),
+      figure(`${label}: time per record, median`, (stats(samples).median * 1000) / RECORDS_PER_SAMPLE, 'µs'),
+      figure(`${label}: records approved`, approved, `of ${RECORDS_PER_SAMPLE * (SAMPLES + WARMUP)}`, { op: '>=', value: RECORDS_PER_SAMPLE * (SAMPLES + WARMUP) }),
+    ],
+    recordsPerSecond: Math.round(overall),
+  };
+}
+
+export function verifier(): BenchResult {
+  const input = record();
+  const single = throughput('verifyDecision', () => verifyDecision(input).approved, 100_000);
+  const panel = throughput('verifyPanel (3 lenses)', () => verifyPanel(input).status === 'approved', 50_000);
+  return {
+    name: 'verifier',
+    figures: [...single.figures, ...panel.figures],
+    details: { votes: 8, evidence: 10, verifyDecisionPerSecond: single.recordsPerSecond, verifyPanelPerSecond: panel.recordsPerSecond },
+  };
+}

@@ -1,0 +1,52 @@
+import type { Board, DebateResult } from '@conclave/council';
+import type { DecisionRecord, Evidence, Tier, ValidationSignal } from '@conclave/verifier';
+
+/**
+ * A debate as a decision record the verifier can check: the votes and the consensus as the
+ * engine computed them, the board's facts as document evidence, and each member's citations as
+ * model statements. Gates or tests that ran for the decision come in as validation signals.
+ */
+export function decisionRecordFromDebate(
+  board: Board,
+  result: DebateResult,
+  options: { readonly tier: Tier; readonly validation?: readonly ValidationSignal[] },
+): DecisionRecord {
+  const facts: Evidence[] = board.facts.map((fact, i) => ({
+    id: `fact-${i + 1}`,
+    sourceId: `board:${board.id}`,
+    kind: 'document',
+    strength: 0.7,
+    confidence: 0.8,
+    supports: 'verdict_matches_score',
+    statement: `${fact.axis} ${fact.value}/10: ${fact.note}`,
+  }));
+  const citations: Evidence[] = result.transcript.flatMap((c) =>
+    c.evidence.map((cited, i) => ({
+      id: `${c.memberId}-${i + 1}`,
+      sourceId: `member:${c.memberId}`,
+      kind: 'model_statement',
+      strength: 0.5,
+      confidence: 0.6,
+      supports: 'verdict_matches_score',
+      statement: cited.claim,
+    })),
+  );
+  const checks: Evidence[] = (options.validation ?? []).map((signal, i) => ({
+    id: `check-${i + 1}`,
+    sourceId: `${signal.kind}:${signal.name}`,
+    kind: signal.kind,
+    strength: 0.9,
+    confidence: 0.95,
+    supports: 'verdict_matches_score',
+    validation: [signal],
+  }));
+  return {
+    id: `${board.id}: ${result.question}`,
+    tier: options.tier,
+    rubric: board.rubric,
+    minValidVotes: board.minValidVotes,
+    votes: result.transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: result.votes.find((v) => v.memberId === c.memberId)?.weight ?? 1, rationale: c.statement })),
+    consensus: result.consensus,
+    evidence: [...facts, ...citations, ...checks],
+  };
+}

@@ -1,0 +1,15 @@
+import type { Oracle } from '../oracle.js';
+import { proven, refuted } from './finding.js';
+
+/** A GO rests on at least one gate or test that actually passed; opinions alone cannot make one. */
+export const goHasValidation: Oracle<'go_has_validation'> = {
+  name: 'go-has-validation',
+  kind: 'go_has_validation',
+  prove(_claim, record) {
+    if (record.consensus.verdict !== 'GO') return proven(`the verdict is ${record.consensus.verdict}, not GO: no validation signal is needed`);
+    const passed = record.evidence.flatMap((item) => item.validation.filter((signal) => signal.passed === true).map((signal) => signal.name));
+    return passed.length > 0
+      ? proven(`the GO is backed by ${passed.length} passing validation signal${passed.length === 1 ? '' : 's'}`, { passed })
+      : refuted('a GO needs at least one passing gate or test among the evidence, and there is none');
+  },
+};

@@ -1,0 +1,51 @@
+import { validateRubric } from '@conclave/scoring';
+import type { DecisionView } from './decision-view.js';
+import { EVIDENCE_KINDS } from './evidence.js';
+import { TIERS } from './tier.js';
+
+/** Rubrics already validated; only frozen ones are remembered, since only they cannot change. */
+const validRubrics = new WeakSet<object>();
+
+function isValidRubric(rubric: DecisionView['rubric']): boolean {
+  if (validRubrics.has(rubric)) return true;
+  const valid = validateRubric(rubric).isOk();
+  if (valid && Object.isFrozen(rubric)) validRubrics.add(rubric);
+  return valid;
+}
+
+/**
+ * Every way a record's structure is wrong, one line each with its path; empty when it is
+ * well formed. Oracles can then assume the types they are promised.
+ */
+export function recordShapeIssues(view: DecisionView): string[] {
+  const issues: string[] = [];
+  const unit = (value: unknown) => typeof value === 'number' && value >= 0 && value <= 1;
+  if (typeof view.id !== 'string' || view.id === '') issues.push('id: must be a non-empty string (the decision key)');
+  if (!(TIERS as readonly unknown[]).includes(view.tier)) issues.push(`tier: must be one of ${TIERS.join(', ')}`);
+  if (!isValidRubric(view.rubric)) issues.push('rubric: is not a valid rubric (validateRubric rejects it)');
+  if (!Number.isInteger(view.minValidVotes) || view.minValidVotes < 1) issues.push('minValidVotes: must be a positive integer');
+  const consensus = view.consensus as { status?: unknown; verdict?: unknown } | null;
+  if (consensus === null || typeof consensus !== 'object' || (consensus.status !== 'scored' && consensus.status !== 'quorum_not_met')) {
+    issues.push('consensus: must be a ConsensusResult (status "scored" or "quorum_not_met")');
+  }
+  view.evidence.forEach((item, i) => {
+    if (typeof item.id !== 'string' || typeof item.sourceId !== 'string' || typeof item.supports !== 'string') {
+      issues.push(`evidence[${i}]: id, sourceId and supports must be strings`);
+    }
+    if (!(EVIDENCE_KINDS as readonly unknown[]).includes(item.kind)) issues.push(`evidence[${i}].kind: must be one of ${EVIDENCE_KINDS.join(', ')}`);
+    if (!unit(item.strength)) issues.push(`evidence[${i}].strength: must be a number in [0, 1]`);
+    if (!unit(item.confidence)) issues.push(`evidence[${i}].confidence: must be a number in [0, 1]`);
+    item.validation.forEach((signal, j) => {
+      if ((signal.kind !== 'gate' && signal.kind !== 'test') || typeof signal.name !== 'string' || typeof signal.passed !== 'boolean') {
+        issues.push(`evidence[${i}].validation[${j}]: must be { kind: "gate" | "test", name, passed: boolean }`);
+      }
+    });
+  });
+  view.claims.forEach((claim, i) => {
+    const c = claim as { id?: unknown; kind?: unknown; subject?: unknown } | null;
+    if (c === null || typeof c !== 'object' || typeof c.id !== 'string' || typeof c.kind !== 'string' || typeof c.subject !== 'string') {
+      issues.push(`claims[${i}]: must be { id, kind, subject, expected }`);
+    }
+  });
+  return issues;
+}
