@@ -4,7 +4,7 @@
  * process's baseline and peak resident set size. Run alone, not imported: the peak it reports
  * (`process.resourceUsage().maxRSS`) is for the whole process, so nothing else may share it.
  *
- * Usage: node --conditions=source --import tsx bench/memory-child.ts
+ * Usage: node --import tsx bench/memory-child.ts (after npm run build)
  */
 import { DebateEngine } from '@conclave/council';
 import { instantPerMemberAdapter, memberIds, mulberry32, replyText, scoresFrom, syntheticBoard } from './fixtures.js';

@@ -22,7 +22,7 @@ function parseReport(stdout: string): MemoryChildReport {
 }
 
 export async function memory(): Promise<BenchResult> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
     timeout: 60_000,
     maxBuffer: 1024 * 1024,
@@ -40,6 +40,6 @@ export async function memory(): Promise<BenchResult> {
       figure('debate wall time', report.debateMs, 'ms'),
       figure('valid contributions', report.validContributions, `of ${expected}`, { op: '>=', value: expected }),
     ],
-    details: { child: 'node --conditions=source --import tsx bench/memory-child.ts', report },
+    details: { child: 'node --import tsx bench/memory-child.ts', report },
   };
 }

@@ -1,7 +1,7 @@
 import type { ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
 import type { Claim } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
-import type { EvidenceKind } from './evidence.js';
+import type { Evidence, ValidationSignal } from './evidence.js';
 import type { Tier } from './tier.js';
 
 /** Makes every property of every nested object and array readonly. */
@@ -14,22 +14,10 @@ export type DeepReadonly<T> = T extends (...args: never[]) => unknown
       : T;
 
 /** A validation signal as oracles see it: no free text. */
-export interface ValidationSignalView {
-  readonly kind: 'gate' | 'test';
-  readonly name: string;
-  readonly passed: boolean;
-}
+export type ValidationSignalView = Readonly<Omit<ValidationSignal, 'detail'>>;
 
-/** Evidence as oracles see it: no free text. */
-export interface EvidenceView {
-  readonly id: string;
-  readonly sourceId: string;
-  readonly kind: EvidenceKind;
-  readonly strength: number;
-  readonly confidence: number;
-  readonly supports: string;
-  readonly validation: readonly ValidationSignalView[];
-}
+/** Evidence as oracles see it: no free text, and always a (possibly empty) list of signals. */
+export type EvidenceView = Readonly<Omit<Evidence, 'statement' | 'validation'>> & { readonly validation: readonly ValidationSignalView[] };
 
 /**
  * What oracles and lenses see of a record: a deep-frozen copy holding only the structured
@@ -83,7 +71,7 @@ export function decisionView(record: DecisionRecord): DecisionView {
         Object.freeze({
           id: plain(item.id, seen) as string,
           sourceId: plain(item.sourceId, seen) as string,
-          kind: plain(item.kind, seen) as EvidenceKind,
+          kind: plain(item.kind, seen) as Evidence['kind'],
           strength: plain(item.strength, seen) as number,
           confidence: plain(item.confidence, seen) as number,
           supports: plain(item.supports, seen) as string,

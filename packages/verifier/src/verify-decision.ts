@@ -150,11 +150,12 @@ function asFinding(value: unknown): OracleFinding | undefined {
   return details === undefined ? { status: status as ClaimStatus, reason } : { status: status as ClaimStatus, reason, details: details as JsonValue };
 }
 
-/** Freezes an object the verifier made, and everything in it. */
+/** Freezes an object the verifier made, and everything in it not frozen already (the view's scores are). */
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i += 1) deepFreeze(value[i]);
+    else for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }

@@ -17,13 +17,14 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     // Self-consistent is not enough: a maker could rewrite a dissenter's scores to hide it.
     const truth = context.recomputed();
     if (truth.status === 'scored') {
-      const recordedIds = consensus.members.map((m) => m.memberId);
-      const left = truth.members.filter((m) => !recordedIds.includes(m.memberId)).map((m) => m.memberId);
+      const real = new Map(truth.members.map((m) => [m.memberId, m.score]));
+      const recordedIds = new Set(consensus.members.map((m) => m.memberId));
+      const left = truth.members.filter((m) => !recordedIds.has(m.memberId)).map((m) => m.memberId);
       if (left.length > 0) problems.push(`members left out: ${left.join(', ')}`);
       for (const member of consensus.members) {
-        const real = truth.members.find((m) => m.memberId === member.memberId);
-        if (real === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
-        else if (!(Math.abs(real.score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${real.score}, recorded ${member.score}`);
+        const score = real.get(member.memberId);
+        if (score === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
+        else if (!(Math.abs(score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${score}, recorded ${member.score}`);
       }
     }
     const dissenters: string[] = [];
@@ -34,9 +35,10 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
       if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
       if (earned !== consensus.verdict) dissenters.push(member.memberId);
     }
-    const recorded = consensus.dissent.map((d) => d.memberId);
-    const missing = dissenters.filter((id) => !recorded.includes(id));
-    const invented = recorded.filter((id) => !dissenters.includes(id));
+    const recorded = new Set(consensus.dissent.map((d) => d.memberId));
+    const expected = new Set(dissenters);
+    const missing = dissenters.filter((id) => !recorded.has(id));
+    const invented = [...recorded].filter((id) => !expected.has(id));
     if (missing.length > 0) problems.push(`dissent left out: ${missing.join(', ')}`);
     if (invented.length > 0) problems.push(`listed as dissent but agreeing: ${invented.join(', ')}`);
     return problems.length === 0
