@@ -1,3 +1,4 @@
+import { extractJson } from '@conclave/core';
 import { checkVote, weightedScore, type Rubric } from '@conclave/scoring';
 import { z } from 'zod';
 import type { CitedEvidence } from './contribution.js';
@@ -69,24 +70,6 @@ export function parseMemberReply(
       evidence: (parsed.data.evidence ?? []).map((item) => (item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source })),
     },
   };
-}
-
-function extractJson(text: string): unknown {
-  const attempts = [text.trim()];
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  if (fenced?.[1]) attempts.push(fenced[1].trim());
-  const first = text.indexOf('{');
-  const last = text.lastIndexOf('}');
-  if (first !== -1 && last > first) attempts.push(text.slice(first, last + 1));
-  for (const candidate of attempts) {
-    try {
-      const value: unknown = JSON.parse(candidate);
-      if (typeof value === 'object' && value !== null) return value;
-    } catch {
-      // not JSON in this form; try the next
-    }
-  }
-  return undefined;
 }
 
 function excerpt(text: string): string {

@@ -1,0 +1,83 @@
+import type { ModelRunResult } from './adapter.js';
+import { systemClock, type Clock } from './clock.js';
+import type { AdapterFailure } from './failure.js';
+
+/** How often and how patiently to retry a failed call. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 2). */
+  readonly maxRetries: number;
+  /** Wait before the first retry (default 500 ms). */
+  readonly initialDelayMs: number;
+  /** Longest wait between attempts (default 8 000 ms). */
+  readonly maxDelayMs: number;
+  /** Growth of the wait per retry (default 2). */
+  readonly multiplier: number;
+  /** Random spread of each wait, as a fraction of it (default 0.25: ±25%). */
+  readonly jitter: number;
+}
+
+/** The default retry policy: 2 retries, 500 ms doubling to at most 8 s, ±25% jitter. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ maxRetries: 2, initialDelayMs: 500, maxDelayMs: 8_000, multiplier: 2, jitter: 0.25 });
+
+/**
+ * The wait before retry number `retry` (1-based). A provider's retry-after wins (it knows when
+ * it will serve again), never below the backoff; otherwise exponential backoff with jitter, so
+ * parallel members that failed together do not retry together.
+ */
+export function backoffDelay(retry: number, failure: AdapterFailure, policy: RetryPolicy, random: () => number): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.multiplier ** (retry - 1));
+  const jittered = exponential * (1 + policy.jitter * (2 * random() - 1));
+  const retryAfter = failure.kind === 'rate_limited' ? failure.retryAfterMs : undefined;
+  return Math.max(0, retryAfter === undefined ? jittered : Math.max(retryAfter, jittered * 0.1));
+}
+
+/** Options for `withRetries`. */
+export interface RetryOptions {
+  readonly policy?: Partial<RetryPolicy>;
+  /** Stops waiting and retrying; the result is the last failure (or `aborted`). */
+  readonly signal?: AbortSignal;
+  /** Clock time (`clock.now()`) after which no retry starts: a wait that would end past it is not taken. */
+  readonly deadline?: number;
+  readonly clock?: Clock;
+  /** A source of randomness in [0, 1) for jitter (inject a seeded one in tests). */
+  readonly random?: () => number;
+  /** Called before each wait, e.g. for events and logs. */
+  readonly onRetry?: (info: { readonly retry: number; readonly delayMs: number; readonly failure: AdapterFailure }) => void;
+}
+
+/**
+ * Runs `attempt` and retries it while it fails with a retryable failure, up to the policy's
+ * limit, never past the deadline, and never after an abort. Resolves to the first success or
+ * the last failure; never rejects as long as `attempt` does not.
+ */
+export async function withRetries(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options: RetryOptions = {}): Promise<ModelRunResult> {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.policy };
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  let result = await attempt(1);
+  for (let retry = 1; !result.ok && result.retryable && retry <= policy.maxRetries; retry += 1) {
+    if (options.signal?.aborted) break;
+    const delayMs = backoffDelay(retry, result.failure, policy, random);
+    if (options.deadline !== undefined && clock.now() + delayMs >= options.deadline) break;
+    options.onRetry?.({ retry, delayMs, failure: result.failure });
+    if (!(await wait(delayMs, clock, options.signal))) break;
+    result = await attempt(retry + 1);
+  }
+  return result;
+}
+
+/** Waits on the clock; resolves false if the signal aborts first. */
+function wait(ms: number, clock: Clock, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
