@@ -27,6 +27,7 @@ export { backoffDelay, DEFAULT_RETRY_POLICY, withRetries } from './retry.js';
 export { parseRunResult } from './run-result-schema.js';
 export type { SafeRunOptions } from './safe-run.js';
 export { DEFAULT_TIMEOUT_MS, safeRun } from './safe-run.js';
+export { sleep } from './sleep.js';
 export type { StructuredParse } from './structured-output.js';
 export { parseStructured, repairRequest } from './structured-output.js';
 export { addUsage } from './usage.js';

@@ -1,6 +1,7 @@
 import type { ModelRunResult } from './adapter.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AdapterFailure } from './failure.js';
+import { sleep } from './sleep.js';
 
 /** How often and how patiently to retry a failed call. */
 export interface RetryPolicy {
@@ -60,24 +61,8 @@ export async function withRetries(attempt: (attemptNumber: number) => Promise<Mo
     const delayMs = backoffDelay(retry, result.failure, policy, random);
     if (options.deadline !== undefined && clock.now() + delayMs >= options.deadline) break;
     options.onRetry?.({ retry, delayMs, failure: result.failure });
-    if (!(await wait(delayMs, clock, options.signal))) break;
+    if (!(await sleep(delayMs, clock, options.signal))) break;
     result = await attempt(retry + 1);
   }
   return result;
-}
-
-/** Waits on the clock; resolves false if the signal aborts first. */
-function wait(ms: number, clock: Clock, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clock.clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,6 +1,7 @@
 import {
   errorMessage,
   isRetryableByDefault,
+  sleep,
   systemClock,
   type AdapterFailure,
   type Clock,
@@ -10,7 +11,6 @@ import {
 } from '@conclave/core';
 import { seededRandom, type SeededRandom } from '../random.js';
 import { fixedAdapter } from './fixed-adapter.js';
-import { sleep } from './sleep.js';
 
 /**
  * The ways an adapter can misbehave: throw from `run`, reject, never settle, resolve to

@@ -1,6 +1,7 @@
 import {
   errorMessage,
   isRetryableByDefault,
+  sleep,
   systemClock,
   type AdapterFailure,
   type Clock,
@@ -10,7 +11,6 @@ import {
   type ModelRunResult,
   type Usage,
 } from '@conclave/core';
-import { sleep } from './sleep.js';
 
 /** A scripted answer: the text, an optional structured value, usage and a simulated delay. */
 export interface ScriptedAnswer {

@@ -1,4 +1,4 @@
-import type { Clock } from '@conclave/core';
+import type { Clock } from './clock.js';
 
 /**
  * Waits `ms` on `clock`; resolves `true` when the time passed and `false` as soon as `signal`
