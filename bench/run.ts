@@ -13,6 +13,7 @@ import { criticalPath } from './critical-path.js';
 import { engineOverhead } from './engine-overhead.js';
 import { printTable, RESULTS_DIR, round, writeResult, type BenchResult } from './harness.js';
 import { memory } from './memory.js';
+import { providers } from './providers.js';
 import { verifier } from './verifier.js';
 
 interface Benchmark {
@@ -26,6 +27,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'engine-overhead', title: 'Engine overhead per member call', run: engineOverhead },
   { name: 'consensus', title: 'aggregateConsensus throughput', run: consensus },
   { name: 'verifier', title: 'Verifier and panel throughput', run: verifier },
+  { name: 'providers', title: 'Provider adapters over loopback HTTP', run: providers },
   { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
 ];
 

@@ -100,7 +100,7 @@ export type ModelRunResult = ModelRunSuccess | ModelRunFailure;
  */
 export interface ModelAdapter {
   readonly specificationVersion: 'v1';
-  /** Stable identifier, e.g. `anthropic:claude-sonnet-4-5`; used for per-adapter concurrency caps. */
+  /** Stable identifier of the provider or server, e.g. `anthropic` or `ollama`: the DebateEngine caps concurrency per id. */
   readonly id: string;
   run(request: ModelRequest, options: ModelRunOptions): PromiseLike<ModelRunResult>;
 }

@@ -41,3 +41,10 @@ describe('repairRequest', () => {
     expect(request.messages).toHaveLength(1);
   });
 });
+
+describe('repairRequest with an empty reply', () => {
+  it('never sends an empty assistant turn', () => {
+    const repaired = repairRequest({ messages: [{ role: 'user', content: 'q' }] }, '  ', ['(root): the reply contains no JSON object']);
+    expect(repaired.messages[1]).toEqual({ role: 'assistant', content: '(empty reply)' });
+  });
+});

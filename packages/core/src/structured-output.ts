@@ -23,7 +23,8 @@ export function repairRequest(request: ModelRequest, invalidReply: string, issue
     ...request,
     messages: [
       ...request.messages,
-      { role: 'assistant', content: invalidReply },
+      // Some providers reject an empty assistant turn, so an empty reply is shown as such.
+      { role: 'assistant', content: invalidReply.trim() === '' ? '(empty reply)' : invalidReply },
       {
         role: 'user',
         content: `Your reply did not match the required JSON schema:\n${issues.map((issue) => `- ${issue}`).join('\n')}\nReply again with only the corrected JSON object.`,

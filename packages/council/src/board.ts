@@ -186,7 +186,7 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
         add('bad_weight', [...at, 'weight'], `weight must be a finite number above 0, got ${JSON.stringify(member.weight)}`, 'use a positive number such as 1 (the default)');
       }
       if (typeof member.model === 'string' && !isKnownModel(member.model)) {
-        add('unknown_model', [...at, 'model'], describeUnknownModel(member.model, options), 'write the model as provider:model, e.g. "offline:analyst" or "anthropic:claude-sonnet-4-5"');
+        add('unknown_model', [...at, 'model'], describeUnknownModel(member.model, options), 'write the model as provider:model, e.g. "offline:analyst" or "anthropic:claude-sonnet-5-5"');
       }
       const priorities = asRecord(member.priorities);
       if (priorities && axes) {

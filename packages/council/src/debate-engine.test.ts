@@ -126,6 +126,16 @@ describe('DebateEngine: failures are data', () => {
     expect(result.verdict).toBe('GO');
   });
 
+  it("passes on a resolver's reason for not serving a model (a missing key, say)", async () => {
+    const adapter = scriptedAdapter({ a: vote(8), b: vote(8), c: vote(8) });
+    const board = defineBoard({ id: 'k', phases: [{ name: 'p', members: [member('a'), member('b'), member('c'), { ...member('d'), model: 'anthropic:claude' }] }] }, known);
+    const result = await DebateEngine.run(board, {
+      question: 'q',
+      adapters: (ref) => (ref.startsWith('anthropic:') ? { unbound: 'set ANTHROPIC_API_KEY to use anthropic models' } : adapter),
+    });
+    expect(result.failures).toEqual([expect.objectContaining({ memberId: 'd', reason: { kind: 'unbound_model', model: 'anthropic:claude', message: 'set ANTHROPIC_API_KEY to use anthropic models' } })]);
+  });
+
   it('is NO_GO with quorum_not_met when failures leave fewer valid votes than the quorum', async () => {
     const adapter = scriptedAdapter({ a: vote(10), b: vote(10), c: 'garbage' });
     const result = await DebateEngine.run(makeBoard([['a', 'b', 'c']]), { question: 'q', adapters: { scripted: adapter } });

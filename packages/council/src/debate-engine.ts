@@ -1,20 +1,21 @@
 import {
   addUsage,
   createEventSink,
+  createLimiter,
   DEFAULT_TIMEOUT_MS,
   errorMessage,
   safeRun,
   systemClock,
   ZERO_USAGE,
   type Clock,
+  type ConcurrencyLimiter,
   type EventListener,
   type ModelAdapter,
   type ModelRequest,
   type Usage,
 } from '@conclave/core';
 import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
-import pLimit, { type LimitFunction } from 'p-limit';
-import { resolveAdapter, type AdapterSource } from './adapter-source.js';
+import { resolveAdapter, type AdapterSource, type UnboundModel } from './adapter-source.js';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
@@ -105,8 +106,8 @@ class DebateRun {
   readonly #inflight = new Set<AbortController>();
   readonly #timings: MemberTiming[] = [];
   readonly #started: number;
-  #global: LimitFunction | undefined;
-  readonly #perAdapter = new Map<string, LimitFunction>();
+  #global: ConcurrencyLimiter | undefined;
+  readonly #perAdapter = new Map<string, ConcurrencyLimiter>();
   #stop: StopReason | undefined;
   #calls = 0;
   #usage: Usage = ZERO_USAGE;
@@ -242,13 +243,14 @@ class DebateRun {
   }
 
   #bind(model: string): { ok: true; adapter: ModelAdapter } | { ok: false; message: string } {
-    let adapter: ModelAdapter | undefined;
+    let adapter: ModelAdapter | UnboundModel | undefined;
     try {
       adapter = resolveAdapter(this.#options.adapters, model);
     } catch (thrown) {
       return { ok: false, message: `resolving the adapter threw: ${errorMessage(thrown)}` };
     }
     if (adapter === undefined) return { ok: false, message: `no adapter serves "${model}"; pass one in adapters under "${model}" or its provider name` };
+    if (typeof adapter === 'object' && adapter !== null && 'unbound' in adapter) return { ok: false, message: String(adapter.unbound) };
     if (typeof adapter !== 'object' || adapter === null || adapter.specificationVersion !== 'v1') {
       return { ok: false, message: `the adapter for "${model}" does not implement specificationVersion "v1"` };
     }
@@ -278,15 +280,15 @@ class DebateRun {
     return { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason: { kind: 'not_run', because } };
   }
 
-  #globalLimiter(): LimitFunction {
-    this.#global ??= pLimit(this.#caps().global);
+  #globalLimiter(): ConcurrencyLimiter {
+    this.#global ??= createLimiter(this.#caps().global);
     return this.#global;
   }
 
-  #limiterFor(adapterId: string): LimitFunction {
+  #limiterFor(adapterId: string): ConcurrencyLimiter {
     let limiter = this.#perAdapter.get(adapterId);
     if (!limiter) {
-      limiter = pLimit(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
+      limiter = createLimiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
       this.#perAdapter.set(adapterId, limiter);
     }
     return limiter;

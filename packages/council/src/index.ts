@@ -1,4 +1,4 @@
-export type { AdapterSource } from './adapter-source.js';
+export type { AdapterSource, UnboundModel } from './adapter-source.js';
 export { resolveAdapter } from './adapter-source.js';
 export type { BoardIssue, BoardIssueCode } from './board-issue.js';
 export { BoardError, formatBoardIssue } from './board-issue.js';

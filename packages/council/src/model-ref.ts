@@ -1,4 +1,4 @@
-/** A parsed model reference such as `anthropic:claude-sonnet-4-5` or `offline:analyst`. */
+/** A parsed model reference such as `anthropic:claude-sonnet-5-5` or `offline:analyst`. */
 export interface ModelRef {
   /** The provider: the part before the first colon. */
   readonly provider: string;

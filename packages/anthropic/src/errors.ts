@@ -1,0 +1,107 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { errorMessage, type AdapterFailure } from '@conclave/core';
+
+/** A failure and whether the same call may succeed if retried. */
+export interface ClassifiedFailure {
+  readonly failure: AdapterFailure;
+  readonly retryable: boolean;
+}
+
+/** Why a call was cut short by this adapter rather than by the provider, if it was. */
+export interface StopState {
+  /** The call's own deadline passed (`timeoutMs`). */
+  readonly timedOut: boolean;
+  readonly timeoutMs: number | undefined;
+  /** The caller's signal fired; its reason, when it gave one. */
+  readonly callerAborted: boolean;
+  readonly abortReason: unknown;
+}
+
+/** The failure for a call whose deadline of `timeoutMs` passed. */
+export function deadlineFailure(timeoutMs: number): ClassifiedFailure {
+  return { failure: { kind: 'timeout', timeoutMs, message: `no answer within ${timeoutMs} ms` }, retryable: true };
+}
+
+/** The failure for a call stopped by its deadline or by the caller. */
+export function stoppedFailure(stop: StopState): ClassifiedFailure | undefined {
+  if (stop.timedOut) return deadlineFailure(stop.timeoutMs ?? 0);
+  if (stop.callerAborted) {
+    const message = stop.abortReason === undefined ? 'aborted by the caller' : errorMessage(stop.abortReason);
+    return { failure: { kind: 'aborted', message }, retryable: false };
+  }
+  return undefined;
+}
+
+/**
+ * Maps whatever the SDK call threw to a typed failure, using the SDK's error classes:
+ *
+ * - the call's deadline or the caller's signal → `timeout` / `aborted` (whatever the SDK threw);
+ * - `APIConnectionTimeoutError` → `timeout`; other `APIConnectionError`s (refused, reset) → `transport`;
+ * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint;
+ *   408, 5xx and 529 (overloaded) → retryable `provider_error`; other statuses → `provider_error`;
+ * - a body that could not be read (truncated) or parsed (invalid JSON) → `transport`;
+ * - anything else (e.g. no credentials configured) → a non-retryable `provider_error`.
+ */
+export function classifyThrown(thrown: unknown, stop: StopState, sdkTimeoutMs: number): ClassifiedFailure {
+  const stopped = stoppedFailure(stop);
+  if (stopped !== undefined) return stopped;
+  if (thrown instanceof APIUserAbortError) return { failure: { kind: 'aborted', message: errorMessage(thrown) }, retryable: false };
+  if (thrown instanceof APIConnectionTimeoutError) {
+    // With a deadline, the SDK's timeout is the time that was left, so whichever timer fires
+    // first, the call ran out of its own deadline.
+    if (stop.timeoutMs !== undefined) return deadlineFailure(stop.timeoutMs);
+    return { failure: { kind: 'timeout', timeoutMs: sdkTimeoutMs, message: errorMessage(thrown) }, retryable: true };
+  }
+  if (thrown instanceof APIConnectionError) return { failure: { kind: 'transport', message: describeConnectionError(thrown) }, retryable: true };
+  if (thrown instanceof APIError) return classifyStatus(thrown as APIError);
+  // Reading the body failed after the headers arrived: undici reports a cut-off body as a
+  // TypeError ("terminated") and `response.json()` an invalid one as a SyntaxError.
+  if (thrown instanceof SyntaxError) return { failure: { kind: 'transport', message: `the response body is not valid JSON: ${errorMessage(thrown)}` }, retryable: true };
+  if (thrown instanceof TypeError) return { failure: { kind: 'transport', message: `the response body could not be read: ${describeConnectionError(thrown)}` }, retryable: true };
+  return { failure: { kind: 'provider_error', message: errorMessage(thrown) }, retryable: false };
+}
+
+function classifyStatus(error: APIError): ClassifiedFailure {
+  const status = error.status;
+  const message = error.apiMessage ?? errorMessage(error);
+  if (status === undefined) return { failure: { kind: 'transport', message }, retryable: true };
+  if (status === 401 || status === 403) {
+    return { failure: { kind: 'refused', message: `${status} ${error.type ?? 'authentication_error'}: ${message}` }, retryable: false };
+  }
+  if (status === 429) {
+    const retryAfterMs = retryAfterFromHeaders(error.headers);
+    return { failure: { kind: 'rate_limited', ...(retryAfterMs === undefined ? {} : { retryAfterMs }), message }, retryable: true };
+  }
+  const code = error.errorCode ?? error.type ?? undefined;
+  return {
+    failure: { kind: 'provider_error', status, ...(code === undefined ? {} : { code }), message },
+    retryable: status === 408 || status >= 500,
+  };
+}
+
+const NUMBER = /^\s*\d+(\.\d+)?\s*$/;
+
+/**
+ * The wait a response asks for: `retry-after-ms` (milliseconds), else `retry-after` as seconds
+ * or as an HTTP date. `undefined` when neither is there or readable.
+ */
+export function retryAfterFromHeaders(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  const milliseconds = headers?.get('retry-after-ms');
+  if (milliseconds != null && NUMBER.test(milliseconds) && Number.isFinite(Number(milliseconds))) return Number(milliseconds);
+  const value = headers?.get('retry-after');
+  if (value == null || value.trim() === '') return undefined;
+  if (NUMBER.test(value)) return Number.isFinite(Number(value) * 1000) ? Number(value) * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The message of a connection error and of its causes (undici puts the useful part, e.g. ECONNRESET, in `cause`). */
+function describeConnectionError(error: Error): string {
+  const causes: string[] = [];
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 3 && cause !== undefined && cause !== null; depth += 1) {
+    causes.push(errorMessage(cause));
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return causes.length === 0 ? errorMessage(error) : `${errorMessage(error)} (${causes.join(': ')})`;
+}

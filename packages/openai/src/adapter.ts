@@ -1,0 +1,351 @@
+import {
+  addUsage,
+  createLimiter,
+  errorMessage,
+  parseStructured,
+  priceUsage,
+  repairRequest,
+  systemClock,
+  withRetries,
+  type AdapterFailure,
+  type Clock,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelRunFailure,
+  type ModelRunOptions,
+  type ModelRunResult,
+  type ModelRunSuccess,
+  type PriceTable,
+  type RetryPolicy,
+  type TimerHandle,
+  type Usage,
+} from '@conclave/core';
+import OpenAI from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { classifyError, rejectsJsonSchema, type ClassifiedFailure } from './errors.js';
+import { buildChatBody, type StructuredOutputMode, type TokenLimitParameter } from './request.js';
+
+/** Options for `createOpenAIAdapter`. */
+export interface OpenAIAdapterOptions {
+  /** The model to ask, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
+  readonly model: string;
+  /**
+   * Defaults to `OPENAI_API_KEY`. A compatible server (any `baseURL` that is not
+   * api.openai.com) may need none; the adapter then sends a placeholder. `undefined` or `''`
+   * count as unset, so `apiKey: process.env.SOME_KEY` works as it reads.
+   */
+  readonly apiKey?: string | undefined;
+  /** Defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`; `''` counts as unset. */
+  readonly baseURL?: string | undefined;
+  /**
+   * An SDK client to use instead of building one (`apiKey` and `baseURL` are then ignored). The
+   * adapter still asks it for no retries of its own on every call.
+   */
+  readonly client?: OpenAI;
+  /** The adapter's retries (the SDK's are off): default 2 retries, 500 ms doubling, ±25% jitter. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** A deadline for every call, on top of the one the caller passes (the earlier wins). */
+  readonly timeoutMs?: number;
+  /** The most calls this adapter has in flight at once (default: no cap). */
+  readonly maxConcurrency?: number;
+  /** Prices by model id; a call's cost is reported when its model (or the requested one) is listed. */
+  readonly prices?: PriceTable;
+  /** The output token limit when a request sets none. */
+  readonly maxOutputTokens?: number;
+  /**
+   * How structured replies are asked for: `json_schema` (Structured Outputs), `json_object`
+   * (JSON mode, the schema in the system message), or `auto` (the default): `json_schema`, and
+   * `json_object` from then on once a server rejects it.
+   */
+  readonly structuredOutput?: 'json_schema' | 'json_object' | 'auto';
+  /**
+   * Which field carries the output token limit. Default `max_completion_tokens` for OpenAI and
+   * `max_tokens` for compatible servers, which do not all know the newer name.
+   */
+  readonly tokenLimitParameter?: TokenLimitParameter;
+  /** Default `openai`, or `openai-compatible` when `baseURL` is not OpenAI's. */
+  readonly id?: string;
+  readonly clock?: Clock;
+  /** Randomness in [0, 1) for retry jitter. */
+  readonly random?: () => number;
+}
+
+/** An OpenAI adapter; also says which structured-output mode it currently uses. */
+export interface OpenAIAdapter extends ModelAdapter {
+  readonly model: string;
+  /** `json_object` once an `auto` adapter has fallen back. */
+  readonly structuredOutput: StructuredOutputMode;
+}
+
+/** The key sent to compatible servers that need none (the SDK insists on some key). */
+export const PLACEHOLDER_API_KEY = 'no-key-needed';
+
+/** Calls in the retry loop produce this success before structured parsing and pricing. */
+interface CallSuccess extends ModelRunSuccess {
+  readonly providerMetadata: { readonly openai: Readonly<Record<string, unknown>> };
+}
+
+/**
+ * A `ModelAdapter` over the official OpenAI SDK's Chat Completions, for OpenAI and for
+ * OpenAI-compatible servers (Ollama, vLLM, llama.cpp server, OpenRouter) through `baseURL`.
+ * `run()` never throws or rejects: every failure is a typed `ModelRunFailure`.
+ *
+ * @example
+ * const adapter = createOpenAIAdapter({ model: 'gpt-4o-mini', maxConcurrency: 4 });
+ * const local = createOpenAIAdapter({ model: 'llama3.2', baseURL: 'http://localhost:11434/v1' });
+ */
+export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapter {
+  const clock = options.clock ?? systemClock;
+  const model = options.model;
+  const limiter = createLimiter(options.maxConcurrency ?? Number.POSITIVE_INFINITY);
+  const baseURL = options.client?.baseURL ?? nonEmpty(options.baseURL) ?? readEnv('OPENAI_BASE_URL');
+  const compatible = baseURL !== undefined && !isOpenAIBaseURL(baseURL);
+  const id = options.id ?? (compatible ? 'openai-compatible' : 'openai');
+  const tokenLimitParameter = options.tokenLimitParameter ?? (compatible ? 'max_tokens' : 'max_completion_tokens');
+  const configured = options.structuredOutput ?? 'auto';
+  let jsonSchemaRejected = false;
+  const structuredMode = (): StructuredOutputMode => (configured === 'json_object' || jsonSchemaRejected ? 'json_object' : 'json_schema');
+
+  const { client, problem } = resolveClient(options, baseURL, compatible);
+
+  async function run(request: ModelRequest, runOptions: ModelRunOptions = {}): Promise<ModelRunResult> {
+    const started = clock.now();
+    const elapsed = (): number => Math.max(0, clock.now() - started);
+    const failed = ({ failure, retryable }: ClassifiedFailure): ModelRunFailure => ({ ok: false, failure, retryable, latencyMs: elapsed(), modelId: model });
+    try {
+      if (client === undefined) return failed({ failure: { kind: 'refused', message: problem }, retryable: false });
+      const outer = runOptions.signal;
+      if (outer?.aborted) return failed({ failure: abortedFailure(outer), retryable: false });
+
+      const timeoutMs = Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
+      const controller = new AbortController();
+      let timedOut = false;
+      const onOuterAbort = (): void => controller.abort(outer?.reason);
+      outer?.addEventListener('abort', onOuterAbort, { once: true });
+      let timer: TimerHandle;
+      if (Number.isFinite(timeoutMs)) {
+        timer = clock.setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error(`deadline of ${timeoutMs} ms passed`));
+        }, timeoutMs);
+      }
+      // Abort and deadline answer at once, whatever is in flight or queued behind the cap.
+      const stopped = new Promise<ModelRunFailure>((resolve) => {
+        controller.signal.addEventListener(
+          'abort',
+          () =>
+            resolve(
+              failed(
+                timedOut
+                  ? { failure: { kind: 'timeout', timeoutMs, message: `no answer within ${timeoutMs} ms` }, retryable: true }
+                  : { failure: abortedFailure(outer), retryable: false },
+              ),
+            ),
+          { once: true },
+        );
+      });
+      try {
+        const deadline = Number.isFinite(timeoutMs) ? started + timeoutMs : undefined;
+        const result = await Promise.race([answer(request, controller.signal, deadline), stopped]);
+        return { ...result, latencyMs: elapsed() };
+      } finally {
+        if (timer !== undefined) clock.clearTimeout(timer);
+        outer?.removeEventListener('abort', onOuterAbort);
+      }
+    } catch (thrown) {
+      return failed({ failure: { kind: 'provider_error', message: `the OpenAI adapter failed unexpectedly: ${errorMessage(thrown)}` }, retryable: false });
+    }
+  }
+
+  /** One call with retries, then, for a structured request, validation and at most one repair. */
+  async function answer(request: ModelRequest, signal: AbortSignal, deadline: number | undefined): Promise<ModelRunResult> {
+    const first = await callWithRetries(request, signal, deadline);
+    const format = request.responseFormat;
+    if (!first.ok || format === undefined) return first.ok ? priced(first, first.usage) : first;
+
+    const parsed = parseStructured(first.text, format.schema);
+    if (parsed.ok) return priced({ ...first, text: JSON.stringify(parsed.value), value: parsed.value }, first.usage);
+
+    const second = await callWithRetries(repairRequest(request, first.text, parsed.issues), signal, deadline);
+    if (!second.ok) return second;
+    const usage = addUsage(first.usage, second.usage);
+    const repaired = parseStructured(second.text, format.schema);
+    if (repaired.ok) {
+      const metadata = { openai: { ...second.providerMetadata.openai, repaired: true } };
+      return priced({ ...second, text: JSON.stringify(repaired.value), value: repaired.value, providerMetadata: metadata }, usage);
+    }
+    return {
+      ok: false,
+      failure: {
+        kind: 'invalid_output',
+        message: `the reply did not match the "${format.name}" schema, also after one repair attempt`,
+        issues: repaired.issues,
+      },
+      retryable: false,
+      latencyMs: 0,
+      modelId: second.modelId,
+    };
+  }
+
+  function priced<T extends ModelRunSuccess>(result: T, usage: Usage): T {
+    const price = options.prices?.[result.modelId] ?? options.prices?.[model];
+    return { ...result, usage: priceUsage(usage, price) };
+  }
+
+  function callWithRetries(request: ModelRequest, signal: AbortSignal, deadline: number | undefined): Promise<CallSuccess | ModelRunFailure> {
+    return withRetries(() => limiter(() => call(request, signal)), {
+      signal,
+      clock,
+      ...(options.retry === undefined ? {} : { policy: options.retry }),
+      ...(deadline === undefined ? {} : { deadline }),
+      ...(options.random === undefined ? {} : { random: options.random }),
+    }) as Promise<CallSuccess | ModelRunFailure>;
+  }
+
+  /** One HTTP call (two when an `auto` adapter learns that `json_schema` is not supported). */
+  async function call(request: ModelRequest, signal: AbortSignal): Promise<CallSuccess | ModelRunFailure> {
+    if (signal.aborted || client === undefined) return callFailure({ failure: { kind: 'aborted', message: 'aborted before the call started' }, retryable: false });
+    const mode = structuredMode();
+    try {
+      return await send(client, request, mode, signal);
+    } catch (thrown) {
+      if (configured === 'auto' && mode === 'json_schema' && request.responseFormat !== undefined && rejectsJsonSchema(thrown)) {
+        jsonSchemaRejected = true;
+        try {
+          return await send(client, request, 'json_object', signal);
+        } catch (again) {
+          return callFailure(classifyError(again, client.timeout));
+        }
+      }
+      return callFailure(classifyError(thrown, client.timeout));
+    }
+  }
+
+  async function send(sdk: OpenAI, request: ModelRequest, mode: StructuredOutputMode, signal: AbortSignal): Promise<CallSuccess | ModelRunFailure> {
+    const body = buildChatBody(request, {
+      model,
+      tokenLimitParameter,
+      structuredOutput: mode,
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    });
+    // The SDK never removes the listener it adds to a signal, so each call gets its own, linked
+    // to the run's for as long as the call lasts (a run may make a dozen calls).
+    const call = new AbortController();
+    const forward = (): void => call.abort(signal.reason);
+    if (signal.aborted) call.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
+    try {
+      const { data, request_id } = await sdk.chat.completions.create(body, { signal: call.signal, maxRetries: 0 }).withResponse();
+      return interpret(data, request_id, request.responseFormat === undefined ? undefined : mode);
+    } finally {
+      signal.removeEventListener('abort', forward);
+    }
+  }
+
+  function callFailure(classified: ClassifiedFailure, modelId: string = model): ModelRunFailure {
+    return { ok: false, failure: classified.failure, retryable: classified.retryable, latencyMs: 0, modelId };
+  }
+
+  /** A response body as a success, a refusal, or a transport failure when it is not a chat completion. */
+  function interpret(data: unknown, requestId: string | null, mode: StructuredOutputMode | undefined): CallSuccess | ModelRunFailure {
+    if (typeof data !== 'object' || data === null || !Array.isArray((data as { choices?: unknown }).choices)) {
+      return callFailure({ failure: { kind: 'transport', message: 'the response body is not a chat completion' }, retryable: true });
+    }
+    const completion = data as ChatCompletion;
+    const modelId = typeof completion.model === 'string' && completion.model !== '' ? completion.model : model;
+    const choice = completion.choices[0];
+    const message: unknown = choice?.message;
+    if (choice === undefined || typeof message !== 'object' || message === null) {
+      return callFailure({ failure: { kind: 'provider_error', message: 'the chat completion has no choices' }, retryable: true }, modelId);
+    }
+    const { content, refusal } = message as { content?: unknown; refusal?: unknown };
+    if (typeof refusal === 'string' && refusal !== '') {
+      return callFailure({ failure: { kind: 'refused', message: `the model refused: ${refusal}` }, retryable: false }, modelId);
+    }
+    if (choice.finish_reason === 'content_filter') {
+      return callFailure({ failure: { kind: 'refused', message: 'the reply was withheld by the content filter' }, retryable: false }, modelId);
+    }
+    const metadata: Record<string, unknown> = { finishReason: choice.finish_reason ?? null, responseId: completion.id ?? null, requestId };
+    if (typeof completion.system_fingerprint === 'string') metadata['systemFingerprint'] = completion.system_fingerprint;
+    if (typeof completion.service_tier === 'string') metadata['serviceTier'] = completion.service_tier;
+    if (mode !== undefined) metadata['structuredOutput'] = mode;
+    return {
+      ok: true,
+      text: typeof content === 'string' ? content : '',
+      usage: usageOf(completion.usage),
+      latencyMs: 0,
+      modelId,
+      providerMetadata: { openai: metadata },
+    };
+  }
+
+  return {
+    specificationVersion: 'v1',
+    id,
+    model,
+    get structuredOutput() {
+      return structuredMode();
+    },
+    run,
+  };
+}
+
+function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
+  const cached = count(usage?.prompt_tokens_details?.cached_tokens);
+  return {
+    inputTokens: count(usage?.prompt_tokens) ?? 0,
+    outputTokens: count(usage?.completion_tokens) ?? 0,
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+  };
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** A duration option as milliseconds: absent or NaN is no limit, negative is none left. */
+function duration(ms: number | undefined): number {
+  if (ms === undefined || Number.isNaN(ms)) return Number.POSITIVE_INFINITY;
+  return Math.max(0, ms);
+}
+
+function abortedFailure(signal: AbortSignal | undefined): AdapterFailure {
+  const reason: unknown = signal?.reason;
+  return { kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) };
+}
+
+function resolveClient(
+  options: OpenAIAdapterOptions,
+  baseURL: string | undefined,
+  compatible: boolean,
+): { client: OpenAI; problem: string } | { client: undefined; problem: string } {
+  if (options.client !== undefined) return { client: options.client, problem: '' };
+  const apiKey = nonEmpty(options.apiKey) ?? readEnv('OPENAI_API_KEY') ?? (compatible ? PLACEHOLDER_API_KEY : undefined);
+  if (apiKey === undefined) {
+    return { client: undefined, problem: 'no OpenAI API key: set OPENAI_API_KEY or pass apiKey (or a baseURL for a compatible server that needs none)' };
+  }
+  try {
+    return { client: new OpenAI({ apiKey, maxRetries: 0, ...(baseURL === undefined ? {} : { baseURL }) }), problem: '' };
+  } catch (thrown) {
+    return { client: undefined, problem: `the OpenAI client could not be created: ${errorMessage(thrown)}` };
+  }
+}
+
+/** Whether a base URL is OpenAI's own API (not a compatible server). */
+function isOpenAIBaseURL(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
+/** An environment variable, in runtimes that have `process.env`; empty counts as unset. */
+function readEnv(name: string): string | undefined {
+  return nonEmpty((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
