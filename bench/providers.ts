@@ -75,6 +75,15 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; result: Debate
   try {
     const board = syntheticBoard(1, 64, 'bench-64');
     const figures: Figure[] = [];
+    // The floor on this machine: the same 64 calls made with the raw SDK, no conclave at all.
+    const raw = new OpenAI({ apiKey: 'bench', baseURL: server.baseURL, maxRetries: 0 });
+    const rawWalls: number[] = [];
+    for (let run = 0; run < 4; run += 1) {
+      const started = performance.now();
+      await Promise.all(Array.from({ length: 64 }, () => raw.chat.completions.create({ model: 'gpt-bench', messages: [{ role: 'user', content: 'q' }] })));
+      if (run > 0) rawWalls.push(performance.now() - started);
+    }
+    figures.push(figure('64 raw SDK calls at once (baseline): wall / latency', stats(rawWalls).median / LATENCY, 'ratio'));
     let last: DebateResult | undefined;
     for (const cap of [undefined, 16, 8]) {
       const providers = adaptersFromEnv({ env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: server.baseURL }, ...(cap === undefined ? {} : { maxConcurrency: { openai: cap } }) });

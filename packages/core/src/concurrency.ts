@@ -11,6 +11,8 @@ export function createLimiter(limit: number): ConcurrencyLimiter {
   if (!(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit >= 1))) {
     throw new RangeError(`createLimiter: limit must be a whole number of at least 1, or Infinity; got ${limit}`);
   }
+  // No cap needs no queue: calling straight through saves the queue's bookkeeping on every call.
+  if (limit === Number.POSITIVE_INFINITY) return (run) => run();
   const limiter = pLimit(limit);
   return (run) => limiter(run);
 }
