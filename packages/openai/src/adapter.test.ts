@@ -1,28 +1,10 @@
 import type { ModelRequest } from '@conclave/core';
-import { createFakeOpenAIServer, type FakeOpenAIScript, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '@conclave/testing/servers';
+import type { FakeOpenAIServer } from '@conclave/testing/servers';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createOpenAIAdapter, PLACEHOLDER_API_KEY, type OpenAIAdapterOptions } from './adapter.js';
-
-const servers: FakeOpenAIServer[] = [];
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function setup(script: FakeOpenAIScript, adapterOptions: Partial<OpenAIAdapterOptions> = {}, serverOptions: FakeOpenAIServerOptions = {}) {
-  const server = await createFakeOpenAIServer(script, serverOptions);
-  servers.push(server);
-  const adapter = createOpenAIAdapter({
-    model: 'gpt-4o-mini',
-    apiKey: 'test-key',
-    baseURL: server.baseURL,
-    retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 },
-    ...adapterOptions,
-  });
-  return { server, adapter };
-}
+import { createOpenAIAdapter, PLACEHOLDER_API_KEY } from './adapter.js';
+import { fakeServer, setup } from '../test/helpers.js';
 
 const bodyOf = (server: FakeOpenAIServer, index: number) => server.requests[index]?.body as Record<string, unknown>;
 
@@ -169,8 +151,7 @@ describe('createOpenAIAdapter: the request', () => {
 
   it('sends a placeholder key to a compatible server when there is none', async () => {
     vi.stubEnv('OPENAI_API_KEY', '');
-    const server = await createFakeOpenAIServer([{ kind: 'reply', content: 'hi' }]);
-    servers.push(server);
+    const server = await fakeServer([{ kind: 'reply', content: 'hi' }]);
     const adapter = createOpenAIAdapter({ model: 'llama3.2', baseURL: server.baseURL });
     const result = await adapter.run({ messages: [{ role: 'user', content: 'Hi' }] }, {});
     expect(result.ok).toBe(true);
@@ -178,8 +159,7 @@ describe('createOpenAIAdapter: the request', () => {
   });
 
   it('uses an injected SDK client, without the SDK retrying on its own', async () => {
-    const server = await createFakeOpenAIServer([{ kind: 'error', status: 500 }, { kind: 'reply', content: 'late' }]);
-    servers.push(server);
+    const server = await fakeServer([{ kind: 'error', status: 500 }, { kind: 'reply', content: 'late' }]);
     const client = new OpenAI({ apiKey: 'injected', baseURL: server.baseURL, maxRetries: 5 });
     const adapter = createOpenAIAdapter({ model: 'gpt-4o-mini', client, id: 'openai', retry: { maxRetries: 0 } });
     expect(adapter.id).toBe('openai');

@@ -1,27 +1,8 @@
 import type { ModelRequest, ModelRunResult } from '@conclave/core';
-import { createFakeOpenAIServer, type FakeOpenAIScript, type FakeOpenAIServer } from '@conclave/testing/servers';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createOpenAIAdapter, type OpenAIAdapterOptions } from './adapter.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createOpenAIAdapter } from './adapter.js';
+import { setup } from '../test/helpers.js';
 import { retryAfterMs } from './errors.js';
-
-const servers: FakeOpenAIServer[] = [];
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function setup(script: FakeOpenAIScript, adapterOptions: Partial<OpenAIAdapterOptions> = {}) {
-  const server = await createFakeOpenAIServer(script);
-  servers.push(server);
-  const adapter = createOpenAIAdapter({
-    model: 'gpt-4o-mini',
-    apiKey: 'test-key',
-    baseURL: server.baseURL,
-    retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 },
-    ...adapterOptions,
-  });
-  return { server, adapter };
-}
 
 const hello: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
 const noRetries = { retry: { maxRetries: 0 } } as const;
