@@ -115,8 +115,10 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     if (remaining <= 0) return scope.deadlinePassed();
     const sdkTimeoutMs = Number.isFinite(remaining) ? Math.max(1, Math.ceil(remaining)) : SDK_DEFAULT_TIMEOUT_MS;
     try {
-      const { data, request_id } = await client.messages.create(params, { signal: scope.signal, maxRetries: 0, timeout: sdkTimeoutMs }).withResponse();
-      const read = readMessage(data, request_id);
+      // The SDK puts the request id on the message itself (`_request_id`); `.withResponse()` would
+      // cost a measurable share of a loopback call for the same string.
+      const data = await client.messages.create(params, { signal: scope.signal, maxRetries: 0, timeout: sdkTimeoutMs });
+      const read = readMessage(data, (data as { _request_id?: string | null })._request_id ?? null);
       if (!read.ok) {
         return {
           failure: { kind: 'provider_error', status: 200, code: 'malformed_response', message: `the response is not a Messages API message: ${read.issues.slice(0, 3).join('; ')}` },
