@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { errorMessage, type AdapterFailure } from '@conclave/core';
+import { errorMessage, retryAfterMs, type AdapterFailure } from '@conclave/core';
 
 /** A failure and whether the same call may succeed if retried. */
 export interface ClassifiedFailure {
@@ -69,30 +69,14 @@ function classifyStatus(error: APIError): ClassifiedFailure {
     return { failure: { kind: 'refused', message: `${status} ${error.type ?? 'authentication_error'}: ${message}` }, retryable: false };
   }
   if (status === 429) {
-    const retryAfterMs = retryAfterFromHeaders(error.headers);
-    return { failure: { kind: 'rate_limited', ...(retryAfterMs === undefined ? {} : { retryAfterMs }), message }, retryable: true };
+    const wait = retryAfterMs(error.headers);
+    return { failure: { kind: 'rate_limited', ...(wait === undefined ? {} : { retryAfterMs: wait }), message }, retryable: true };
   }
   const code = error.errorCode ?? error.type ?? undefined;
   return {
     failure: { kind: 'provider_error', status, ...(code === undefined ? {} : { code }), message },
     retryable: status === 408 || status >= 500,
   };
-}
-
-const NUMBER = /^\s*\d+(\.\d+)?\s*$/;
-
-/**
- * The wait a response asks for: `retry-after-ms` (milliseconds), else `retry-after` as seconds
- * or as an HTTP date. `undefined` when neither is there or readable.
- */
-export function retryAfterFromHeaders(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const milliseconds = headers?.get('retry-after-ms');
-  if (milliseconds != null && NUMBER.test(milliseconds) && Number.isFinite(Number(milliseconds))) return Number(milliseconds);
-  const value = headers?.get('retry-after');
-  if (value == null || value.trim() === '') return undefined;
-  if (NUMBER.test(value)) return Number.isFinite(Number(value) * 1000) ? Number(value) * 1000 : undefined;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** The message of a connection error and of its causes (undici puts the useful part, e.g. ECONNRESET, in `cause`). */

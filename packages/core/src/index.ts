@@ -22,6 +22,7 @@ export type { AdapterFailure, AdapterFailureKind } from './failure.js';
 export { ADAPTER_FAILURE_KINDS, describeFailure, isRetryableByDefault } from './failure.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export { priceUsage } from './pricing.js';
+export { retryAfterMs } from './retry-after.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, withRetries } from './retry.js';
 export { parseRunResult } from './run-result-schema.js';

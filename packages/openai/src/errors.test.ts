@@ -2,7 +2,6 @@ import type { ModelRequest, ModelRunResult } from '@conclave/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createOpenAIAdapter } from './adapter.js';
 import { setup } from '../test/helpers.js';
-import { retryAfterMs } from './errors.js';
 
 const hello: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
 const noRetries = { retry: { maxRetries: 0 } } as const;
@@ -171,27 +170,5 @@ describe('deadlines and cancellation', () => {
     const result = failureOf(await adapter.run(hello, { timeoutMs: 5_000 }));
     expect(result.failure).toMatchObject({ kind: 'provider_error', status: 500 });
     expect(server.requests).toHaveLength(1);
-  });
-});
-
-describe('retryAfterMs', () => {
-  const headers = (entries: Record<string, string>) => new Headers(entries);
-  const now = () => Date.parse('2026-01-01T00:00:00Z');
-
-  it('prefers retry-after-ms, then reads retry-after as seconds or an HTTP date', () => {
-    expect(retryAfterMs(headers({ 'retry-after-ms': '250.5', 'retry-after': '9' }))).toBe(250.5);
-    expect(retryAfterMs(headers({ 'retry-after': '2' }))).toBe(2_000);
-    expect(retryAfterMs(headers({ 'retry-after': '0.5' }))).toBe(500);
-    expect(retryAfterMs(headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }), now)).toBe(3_000);
-    expect(retryAfterMs(headers({ 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }), now)).toBe(0);
-  });
-
-  it('ignores what it cannot read, and waits longer than a day', () => {
-    expect(retryAfterMs(undefined)).toBeUndefined();
-    expect(retryAfterMs(headers({}))).toBeUndefined();
-    expect(retryAfterMs(headers({ 'retry-after': 'soon' }))).toBeUndefined();
-    expect(retryAfterMs(headers({ 'retry-after': '-3' }))).toBeUndefined();
-    expect(retryAfterMs(headers({ 'retry-after-ms': 'NaN', 'retry-after': '1' }))).toBe(1_000);
-    expect(retryAfterMs(headers({ 'retry-after': '1000000' }))).toBeUndefined();
   });
 });

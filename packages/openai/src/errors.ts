@@ -1,4 +1,4 @@
-import { errorMessage, isRetryableByDefault, type AdapterFailure } from '@conclave/core';
+import { errorMessage, isRetryableByDefault, retryAfterMs, type AdapterFailure } from '@conclave/core';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -13,34 +13,6 @@ import {
 export interface ClassifiedFailure {
   readonly failure: AdapterFailure;
   readonly retryable: boolean;
-}
-
-/** The longest `retry-after` we take from a server (a day); anything longer is treated as absent. */
-const MAX_RETRY_AFTER_MS = 86_400_000;
-
-/**
- * The wait a server asked for, in milliseconds: `retry-after-ms` (OpenAI's, fractional
- * milliseconds) first, then `retry-after` as seconds or as an HTTP date. `undefined` when
- * neither is present or readable.
- */
-export function retryAfterMs(headers: Pick<Headers, 'get'> | undefined, now: () => number = Date.now): number | undefined {
-  if (headers === undefined) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '') {
-    const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0 && value <= MAX_RETRY_AFTER_MS) return value;
-  }
-  const after = headers.get('retry-after')?.trim();
-  if (after === undefined || after === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(after)) {
-    const seconds = Number(after) * 1000;
-    return seconds <= MAX_RETRY_AFTER_MS ? seconds : undefined;
-  }
-  // An HTTP date names its day and month; without letters, Date.parse would read '-3' as a year.
-  const date = /[a-z]/i.test(after) ? Date.parse(after) : Number.NaN;
-  if (Number.isNaN(date)) return undefined;
-  const wait = Math.max(0, date - now());
-  return wait <= MAX_RETRY_AFTER_MS ? wait : undefined;
 }
 
 const classified = (failure: AdapterFailure, retryable = isRetryableByDefault(failure)): ClassifiedFailure => ({ failure, retryable });
