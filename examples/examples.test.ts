@@ -60,6 +60,15 @@ describe('the README quick start', () => {
     }
   });
 
+  it('runs the meeting example: converged after a quiet round, dissent kept, ADR proposed', async () => {
+    const { code, stdout } = await runTs('examples/meeting.ts');
+    expect(code).toBe(0);
+    expect(stdout).toContain('outcome: decided (stopped: converged)');
+    expect(stdout).toMatch(/dissent: \w+ \(data engineer\) prefers gcp/);
+    expect(stdout).toContain('Status: proposed');
+    expect(await readFile(join(root, 'docs/meeting.md'), 'utf8')).toContain((await readFile(join(root, 'examples/meeting.ts'), 'utf8')).trim());
+  });
+
   it('reports a bad board with file, line, column and fix, exit code 2 and no stack trace', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conclave-board-'));
     const file = join(dir, 'bad.yaml');

@@ -20,6 +20,8 @@ export { extractJson } from './extract-json.js';
 export { createEventSink } from './events.js';
 export type { AdapterFailure, AdapterFailureKind } from './failure.js';
 export { ADAPTER_FAILURE_KINDS, describeFailure, isRetryableByDefault } from './failure.js';
+export type { ModelRef } from './model-ref.js';
+export { parseModelRef } from './model-ref.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export { priceUsage } from './pricing.js';
 export { retryAfterMs } from './retry-after.js';

@@ -1,5 +1,4 @@
-import type { ModelAdapter } from '@conclave/core';
-import { parseModelRef } from './model-ref.js';
+import { parseModelRef, type ModelAdapter } from '@conclave/core';
 
 /** A resolver's word that it knows the model but cannot serve it, and why (e.g. a missing key). */
 export interface UnboundModel {

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
+import { parseModelRef } from '@conclave/core';
 import {
   formatPath,
   MIN_VALID_VOTES,
@@ -10,7 +11,7 @@ import {
 import type { z } from 'zod';
 import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.js';
 import { boardInputSchema, type BoardInput } from './board-schema.js';
-import { DEFAULT_PROVIDERS, parseModelRef } from './model-ref.js';
+import { DEFAULT_PROVIDERS } from './model-ref.js';
 
 /** The default cap on calls in flight across a whole debate. */
 export const DEFAULT_CONCURRENCY = 16;

@@ -15,8 +15,7 @@ export type { DebateResult, DebateUsage, MemberTiming, StopReason } from './deba
 export type { MemberFailure, MemberFailureReason } from './member-failure.js';
 export type { ParsedReply } from './member-reply.js';
 export { memberReplySchema, parseMemberReply } from './member-reply.js';
-export type { ModelRef } from './model-ref.js';
-export { DEFAULT_PROVIDERS, parseModelRef } from './model-ref.js';
+export { DEFAULT_PROVIDERS } from './model-ref.js';
 export type { OfflineAdapterOptions } from './offline-adapter.js';
 export { createOfflineAdapter } from './offline-adapter.js';
 export type { CouncilRequestMetadata, PhaseView } from './prompt.js';

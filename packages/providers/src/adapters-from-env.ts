@@ -1,6 +1,6 @@
 import { anthropicModelFromRef, createAnthropicAdapter } from '@conclave/anthropic';
-import { createLimiter, type ConcurrencyLimiter, type ModelAdapter, type PriceTable } from '@conclave/core';
-import { createOfflineAdapter, parseModelRef, type UnboundModel } from '@conclave/council';
+import { createLimiter, parseModelRef, type ConcurrencyLimiter, type ModelAdapter, type PriceTable } from '@conclave/core';
+import { createOfflineAdapter, type UnboundModel } from '@conclave/council';
 import { createOpenAIAdapter, openaiModelFromRef } from '@conclave/openai';
 import { processEnvironment, setting, type ProviderEnvironment } from './provider-env.js';
 

@@ -1,0 +1,13 @@
+import type { EventBase } from '@conclave/core';
+import type { RoundVerdict } from './convergence.js';
+import type { AbstainReason, MeetingOutcome, MeetingStopReason } from './meeting-result.js';
+
+/** Everything a meeting reports while it runs; `at` is milliseconds since the start. */
+export type MeetingEvent =
+  | (EventBase<'meeting_started'> & { readonly question: string; readonly members: readonly string[] })
+  | (EventBase<'round_started'> & { readonly round: number; readonly adversarial: boolean })
+  | (EventBase<'stance_recorded'> & { readonly round: number; readonly memberId: string; readonly preferredOption: string })
+  | (EventBase<'member_abstained'> & { readonly round: number; readonly memberId: string; readonly reason: AbstainReason })
+  | (EventBase<'round_finished'> & { readonly round: number; readonly verdict?: RoundVerdict })
+  | (EventBase<'meeting_stopped'> & { readonly reason: MeetingStopReason })
+  | (EventBase<'meeting_finished'> & { readonly outcome: MeetingOutcome });

@@ -1,0 +1,57 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AdrDraft } from '../adr.js';
+import { recordAdr } from './record-adr.js';
+
+const draft = (slug: string): AdrDraft => ({ title: slug, slug, status: 'proposed', markdown: `# ${slug}\n\nStatus: proposed\n\nBody.\n` });
+const approval = { approvedBy: 'alice', at: '2026-11-22T03:00:00Z' };
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'conclave-adr-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('recordAdr', () => {
+  it('claims the next free number and writes Status: accepted', async () => {
+    await writeFile(join(dir, '0007-older.md'), 'x');
+    const recorded = (await recordAdr(dir, draft('pick-cloud'), approval))._unsafeUnwrap();
+    expect(recorded.number).toBe(8);
+    expect(recorded.path).toBe(join(dir, '0008-pick-cloud.md'));
+    const text = await readFile(recorded.path, 'utf8');
+    expect(text).toContain('Status: accepted (approved by alice at 2026-11-22T03:00:00Z)');
+    expect(text).not.toContain('Status: proposed');
+  });
+
+  it('gives concurrent approvals distinct numbers, whatever their slugs', async () => {
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => recordAdr(dir, draft(`decision-${i}`), approval)),
+      ...Array.from({ length: 4 }, () => recordAdr(dir, draft('same-slug'), approval)),
+    ]);
+    const numbers = results.map((r) => r._unsafeUnwrap().number).sort((a, b) => a - b);
+    expect(numbers).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const files = (await readdir(dir)).sort();
+    expect(files).toHaveLength(10);
+    expect(files.every((f) => /^\d{4}-.+\.md$/.test(f))).toBe(true);
+  });
+
+  it('skips a number whose lock another writer (or a crash) holds', async () => {
+    await writeFile(join(dir, '.0001.lock'), '');
+    expect((await recordAdr(dir, draft('after-crash'), approval))._unsafeUnwrap().number).toBe(2);
+  });
+
+  it('refuses to write without an explicit approval', async () => {
+    const result = await recordAdr(dir, draft('x'), { approvedBy: ' ', at: 'now' });
+    expect(result._unsafeUnwrapErr().kind).toBe('not_approved');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('reports a missing folder as an io error value', async () => {
+    const result = await recordAdr(join(dir, 'missing'), draft('x'), approval);
+    expect(result._unsafeUnwrapErr().kind).toBe('io');
+  });
+});

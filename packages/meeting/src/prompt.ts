@@ -1,0 +1,178 @@
+import type { ModelRequest } from '@conclave/core';
+import { z } from 'zod';
+import type { Brief, RosterMember } from './brief.js';
+import type { LedgerEntry } from './objection-ledger.js';
+import type { OptionSlate } from './option-slate.js';
+import { stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
+
+/** Identifies requests built by the meeting, for adapters that read `metadata`. */
+export const MEETING_PROTOCOL = 'conclave.meeting.v1';
+
+/** The phase of a meeting call. */
+export type MeetingPhase = 'prep' | 'round' | 'synthesis';
+
+/** The structured view of a request that scripted adapters read instead of prose. */
+export interface MeetingRequestMetadata {
+  readonly protocol: typeof MEETING_PROTOCOL;
+  readonly phase: MeetingPhase;
+  /** 0 for the prep round, 1.. for meeting rounds, rounds + 1 for the synthesis. */
+  readonly round: number;
+  readonly memberId: string;
+  /** The option ids on the slate this call may choose from. */
+  readonly slate: readonly string[];
+  /** Peers' shared stances, under neutral names; always empty in the prep round. */
+  readonly peers: readonly SharedStance[];
+  readonly adversarial: boolean;
+  /** For the synthesis: the option the code chose. */
+  readonly choice?: string;
+}
+
+// Members advise; only the orchestrator, on approval, ever writes a record.
+const NO_WRITE_RULE = 'You are read-only: never write, create or modify files or records. Your only output is the JSON object asked for.';
+
+const STANCE_SHAPE =
+  '{"preferredOption": "<option id>", "confidence": <0..1>, "reasons": ["<grounded reason>"], "concerns": ["<blocking concern>"], "objections": [{"text": "<objection>", "severity": "substantive" | "minor", "against": "<option id>"}], "proposedOptions": [{"id": "<new id>", "title": "<title>", "summary": "<summary>"}], "privateReasoning": "<kept to yourself>"}';
+
+function memberSystem(brief: Brief, member: RosterMember): string {
+  const context = brief.context.filter((item) => member.context.includes(item.id));
+  return [
+    'You are one member of a decision meeting. Ground every claim in the context you are given; never invent facts.',
+    NO_WRITE_RULE,
+    '',
+    `Your role: ${member.role}. Your focus areas (to orient you, not to script a side): ${member.focusAreas.join(', ')}.`,
+    `Your disposition: ${member.disposition}.`,
+    member.facilitator ? 'You also facilitate the room, and you still hold and state your own views.' : '',
+    '',
+    `Question: ${brief.question}`,
+    brief.constraints.length > 0 ? `Constraints:\n${brief.constraints.map((c) => `- ${c}`).join('\n')}` : '',
+    brief.successCriteria.length > 0 ? `Success criteria:\n${brief.successCriteria.map((c) => `- ${c}`).join('\n')}` : '',
+    context.length > 0 ? `Context:\n${context.map((item) => `- [${item.id}] ${item.text}`).join('\n')}` : 'Context: none was given to you.',
+    '',
+    `Reply with exactly one JSON object and nothing else:\n${STANCE_SHAPE}`,
+    'Peers see everything except privateReasoning, and they never see your role.',
+  ]
+    .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+    .join('\n');
+}
+
+function renderSlate(slate: OptionSlate): string {
+  return slate.options.map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n');
+}
+
+/**
+ * The prep request: the member alone with the brief. Its parameters admit no stance at all, so
+ * no other member's position can reach an independent prior, by construction.
+ */
+export function buildPrepRequest(brief: Brief, member: RosterMember, name: string): ModelRequest {
+  const slate = brief.options.map((option) => option.id);
+  return {
+    system: memberSystem(brief, member),
+    messages: [
+      {
+        role: 'user',
+        content: `You are ${name}. Prepare alone: you have not seen anyone else's view. Options:\n${brief.options.map((o) => `- ${o.id}: ${o.title}. ${o.summary}`).join('\n')}\nState your stance.`,
+      },
+    ],
+    responseFormat: { type: 'json', name: 'meeting_stance', schema: stanceSchemaFor(slate) },
+    metadata: { protocol: MEETING_PROTOCOL, phase: 'prep', round: 0, memberId: member.id, slate, peers: [], adversarial: false } satisfies MeetingRequestMetadata,
+  };
+}
+
+/** What a member sees in a meeting round: its own last stance, peers' shared stances, the slate and the tensions. */
+export interface RoundView {
+  readonly brief: Brief;
+  readonly member: RosterMember;
+  readonly name: string;
+  readonly round: number;
+  readonly adversarial: boolean;
+  /** The member's own latest stance (private parts included: it is its own). */
+  readonly own: Stance | undefined;
+  /** Every other member's latest SHARED stance, under neutral names. */
+  readonly peers: readonly SharedStance[];
+  readonly slate: OptionSlate;
+  /** Substantive objections on the ledger. */
+  readonly tensions: readonly LedgerEntry[];
+  /** The front-runner going into the round, if any. */
+  readonly frontRunner?: string;
+}
+
+/** The request for one member in one meeting round. */
+export function buildRoundRequest(view: RoundView): ModelRequest {
+  const slate = view.slate.options.map((option) => option.id);
+  const peers = view.peers
+    .map((p) => `### ${p.name}: prefers ${p.preferredOption} (confidence ${p.confidence})\nReasons: ${p.reasons.join('; ')}\nConcerns: ${p.concerns.join('; ') || 'none'}\nObjections: ${p.objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ') || 'none'}`)
+    .join('\n');
+  const tensions = view.tensions.map((t) => `- ${t.id}${t.against === undefined ? '' : ` (against ${t.against})`}: ${t.text}`).join('\n') || 'none';
+  const lines = [
+    `Round ${view.round}. You are ${view.name}.`,
+    view.own ? `Your last stance: ${JSON.stringify(view.own)}` : 'You have no recorded stance yet.',
+    `The table:\n${peers || '(no peer stances)'}`,
+    `Option slate:\n${renderSlate(view.slate)}`,
+    `Open substantive objections:\n${tensions}`,
+    'React, propose, reframe or merge options if it helps, and update your stance. Pressure-testing the front-runner is everyone\'s job.',
+  ];
+  if (view.adversarial) {
+    lines.push(`This is an ADVERSARIAL round: agreement came too easily. From your own perspective, find where ${view.frontRunner ?? 'the front-runner'} is weakest, say so as objections, and change your preference only if the weakness is real.`);
+  }
+  return {
+    system: memberSystem(view.brief, view.member),
+    messages: [{ role: 'user', content: lines.join('\n\n') }],
+    responseFormat: { type: 'json', name: 'meeting_stance', schema: stanceSchemaFor(slate) },
+    metadata: {
+      protocol: MEETING_PROTOCOL,
+      phase: 'round',
+      round: view.round,
+      memberId: view.member.id,
+      slate,
+      peers: view.peers,
+      adversarial: view.adversarial,
+    } satisfies MeetingRequestMetadata,
+  };
+}
+
+/** The facilitator's structured write-up of a decision the code has already chosen. */
+export const synthesisReplySchema = z.strictObject({
+  rationale: z.string().trim().min(1),
+  rejected: z.array(z.strictObject({ option: z.string(), why: z.string().trim().min(1) })),
+  risks: z.array(z.strictObject({ risk: z.string().trim().min(1), mitigation: z.string().trim().min(1) })),
+  followUps: z.array(z.string().trim().min(1)),
+});
+
+/** The facilitator's synthesis reply, as validated. */
+export type SynthesisReply = z.output<typeof synthesisReplySchema>;
+
+/** The request asking the facilitator to write up the decision: the choice is fixed by code, not by the writer. */
+export function buildSynthesisRequest(
+  brief: Brief,
+  facilitator: RosterMember,
+  input: { readonly round: number; readonly choice: string; readonly slate: OptionSlate; readonly positions: readonly SharedStance[]; readonly tensions: readonly LedgerEntry[] },
+): ModelRequest {
+  const slate = input.slate.options.map((option) => option.id);
+  return {
+    system: ['You facilitated a decision meeting and now write up its outcome faithfully, dissent included.', NO_WRITE_RULE].join('\n'),
+    messages: [
+      {
+        role: 'user',
+        content: [
+          `Question: ${brief.question}`,
+          `Decision (fixed by the meeting's rules): ${input.choice}`,
+          `Slate:\n${renderSlate(input.slate)}`,
+          `Final positions:\n${input.positions.map((p) => `- ${p.name}: ${p.preferredOption} (${p.confidence}): ${p.reasons.join('; ')}`).join('\n')}`,
+          `Open substantive objections:\n${input.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n') || 'none'}`,
+          'Reply with one JSON object: {"rationale": "...", "rejected": [{"option": "<id>", "why": "..."}], "risks": [{"risk": "...", "mitigation": "..."}], "followUps": ["..."]}',
+        ].join('\n\n'),
+      },
+    ],
+    responseFormat: { type: 'json', name: 'meeting_synthesis', schema: synthesisReplySchema },
+    metadata: {
+      protocol: MEETING_PROTOCOL,
+      phase: 'synthesis',
+      round: input.round,
+      memberId: facilitator.id,
+      slate,
+      peers: input.positions,
+      adversarial: false,
+      choice: input.choice,
+    } satisfies MeetingRequestMetadata,
+  };
+}

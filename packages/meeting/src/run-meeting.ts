@@ -1,0 +1,421 @@
+import {
+  addUsage,
+  createEventSink,
+  DEFAULT_TIMEOUT_MS,
+  errorMessage,
+  parseStructured,
+  repairRequest,
+  safeRun,
+  systemClock,
+  ZERO_USAGE,
+  type Clock,
+  type EventListener,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelRunResult,
+  type Usage,
+  parseModelRef,
+} from '@conclave/core';
+import type { ZodType } from 'zod';
+import { facilitatorOf, isLoadedBrief, type Brief, type RosterMember } from './brief.js';
+import { assessRound, initialConvergence, stepConvergence, type ConvergenceState, type RoundVerdict } from './convergence.js';
+import { groupthinkTriggers, type GroupthinkOptions, type GroupthinkTrigger } from './groupthink.js';
+import type { MeetingEvent } from './meeting-event.js';
+import type { AbstainReason, MeetingRecord, MeetingResult, MeetingStopReason, MeetingWarning, MemberTurn, RoundRecord } from './meeting-result.js';
+import { modelFamilies } from './model-families.js';
+import { neutralNames } from './neutral-names.js';
+import { EMPTY_LEDGER, recordObjections, type ObjectionLedger } from './objection-ledger.js';
+import { curateSlate, DEFAULT_MAX_SLATE, openingSlate, type OptionSlate, type SlateRejection } from './option-slate.js';
+import { buildPrepRequest, buildRoundRequest, buildSynthesisRequest, synthesisReplySchema, type SynthesisReply } from './prompt.js';
+import { hasQuorum, MIN_QUORUM } from './quorum.js';
+import { shareStance, stanceSchemaFor, type Stance } from './stance.js';
+import { synthesize } from './synthesize.js';
+import { tallyPositions } from './tally.js';
+
+/** Where a member's model reference finds its adapter: by full reference or by provider, or a function. */
+export type MeetingAdapters = Readonly<Record<string, ModelAdapter>> | ((modelRef: string) => ModelAdapter | undefined);
+
+/** What one meeting needs besides the brief. */
+export interface MeetingOptions {
+  readonly adapters: MeetingAdapters;
+  /** Cancels every call in flight; the meeting ends `aborted`, with no decision. */
+  readonly signal?: AbortSignal;
+  /** Meeting rounds after the prep round (default 4). */
+  readonly maxRounds?: number;
+  /** Stop starting calls once this many calls or tokens (input + output) have been used. */
+  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
+  readonly onEvent?: EventListener<MeetingEvent>;
+  readonly clock?: Clock;
+  /** Deadline for each call (default 120 000 ms). */
+  readonly memberTimeoutMs?: number;
+  readonly groupthink?: GroupthinkOptions;
+  /** Most options the live slate may hold (default 8). */
+  readonly maxSlate?: number;
+}
+
+/** The default number of meeting rounds after the prep round. */
+export const DEFAULT_MAX_ROUNDS = 4;
+
+/** Stops after which no further call may start. */
+const HALTING: ReadonlySet<MeetingStopReason['kind']> = new Set(['aborted', 'budget_exhausted', 'no_quorum', 'invalid_input']);
+
+type CallOutcome<T> = { readonly ok: true; readonly value: T; readonly reasked: boolean } | { readonly ok: false; readonly reason: AbstainReason; readonly reasked: boolean };
+
+/**
+ * Runs a decision meeting: an isolated, parallel prep round; meeting rounds in which members see
+ * only peers' SHARED stances under neutral names, the slate and the tensions; convergence decided
+ * by code; then the facilitator's synthesis. Every failure is data and the promise never rejects.
+ *
+ * @example
+ * const result = await runMeeting(brief, { adapters: { anthropic: anthropicAdapter } });
+ * if (result.outcome === 'decided') console.log(result.synthesis?.decision.choice);
+ */
+export function runMeeting(brief: Brief, options: MeetingOptions): Promise<MeetingResult> {
+  return new MeetingRun(brief, options).execute().catch((thrown: unknown) => {
+    // Only a bug in this package can land here; it still must not become a rejection.
+    const stopReason: MeetingStopReason = { kind: 'invalid_input', message: `internal error: ${errorMessage(thrown)}` };
+    return emptyResult('invalid_input', stopReason, []);
+  });
+}
+
+function emptyRecord(): MeetingRecord {
+  return { rounds: [], convergence: [], prepTriggers: [], roles: [], families: { families: [], correlated: false }, ledger: [], slate: [] };
+}
+
+function emptyResult(outcome: MeetingResult['outcome'], stopReason: MeetingStopReason, listenerErrors: readonly string[]): MeetingResult {
+  return { outcome, stopReason, record: emptyRecord(), warnings: [], usage: { ...ZERO_USAGE, calls: 0 }, listenerErrors };
+}
+
+class MeetingRun {
+  readonly #brief: Brief;
+  readonly #options: MeetingOptions;
+  readonly #clock: Clock;
+  readonly #events: ReturnType<typeof createEventSink<MeetingEvent>>;
+  readonly #started: number;
+  readonly #inflight = new Set<AbortController>();
+  #stop: MeetingStopReason | undefined;
+  #calls = 0;
+  #usage: Usage = ZERO_USAGE;
+
+  constructor(brief: Brief, options: MeetingOptions) {
+    this.#brief = brief;
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#events = createEventSink(options.onEvent);
+    this.#started = this.#clock.now();
+  }
+
+  async execute(): Promise<MeetingResult> {
+    const invalid = this.#validate();
+    if (invalid !== undefined) {
+      const stopReason: MeetingStopReason = { kind: 'invalid_input', message: invalid };
+      this.#emit({ type: 'meeting_stopped', reason: stopReason });
+      this.#emit({ type: 'meeting_finished', outcome: 'invalid_input' });
+      return emptyResult('invalid_input', stopReason, this.#events.listenerErrors);
+    }
+    const brief = this.#brief;
+    const maxRounds = this.#options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    const names = neutralNames(brief.question, brief.roster.map((m) => m.id));
+    const nameOf = (id: string): string => names.get(id) ?? id;
+    const families = modelFamilies(brief.roster.map((m) => m.model));
+    const warnings: MeetingWarning[] = [];
+    if (families.correlated) {
+      warnings.push({ kind: 'correlated_judges', family: families.families[0] ?? '', message: `every member runs on the "${families.families[0] ?? ''}" model family, so their priors are correlated and agreement is weaker evidence` });
+    }
+    this.#emit({ type: 'meeting_started', question: brief.question, members: brief.roster.map((m) => m.id) });
+
+    const outer = this.#options.signal;
+    const onAbort = (): void => this.#abort(outer);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+
+    let ledger: ObjectionLedger = EMPTY_LEDGER;
+    let slate: OptionSlate = openingSlate(brief.options);
+    const rounds: RoundRecord[] = [];
+    const verdicts: RoundVerdict[] = [];
+    /** Each member's latest stance: what peers are shown, and what the member sees as its own. */
+    const latest = new Map<string, Stance>();
+    /** The last round that kept a quorum: the positions a decision is taken from. */
+    let quorate: { round: number; stances: Map<string, Stance> } | undefined;
+    let prepTriggers: GroupthinkTrigger[] = [];
+    let convergence: ConvergenceState = initialConvergence([]);
+
+    const finishRound = (round: number, adversarial: boolean, answered: MemberTurn[]): { stances: Map<string, Stance>; newSubstantive: number; slateStable: boolean } => {
+      const proposals = answered.flatMap((turn) => ('stance' in turn ? turn.stance.proposedOptions.map((option) => ({ memberId: turn.memberId, option })) : []));
+      const slateUpdate = curateSlate(slate, round, proposals, this.#options.maxSlate ?? DEFAULT_MAX_SLATE);
+      slate = slateUpdate.slate;
+      const turns = answered.map((turn) => this.#settlePreference(turn, round, slate, slateUpdate.rejected));
+      const stances = new Map<string, Stance>();
+      for (const turn of turns) if ('stance' in turn) stances.set(turn.memberId, turn.stance);
+      for (const [id, stance] of stances) latest.set(id, stance);
+      const raised = [...stances].flatMap(([memberId, stance]) => stance.objections.map((objection) => ({ memberId, objection })));
+      const ledgerUpdate = recordObjections(ledger, round, raised);
+      ledger = ledgerUpdate.ledger;
+      rounds.push({
+        round,
+        adversarial,
+        turns,
+        addedOptions: slateUpdate.added.map((o) => o.id),
+        rejectedProposals: slateUpdate.rejected,
+        newObjections: [...ledgerUpdate.newSubstantive, ...ledgerUpdate.newMinor].map((e) => e.id),
+      });
+      return { stances, newSubstantive: ledgerUpdate.newSubstantive.length, slateStable: slateUpdate.stable };
+    };
+
+    // Prep round: isolated and parallel; each request is built from the brief and the member alone.
+    this.#emit({ type: 'round_started', round: 0, adversarial: false });
+    const prepTurns = await Promise.all(
+      brief.roster.map((member) => this.#turn(member, 0, nameOf(member.id), buildPrepRequest(brief, member, nameOf(member.id)), brief.options.map((o) => o.id))),
+    );
+    const prep = finishRound(0, false, prepTurns);
+    this.#emit({ type: 'round_finished', round: 0 });
+    let outcomeNoQuorum = this.#checkQuorum(0, prep.stances.size);
+    if (!outcomeNoQuorum) {
+      quorate = { round: 0, stances: prep.stances };
+      prepTriggers = groupthinkTriggers([...prep.stances.values()], true, this.#options.groupthink);
+      convergence = initialConvergence(prepTriggers);
+    }
+
+    let previous = new Map([...prep.stances].map(([id, s]) => [id, s.preferredOption]));
+    let adversarial = false;
+    for (let round = 1; round <= maxRounds && !this.#stop; round += 1) {
+      this.#emit({ type: 'round_started', round, adversarial });
+      const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
+      const slateIds = slate.options.map((o) => o.id);
+      const tensions = ledger.entries.filter((e) => e.severity === 'substantive');
+      const turns = await Promise.all(
+        brief.roster.map((member) => {
+          const peers = [...latest].filter(([id]) => id !== member.id).map(([id, stance]) => shareStance(stance, nameOf(id)));
+          const request = buildRoundRequest({
+            brief,
+            member,
+            name: nameOf(member.id),
+            round,
+            adversarial,
+            own: latest.get(member.id),
+            peers,
+            slate,
+            tensions,
+            ...(frontRunner === undefined ? {} : { frontRunner }),
+          });
+          return this.#turn(member, round, nameOf(member.id), request, slateIds);
+        }),
+      );
+      const stoppedDuring = this.#stop !== undefined;
+      const result = finishRound(round, adversarial, turns);
+      if (stoppedDuring) {
+        // A budget or abort cut the round short: its silence says nothing about the members.
+        this.#emit({ type: 'round_finished', round });
+        break;
+      }
+      if (this.#checkQuorum(round, result.stances.size)) {
+        outcomeNoQuorum = true;
+        this.#emit({ type: 'round_finished', round });
+        break;
+      }
+      quorate = { round, stances: result.stances };
+      const current = new Map([...result.stances].map(([id, s]) => [id, s.preferredOption]));
+      const assessment = assessRound({ previous, current, newSubstantive: result.newSubstantive, slateStable: result.slateStable });
+      const triggers = groupthinkTriggers([...result.stances.values()], false, this.#options.groupthink);
+      const step = stepConvergence(convergence, { round, adversarial, assessment, triggers });
+      convergence = step.state;
+      verdicts.push(step.verdict);
+      this.#emit({ type: 'round_finished', round, verdict: step.verdict });
+      if (step.state.converged) {
+        this.#stopWith({ kind: 'converged', round });
+        break;
+      }
+      previous = current;
+      adversarial = step.nextAdversarial;
+    }
+    if (!this.#stop) this.#stopWith({ kind: 'max_rounds', maxRounds });
+    outer?.removeEventListener('abort', onAbort);
+
+    const record: MeetingRecord = {
+      rounds,
+      convergence: verdicts,
+      prepTriggers,
+      roles: brief.roster.map((m) => ({ memberId: m.id, name: nameOf(m.id), role: m.role, model: m.model, facilitator: m.facilitator })),
+      families,
+      ledger: ledger.entries,
+      slate: slate.options,
+    };
+    const stopReason = this.#stop as MeetingStopReason;
+    const base = { stopReason, record, warnings, listenerErrors: this.#events.listenerErrors };
+    if (outcomeNoQuorum || quorate === undefined || stopReason.kind === 'aborted') {
+      const outcome = stopReason.kind === 'aborted' ? 'aborted' : 'no_quorum';
+      this.#emit({ type: 'meeting_finished', outcome });
+      return { outcome, ...base, usage: { ...this.#usage, calls: this.#calls } };
+    }
+
+    const final = quorate;
+    const positions = [...final.stances].map(([memberId, stance]) => ({ memberId, stance }));
+    const choice = frontRunnerOf(final.stances, slate) as string;
+    const facilitator = facilitatorOf(brief);
+    const request = buildSynthesisRequest(brief, facilitator, {
+      round: rounds.length,
+      choice,
+      slate,
+      positions: positions.map(({ memberId, stance }) => shareStance(stance, nameOf(memberId))),
+      tensions: ledger.entries.filter((e) => e.severity === 'substantive'),
+    });
+    let reply: SynthesisReply | undefined;
+    if (stopReason.kind !== 'budget_exhausted') {
+      const written = await this.#call(facilitator, request, synthesisReplySchema);
+      if (written.ok) reply = written.value;
+      else warnings.push({ kind: 'synthesis_fallback', message: `the facilitator's write-up failed (${written.reason.kind}); the rationale, rejections and risks were derived from the record` });
+    } else {
+      warnings.push({ kind: 'synthesis_fallback', message: 'the budget was spent before the write-up; the rationale, rejections and risks were derived from the record' });
+    }
+    const synthesis = synthesize({
+      question: brief.question,
+      choice,
+      status: convergence.converged ? 'converged' : 'provisional',
+      positions,
+      roster: brief.roster,
+      nameOf,
+      slate,
+      ledger,
+      reply,
+      record,
+    });
+    this.#emit({ type: 'meeting_finished', outcome: 'decided' });
+    return { outcome: 'decided', ...base, synthesis, usage: { ...this.#usage, calls: this.#calls } };
+  }
+
+  /**
+   * A member may back the option it proposes in the same stance; when curation turned that
+   * proposal away, the preference must still name something on the slate. The same idea under
+   * another id is folded into the existing option; an option that could not join a full slate
+   * leaves the member without a valid position, so it abstains for the round.
+   */
+  #settlePreference(turn: MemberTurn, round: number, slate: OptionSlate, rejected: readonly SlateRejection[]): MemberTurn {
+    if (!('stance' in turn) || slate.options.some((o) => o.id === turn.stance.preferredOption)) return turn;
+    const preferred = turn.stance.preferredOption;
+    const folded = rejected.find((r) => r.kind === 'duplicate_title' && r.id === preferred);
+    if (folded?.kind === 'duplicate_title') return { ...turn, stance: { ...turn.stance, preferredOption: folded.sameAs } };
+    const reason: AbstainReason = { kind: 'invalid_output', issues: [`preferredOption: "${preferred}" could not join the slate, so it cannot be backed`] };
+    this.#emit({ type: 'member_abstained', round, memberId: turn.memberId, reason });
+    return { memberId: turn.memberId, name: turn.name, abstained: reason, reasked: turn.reasked };
+  }
+
+  /** One member's turn in a round: a validated stance, or an abstention. */
+  async #turn(member: RosterMember, round: number, name: string, request: ModelRequest, slateIds: readonly string[]): Promise<MemberTurn> {
+    const outcome = await this.#call(member, request, stanceSchemaFor(slateIds));
+    if (outcome.ok) {
+      this.#emit({ type: 'stance_recorded', round, memberId: member.id, preferredOption: outcome.value.preferredOption });
+      return { memberId: member.id, name, stance: outcome.value, reasked: outcome.reasked };
+    }
+    this.#emit({ type: 'member_abstained', round, memberId: member.id, reason: outcome.reason });
+    return { memberId: member.id, name, abstained: outcome.reason, reasked: outcome.reasked };
+  }
+
+  /** A structured call with exactly one bounded re-ask when the reply does not fit the schema. */
+  async #call<T>(member: RosterMember, request: ModelRequest, schema: ZodType<T>): Promise<CallOutcome<T>> {
+    const adapter = this.#bind(member.model);
+    if (typeof adapter === 'string') return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: adapter }, reasked: false };
+    const first = await this.#run(adapter, request);
+    if ('notRun' in first) return { ok: false, reason: first.notRun, reasked: false };
+    const checked = checkReply(first, schema);
+    if (checked.ok) return { ok: true, value: checked.value, reasked: false };
+    if (checked.reason.kind !== 'invalid_output') return { ok: false, reason: checked.reason, reasked: false };
+    const invalidText = first.ok ? first.text : '';
+    const second = await this.#run(adapter, repairRequest(request, invalidText, checked.reason.issues));
+    if ('notRun' in second) return { ok: false, reason: second.notRun, reasked: true };
+    const rechecked = checkReply(second, schema);
+    return rechecked.ok ? { ok: true, value: rechecked.value, reasked: true } : { ok: false, reason: rechecked.reason, reasked: true };
+  }
+
+  async #run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult | { notRun: AbstainReason }> {
+    // Converging or running out of rounds ends the deliberation, not the synthesis call after it.
+    if (this.#stop && HALTING.has(this.#stop.kind)) return { notRun: { kind: 'not_run', because: this.#stop.kind } };
+    const maxCalls = this.#options.budget?.maxCalls;
+    if (maxCalls !== undefined && this.#calls >= maxCalls) {
+      this.#stopWith({ kind: 'budget_exhausted', limit: 'calls', used: this.#calls, max: maxCalls });
+      return { notRun: { kind: 'not_run', because: 'budget_exhausted' } };
+    }
+    this.#calls += 1;
+    const call = new AbortController();
+    this.#inflight.add(call);
+    const result = await safeRun(adapter, request, { timeoutMs: this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS, signal: call.signal, clock: this.#clock });
+    this.#inflight.delete(call);
+    if (result.ok) {
+      this.#usage = addUsage(this.#usage, result.usage);
+      const maxTokens = this.#options.budget?.maxTokens;
+      const used = this.#usage.inputTokens + this.#usage.outputTokens;
+      if (maxTokens !== undefined && used >= maxTokens) this.#stopWith({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
+    }
+    return result;
+  }
+
+  #bind(model: string): ModelAdapter | string {
+    const source = this.#options.adapters;
+    let adapter: ModelAdapter | undefined;
+    try {
+      if (typeof source === 'function') adapter = source(model);
+      else if (Object.hasOwn(source, model)) adapter = source[model];
+      else {
+        const provider = parseModelRef(model)?.provider;
+        adapter = provider !== undefined && Object.hasOwn(source, provider) ? source[provider] : undefined;
+      }
+    } catch (thrown) {
+      return `resolving the adapter threw: ${errorMessage(thrown)}`;
+    }
+    if (adapter === undefined) return `no adapter serves "${model}"; pass one in adapters under "${model}" or its provider name`;
+    if (typeof adapter !== 'object' || adapter === null || adapter.specificationVersion !== 'v1') return `the adapter for "${model}" does not implement specificationVersion "v1"`;
+    return adapter;
+  }
+
+  #checkQuorum(round: number, answering: number): boolean {
+    if (hasQuorum(answering)) return false;
+    this.#stopWith({ kind: 'no_quorum', round, answering, required: MIN_QUORUM });
+    return true;
+  }
+
+  #validate(): string | undefined {
+    if (!isLoadedBrief(this.#brief)) return 'the brief was not produced by loadBrief or parseBrief, so its structure is not guaranteed';
+    const { maxRounds, budget, memberTimeoutMs, maxSlate } = this.#options;
+    if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1)) return `maxRounds must be a whole number of 1 or more, got ${maxRounds}`;
+    if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return `memberTimeoutMs must be above 0, got ${memberTimeoutMs}`;
+    if (maxSlate !== undefined && !(Number.isInteger(maxSlate) && maxSlate >= this.#brief.options.length)) return `maxSlate must be a whole number no smaller than the brief's ${this.#brief.options.length} options, got ${maxSlate}`;
+    for (const key of ['maxCalls', 'maxTokens'] as const) {
+      const value = budget?.[key];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) return `budget.${key} must be a whole number of 0 or more, got ${value}`;
+    }
+    return undefined;
+  }
+
+  #abort(signal: AbortSignal | undefined): void {
+    const reason: unknown = signal?.reason;
+    this.#stopWith({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
+    for (const call of this.#inflight) call.abort(reason);
+  }
+
+  #stopWith(reason: MeetingStopReason): void {
+    if (this.#stop) return;
+    this.#stop = reason;
+    this.#emit({ type: 'meeting_stopped', reason });
+  }
+
+  #emit(event: DistributiveOmit<MeetingEvent, 'at'>): void {
+    this.#events.emit({ ...event, at: this.#clock.now() - this.#started });
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Validates a reply; a schema miss (from the adapter or from us) is `invalid_output`, the one case worth a re-ask. */
+function checkReply<T>(result: ModelRunResult, schema: ZodType<T>): { ok: true; value: T } | { ok: false; reason: AbstainReason } {
+  if (!result.ok) {
+    if (result.failure.kind === 'invalid_output') return { ok: false, reason: { kind: 'invalid_output', issues: result.failure.issues ?? [result.failure.message] } };
+    return { ok: false, reason: { kind: 'adapter_failed', failure: result.failure } };
+  }
+  const parsed = parseStructured(result.value === undefined ? result.text : { value: result.value }, schema);
+  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, reason: { kind: 'invalid_output', issues: parsed.issues } };
+}
+
+/** The front-runner: the top of the deterministic tally. */
+function frontRunnerOf(stances: ReadonlyMap<string, Stance>, slate: OptionSlate): string | undefined {
+  const positions = [...stances].map(([memberId, s]) => ({ memberId, preferredOption: s.preferredOption, confidence: s.confidence }));
+  return tallyPositions(positions, slate.options.map((o) => o.id))[0]?.option;
+}
