@@ -13,6 +13,8 @@ export { ZERO_USAGE } from './adapter.js';
 export type { Clock, TimerHandle } from './clock.js';
 export type { ConcurrencyLimiter } from './concurrency.js';
 export { createLimiter } from './concurrency.js';
+export type { DataPath, SyntaxIssue, TextPosition } from './data-text.js';
+export { parseDataText, schemaIssueFix } from './data-text.js';
 export { systemClock } from './clock.js';
 export { errorMessage } from './errors.js';
 export type { EventBase, EventListener, EventSink } from './events.js';

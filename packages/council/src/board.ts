@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { parseModelRef } from '@conclave/core';
+import { parseModelRef, schemaIssueFix } from '@conclave/core';
 import {
   formatPath,
   MIN_VALID_VOTES,
@@ -92,7 +92,7 @@ export function loadBoard(input: unknown, options: LoadBoardOptions = {}): Resul
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
 
   const parsed = boardInputSchema.safeParse(input);
-  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, fixForSchemaIssue(issue));
+  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
 
   // The structural rules are checked on the raw input too, so one pass reports schema problems
   // and structural problems together instead of one layer at a time.
@@ -268,22 +268,6 @@ function normalise(input: z.output<typeof boardInputSchema>, rubric: Rubric): Bo
     ),
   };
   return Object.freeze(board) as unknown as Board;
-}
-
-function fixForSchemaIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return `remove ${issue.keys.map((key) => `"${key}"`).join(', ')} or fix the spelling`;
-    case 'invalid_type':
-      return issue.input === undefined ? `add the required field "${String(issue.path.at(-1))}"` : `give a value of type ${issue.expected}`;
-    case 'too_small':
-    case 'too_big':
-      return 'bring the value into the allowed range';
-    case 'invalid_format':
-      return 'use the format the message describes';
-    default:
-      return 'correct the value as the message describes';
-  }
 }
 
 function knownProviderCheck(providers: readonly string[]): (ref: string) => boolean {

@@ -1,4 +1,4 @@
-import { parseModelRef } from '@conclave/core';
+import { parseModelRef, schemaIssueFix } from '@conclave/core';
 import { err, ok, type Result } from 'neverthrow';
 import type { IssuePath } from '@conclave/scoring';
 import type { z } from 'zod';
@@ -72,7 +72,7 @@ export function loadBrief(input: unknown, options: LoadBriefOptions = {}): Resul
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
   };
   const parsed = briefInputSchema.safeParse(input);
-  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, fixForSchemaIssue(issue));
+  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
   // Structural rules run on the raw input as well, so one pass reports every layer of problems.
   checkStructure(asRecord(input), add);
   if (issues.length > 0 || !parsed.success) return err(issues);
@@ -150,22 +150,6 @@ function normalise(input: z.output<typeof briefInputSchema>): Brief {
       ),
     ),
   }) as unknown as Brief;
-}
-
-function fixForSchemaIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return `remove ${issue.keys.map((key) => `"${key}"`).join(', ')} or fix the spelling`;
-    case 'invalid_type':
-      return issue.input === undefined ? `add the required field "${String(issue.path.at(-1))}"` : `give a value of type ${issue.expected}`;
-    case 'too_small':
-    case 'too_big':
-      return 'bring the value (or the number of entries) into the allowed range';
-    case 'invalid_format':
-      return 'use the format the message describes';
-    default:
-      return 'correct the value as the message describes';
-  }
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

@@ -1,0 +1,111 @@
+import { err, type Result } from 'neverthrow';
+import { isCollection, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+
+/** A path into loaded data, as zod reports it: keys and array indexes. */
+export type DataPath = readonly (string | number)[];
+
+/** Where a problem is in the text it came from. */
+export interface TextPosition {
+  readonly file?: string;
+  /** 1-based. */
+  readonly line?: number;
+  /** 1-based. */
+  readonly column?: number;
+}
+
+/** A YAML syntax problem, with where it is and how to fix it. */
+export interface SyntaxIssue extends TextPosition {
+  readonly code: 'syntax';
+  readonly path: DataPath;
+  readonly message: string;
+  readonly fix: string;
+}
+
+/**
+ * Parses YAML or JSON text (YAML 1.2 reads JSON) and hands the data to `load`, a validator that
+ * reports problems by path; every problem comes back with the file, line and column its path
+ * points at, in the order a reader meets them. Repeated keys are syntax errors, never "the last
+ * one wins". Boards and briefs are both read this way.
+ */
+export function parseDataText<T, I extends { readonly path: DataPath }>(
+  text: string,
+  file: string | undefined,
+  load: (data: unknown) => Result<T, I[]>,
+): Result<T, (I & TextPosition)[] | SyntaxIssue[]> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const where = file === undefined ? {} : { file };
+  if (doc.errors.length > 0) {
+    return err(
+      doc.errors.map((error): SyntaxIssue => {
+        const position = lineCounter.linePos(error.pos[0]);
+        return {
+          code: 'syntax',
+          path: [],
+          message: error.message.split('\n')[0] ?? error.message,
+          fix: error.code === 'DUPLICATE_KEY' ? 'remove or rename the repeated key' : 'fix the YAML syntax at this position (indentation, quotes, colons)',
+          ...where,
+          line: position.line,
+          column: position.col,
+        };
+      }),
+    );
+  }
+  return load(doc.toJS()).mapErr((issues) =>
+    issues
+      .map((issue) => ({ ...issue, ...where, ...positionOf(doc, lineCounter, issue.path) }))
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
+  );
+}
+
+/** A fix for a zod schema problem, in the words a person editing the file needs. */
+export function schemaIssueFix(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `remove ${issue.keys.map((key) => `"${key}"`).join(', ')} or fix the spelling`;
+    case 'invalid_type':
+      return issue.input === undefined ? `add the required field "${String(issue.path.at(-1))}"` : `give a value of type ${issue.expected}`;
+    case 'too_small':
+    case 'too_big':
+      return 'bring the value (or the number of entries) into the allowed range';
+    case 'invalid_format':
+      return 'use the format the message describes';
+    default:
+      return 'correct the value as the message describes';
+  }
+}
+
+/** The line and column of the deepest node on `path` that exists in the document. */
+function positionOf(doc: Document, lineCounter: LineCounter, path: DataPath): { line?: number; column?: number } {
+  for (let depth = path.length; depth >= 0; depth -= 1) {
+    const prefix = path.slice(0, depth);
+    const node = prefix.length === 0 ? doc.contents : doc.getIn(prefix, true);
+    const offset = keyOffset(doc, prefix) ?? rangeStart(node);
+    if (offset !== undefined) {
+      const { line, col } = lineCounter.linePos(offset);
+      return { line, column: col };
+    }
+  }
+  return {};
+}
+
+/** For a map entry, point at its key (`contrarian:`) rather than its value. */
+function keyOffset(doc: Document, path: DataPath): number | undefined {
+  const key = path.at(-1);
+  if (typeof key !== 'string') return undefined;
+  const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+  if (!isCollection(parent)) return undefined;
+  for (const item of parent.items) {
+    if (typeof item === 'object' && item !== null && 'key' in item) {
+      const itemKey = item.key as { value?: unknown; range?: [number, number, number] } | null;
+      if (itemKey?.value === key) return itemKey.range?.[0];
+    }
+  }
+  return undefined;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  return range?.[0];
+}
