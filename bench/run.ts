@@ -12,6 +12,7 @@ import { consensus } from './consensus.js';
 import { criticalPath } from './critical-path.js';
 import { engineOverhead } from './engine-overhead.js';
 import { printTable, RESULTS_DIR, round, writeResult, type BenchResult } from './harness.js';
+import { meeting } from './meeting.js';
 import { memory } from './memory.js';
 import { providers } from './providers.js';
 import { verifier } from './verifier.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'consensus', title: 'aggregateConsensus throughput', run: consensus },
   { name: 'verifier', title: 'Verifier and panel throughput', run: verifier },
   { name: 'providers', title: 'Provider adapters over loopback HTTP', run: providers },
+  { name: 'meeting', title: 'Consensus meeting: calls and prompt tokens', run: meeting },
   { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
 ];
 
