@@ -24,7 +24,7 @@ function stanceFor(memberId: string, round: number, slate: readonly string[]): S
     objections: [{ text: sentence(memberId, `objection in round ${round}`, 1), severity: 'minor' }],
     proposedOptions: [],
     privateReasoning: sentence(memberId, 'private reasoning', 1).repeat(3),
-  } as Stance;
+  };
 }
 
 const promptChars = (request: ModelRequest) => (request.system ?? '').length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
