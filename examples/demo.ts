@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createOfflineAdapter, DebateEngine, formatBoardIssue, parseBoard, type DebateEvent } from '@conclave/council';
+import { createOfflineMeetingMember, draftAdr, formatBriefIssue, parseBrief, runMeeting } from '@conclave/meeting';
 import { emissionGate, verifyDecision } from '@conclave/verifier';
 import { decisionRecordFromDebate } from './decision-record.js';
 import { renderDebate } from './render-debate.js';
@@ -33,5 +34,25 @@ const gate = emissionGate(record);
 if (gate.route === 'panel') {
   console.log(renderVerification(verifyDecision(record), gate.verdict));
   console.log(`\nEmission gate (T3): ${gate.approved ? 'APPROVED: the decision may be acted on' : 'BLOCKED: do not act on this decision'}`);
+}
+
+// The consensus meeting: no assigned skeptic, convergence computed by code, an ADR drafted as
+// proposed (recording it needs an explicit approval, which a demo does not give).
+const briefFile = 'examples/briefs/data-platform.yaml';
+const brief = parseBrief(await readFile(briefFile, 'utf8'), { file: briefFile });
+if (brief.isErr()) {
+  for (const issue of brief.error) console.error(formatBriefIssue(issue));
+  process.exit(2);
+}
+const meeting = await runMeeting(brief.value, { adapters: () => createOfflineMeetingMember() });
+console.log(`\nMeeting (offline members): "${brief.value.question}"`);
+const meetingRounds = meeting.record.rounds.filter((round) => round.round > 0);
+const adversarial = meetingRounds.filter((round) => round.adversarial).length;
+console.log(`  outcome: ${meeting.outcome}, stopped: ${meeting.stopReason.kind}; isolated prep round + ${meetingRounds.length} meeting rounds (${adversarial} adversarial)`);
+if (meeting.synthesis) {
+  const { decision, dissent } = meeting.synthesis;
+  console.log(`  decision: ${decision.title} (${decision.status}), confidence ${meeting.synthesis.confidence.toFixed(2)}`);
+  console.log(`  minority report: ${dissent.present ? dissent.dissenters.map((d) => `${d.name} (${d.role}) prefers ${d.preferredOption}`).join('; ') : dissent.statement}`);
+  console.log(`  ADR draft: "${draftAdr(meeting.synthesis).title}", Status: proposed (needs an explicit approval to be numbered and accepted)`);
 }
 

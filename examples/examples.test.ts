@@ -46,6 +46,10 @@ describe('the README quick start', () => {
     expect(stdout).toMatch(/proven +members_self_consistent/);
     expect(stdout).toMatch(/Panel \(quorum 2 of 3, any veto blocks\): APPROVED/);
     expect(stdout).toMatch(/Emission gate \(T3\): APPROVED/);
+    expect(stdout).toMatch(/Meeting \(offline members\)/);
+    expect(stdout).toMatch(/outcome: decided, stopped: converged; isolated prep round \+ \d+ meeting rounds/);
+    expect(stdout).toMatch(/minority report: /);
+    expect(stdout).toContain('Status: proposed');
   });
 
   it('runs the verifier example: a GO on opinions alone is vetoed by DOMAIN, a passing test lets it through', async () => {

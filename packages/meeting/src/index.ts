@@ -30,6 +30,7 @@ export type {
 export type { FamilyReport } from './model-families.js';
 export { modelFamilies } from './model-families.js';
 export { hashString, NEUTRAL_NAME_POOL, neutralNames } from './neutral-names.js';
+export { createOfflineMeetingMember } from './offline-member.js';
 export type { LedgerEntry, LedgerUpdate, ObjectionLedger } from './objection-ledger.js';
 export { EMPTY_LEDGER, objectionKey, recordObjections, substantiveAgainst } from './objection-ledger.js';
 export type { OptionSlate, SlateOption, SlateRejection, SlateUpdate } from './option-slate.js';
