@@ -7,17 +7,7 @@ import type { ModelAdapter, ModelRequest, ModelRunOptions, ModelRunResult } from
 import { defineBoard, type Board } from '@conclave/council';
 import { PRODUCT_AXES } from '@conclave/scoring';
 
-/** mulberry32: a tiny, fast, seeded PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '@conclave/core';
 
 /** The id of member `m` of phase `p` (0-based), unique across the board. */
 export function memberId(p: number, m: number): string {

@@ -23,6 +23,7 @@ export { createEventSink } from './events.js';
 export type { AdapterFailure, AdapterFailureKind } from './failure.js';
 export { ADAPTER_FAILURE_KINDS, describeFailure, isRetryableByDefault } from './failure.js';
 export type { ModelRef } from './model-ref.js';
+export { mulberry32 } from './mulberry32.js';
 export { parseModelRef } from './model-ref.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export { priceUsage } from './pricing.js';

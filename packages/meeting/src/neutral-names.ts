@@ -1,3 +1,5 @@
+import { mulberry32 } from '@conclave/core';
+
 /** The pool neutral names are drawn from: trees, so a name says nothing about a role or a leaning. */
 export const NEUTRAL_NAME_POOL = [
   'Alder', 'Birch', 'Cedar', 'Elm', 'Fir', 'Hazel', 'Juniper', 'Larch',
@@ -12,18 +14,6 @@ export function hashString(text: string): number {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash >>> 0;
-}
-
-/** A mulberry32 stream: reproducible from the seed, never `Math.random`. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { mulberry32 } from '@conclave/core';
+
 /** A deterministic stream of numbers: the same seed always yields the same sequence. */
 export interface SeededRandom {
   /** The next number in [0, 1). */
@@ -18,14 +20,7 @@ export interface SeededRandom {
  */
 export function seededRandom(seed: number): SeededRandom {
   if (!Number.isInteger(seed)) throw new RangeError(`seededRandom: seed must be an integer, got ${seed}`);
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int(min, max) {
