@@ -10,6 +10,8 @@ export type {
   Usage,
 } from './adapter.js';
 export { ZERO_USAGE } from './adapter.js';
+export type { CallGovernorOptions, SpendStop } from './call-governor.js';
+export { CallGovernor } from './call-governor.js';
 export type { Clock, TimerHandle } from './clock.js';
 export type { ConcurrencyLimiter } from './concurrency.js';
 export { createLimiter } from './concurrency.js';

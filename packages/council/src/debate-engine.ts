@@ -1,18 +1,14 @@
 import {
-  addUsage,
+  CallGovernor,
   createEventSink,
   createLimiter,
-  DEFAULT_TIMEOUT_MS,
   errorMessage,
-  safeRun,
   systemClock,
-  ZERO_USAGE,
   type Clock,
   type ConcurrencyLimiter,
   type EventListener,
   type ModelAdapter,
   type ModelRequest,
-  type Usage,
 } from '@conclave/core';
 import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
 import { resolveAdapter, type AdapterSource, type UnboundModel } from './adapter-source.js';
@@ -98,19 +94,13 @@ class DebateRun {
   readonly #options: DebateOptions;
   readonly #clock: Clock;
   readonly #events: ReturnType<typeof createEventSink<DebateEvent>>;
-  /**
-   * One controller per call in flight, aborted together when the debate is aborted. Sharing one
-   * signal across every call would hang a listener per call on it, and Node warns about a
-   * leak past ten listeners on one signal.
-   */
-  readonly #inflight = new Set<AbortController>();
   readonly #timings: MemberTiming[] = [];
   readonly #started: number;
   #global: ConcurrencyLimiter | undefined;
   readonly #perAdapter = new Map<string, ConcurrencyLimiter>();
   #stop: StopReason | undefined;
-  #calls = 0;
-  #usage: Usage = ZERO_USAGE;
+  /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
+  readonly #governor: CallGovernor;
 
   constructor(board: Board, options: DebateOptions, clock: Clock) {
     this.#board = board;
@@ -118,6 +108,12 @@ class DebateRun {
     this.#clock = clock;
     this.#events = createEventSink(options.onEvent);
     this.#started = clock.now();
+    this.#governor = new CallGovernor({
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+      ...(options.memberTimeoutMs === undefined ? {} : { timeoutMs: options.memberTimeoutMs }),
+      clock,
+      onStop: (reason) => this.#stopWith(reason),
+    });
   }
 
   async execute(): Promise<DebateResult> {
@@ -130,10 +126,7 @@ class DebateRun {
     this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
 
-    const outer = this.#options.signal;
-    const onAbort = () => this.#abort(outer);
-    if (outer?.aborted) onAbort();
-    else outer?.addEventListener('abort', onAbort, { once: true });
+    this.#governor.follow(this.#options.signal);
 
     const transcript: Contribution[] = [];
     const failures: MemberFailure[] = [];
@@ -164,7 +157,7 @@ class DebateRun {
       }
       this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
-    outer?.removeEventListener('abort', onAbort);
+    this.#governor.dispose();
 
     const memberWeights = new Map(phases.flatMap((phase) => phase.members.map((member) => [member.id, member.weight] as const)));
     const votes: Vote[] = transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: memberWeights.get(c.memberId) ?? 1 }));
@@ -187,7 +180,7 @@ class DebateRun {
       transcript,
       votes,
       failures,
-      usage: { ...this.#usage, calls: this.#calls },
+      usage: { ...this.#governor.usage, calls: this.#governor.calls },
       timings: this.#timings,
       durationMs,
       listenerErrors: this.#events.listenerErrors,
@@ -207,29 +200,14 @@ class DebateRun {
     return this.#limiterFor(adapter.id)(() =>
       this.#globalLimiter()(async (): Promise<MemberOutcome> => {
         // Re-checked when the slot opens: the debate may have stopped while this member queued.
-        if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
-        const maxCalls = this.#options.budget?.maxCalls;
-        if (maxCalls !== undefined && this.#calls >= maxCalls) {
-          this.#stopWith({ kind: 'budget_exhausted', limit: 'calls', used: this.#calls, max: maxCalls });
-          return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
-        }
-        this.#calls += 1;
+        if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
         this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
         const startedAt = this.#clock.now();
-        const call = new AbortController();
-        this.#inflight.add(call);
-        const result = await safeRun(adapter, request, {
-          timeoutMs: this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-          signal: call.signal,
-          clock: this.#clock,
-        });
-        this.#inflight.delete(call);
+        const result = await this.#governor.run(adapter, request);
         const endedAt = this.#clock.now();
         this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
         if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure });
 
-        this.#usage = addUsage(this.#usage, result.usage);
-        this.#checkTokenBudget();
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
         if (!parsed.ok) return fail(parsed.reason);
         const { statement, scores, score, evidence } = parsed.reply;
@@ -255,18 +233,6 @@ class DebateRun {
       return { ok: false, message: `the adapter for "${model}" does not implement specificationVersion "v1"` };
     }
     return { ok: true, adapter };
-  }
-
-  #checkTokenBudget(): void {
-    const maxTokens = this.#options.budget?.maxTokens;
-    const used = this.#usage.inputTokens + this.#usage.outputTokens;
-    if (maxTokens !== undefined && used >= maxTokens) this.#stopWith({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
-  }
-
-  #abort(signal: AbortSignal | undefined): void {
-    const reason: unknown = signal?.reason;
-    this.#stopWith({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
-    for (const call of this.#inflight) call.abort(reason);
   }
 
   #stopWith(reason: StopReason): void {

@@ -1,11 +1,9 @@
 import {
-  addUsage,
+  CallGovernor,
   createEventSink,
-  DEFAULT_TIMEOUT_MS,
   errorMessage,
   parseStructured,
   repairRequest,
-  safeRun,
   systemClock,
   ZERO_USAGE,
   type Clock,
@@ -13,7 +11,6 @@ import {
   type ModelAdapter,
   type ModelRequest,
   type ModelRunResult,
-  type Usage,
   parseModelRef,
 } from '@conclave/core';
 import type { ZodType } from 'zod';
@@ -92,10 +89,9 @@ class MeetingRun {
   readonly #clock: Clock;
   readonly #events: ReturnType<typeof createEventSink<MeetingEvent>>;
   readonly #started: number;
-  readonly #inflight = new Set<AbortController>();
   #stop: MeetingStopReason | undefined;
-  #calls = 0;
-  #usage: Usage = ZERO_USAGE;
+  /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
+  readonly #governor: CallGovernor;
 
   constructor(brief: Brief, options: MeetingOptions) {
     this.#brief = brief;
@@ -103,6 +99,12 @@ class MeetingRun {
     this.#clock = options.clock ?? systemClock;
     this.#events = createEventSink(options.onEvent);
     this.#started = this.#clock.now();
+    this.#governor = new CallGovernor({
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+      ...(options.memberTimeoutMs === undefined ? {} : { timeoutMs: options.memberTimeoutMs }),
+      clock: this.#clock,
+      onStop: (reason) => this.#stopWith(reason),
+    });
   }
 
   async execute(): Promise<MeetingResult> {
@@ -124,10 +126,7 @@ class MeetingRun {
     }
     this.#emit({ type: 'meeting_started', question: brief.question, members: brief.roster.map((m) => m.id) });
 
-    const outer = this.#options.signal;
-    const onAbort = (): void => this.#abort(outer);
-    if (outer?.aborted) onAbort();
-    else outer?.addEventListener('abort', onAbort, { once: true });
+    this.#governor.follow(this.#options.signal);
 
     let ledger: ObjectionLedger = EMPTY_LEDGER;
     let slate: OptionSlate = openingSlate(brief.options);
@@ -229,7 +228,7 @@ class MeetingRun {
       adversarial = step.nextAdversarial;
     }
     if (!this.#stop) this.#stopWith({ kind: 'max_rounds', maxRounds });
-    outer?.removeEventListener('abort', onAbort);
+    this.#governor.dispose();
 
     const record: MeetingRecord = {
       rounds,
@@ -245,7 +244,7 @@ class MeetingRun {
     if (outcomeNoQuorum || quorate === undefined || stopReason.kind === 'aborted') {
       const outcome = stopReason.kind === 'aborted' ? 'aborted' : 'no_quorum';
       this.#emit({ type: 'meeting_finished', outcome });
-      return { outcome, ...base, usage: { ...this.#usage, calls: this.#calls } };
+      return { outcome, ...base, usage: { ...this.#governor.usage, calls: this.#governor.calls } };
     }
 
     const final = quorate;
@@ -280,7 +279,7 @@ class MeetingRun {
       record,
     });
     this.#emit({ type: 'meeting_finished', outcome: 'decided' });
-    return { outcome: 'decided', ...base, synthesis, usage: { ...this.#usage, calls: this.#calls } };
+    return { outcome: 'decided', ...base, synthesis, usage: { ...this.#governor.usage, calls: this.#governor.calls } };
   }
 
   /**
@@ -329,23 +328,8 @@ class MeetingRun {
   async #run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult | { notRun: AbstainReason }> {
     // Converging or running out of rounds ends the deliberation, not the synthesis call after it.
     if (this.#stop && HALTING.has(this.#stop.kind)) return { notRun: { kind: 'not_run', because: this.#stop.kind } };
-    const maxCalls = this.#options.budget?.maxCalls;
-    if (maxCalls !== undefined && this.#calls >= maxCalls) {
-      this.#stopWith({ kind: 'budget_exhausted', limit: 'calls', used: this.#calls, max: maxCalls });
-      return { notRun: { kind: 'not_run', because: 'budget_exhausted' } };
-    }
-    this.#calls += 1;
-    const call = new AbortController();
-    this.#inflight.add(call);
-    const result = await safeRun(adapter, request, { timeoutMs: this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS, signal: call.signal, clock: this.#clock });
-    this.#inflight.delete(call);
-    if (result.ok) {
-      this.#usage = addUsage(this.#usage, result.usage);
-      const maxTokens = this.#options.budget?.maxTokens;
-      const used = this.#usage.inputTokens + this.#usage.outputTokens;
-      if (maxTokens !== undefined && used >= maxTokens) this.#stopWith({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
-    }
-    return result;
+    if (!this.#governor.claim()) return { notRun: { kind: 'not_run', because: 'budget_exhausted' } };
+    return this.#governor.run(adapter, request);
   }
 
   #bind(model: string): ModelAdapter | string {
@@ -383,12 +367,6 @@ class MeetingRun {
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) return `budget.${key} must be a whole number of 0 or more, got ${value}`;
     }
     return undefined;
-  }
-
-  #abort(signal: AbortSignal | undefined): void {
-    const reason: unknown = signal?.reason;
-    this.#stopWith({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
-    for (const call of this.#inflight) call.abort(reason);
   }
 
   #stopWith(reason: MeetingStopReason): void {

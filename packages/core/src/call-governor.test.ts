@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelAdapter } from './adapter.js';
+import { CallGovernor, type SpendStop } from './call-governor.js';
+
+const request = { messages: [{ role: 'user' as const, content: 'hi' }] };
+/** Answers after `ms` (or when aborted) and reports 60 input and 40 output tokens. */
+const adapter = (ms = 0): ModelAdapter => ({
+  specificationVersion: 'v1',
+  id: 'test',
+  run: (_request, { signal }) =>
+    new Promise((resolve) => {
+      const done = () => resolve({ ok: true, text: 'ok', usage: { inputTokens: 60, outputTokens: 40 }, latencyMs: 0, modelId: 'm' });
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve({ ok: false, failure: { kind: 'aborted', message: 'aborted' }, retryable: false, latencyMs: 0 });
+      });
+    }),
+});
+
+describe('CallGovernor', () => {
+  it('refuses the call past maxCalls and says why, once', () => {
+    const stops: SpendStop[] = [];
+    const governor = new CallGovernor({ budget: { maxCalls: 2 }, onStop: (reason) => stops.push(reason) });
+    expect([governor.claim(), governor.claim(), governor.claim(), governor.claim()]).toEqual([true, true, false, false]);
+    expect(stops).toEqual([{ kind: 'budget_exhausted', limit: 'calls', used: 2, max: 2 }]);
+    expect(governor.calls).toBe(2);
+  });
+
+  it('sums usage and stops at the token budget', async () => {
+    const stops: SpendStop[] = [];
+    const governor = new CallGovernor({ budget: { maxTokens: 200 }, onStop: (reason) => stops.push(reason) });
+    for (let i = 0; i < 2; i += 1) {
+      expect(governor.claim()).toBe(true);
+      await governor.run(adapter(), request);
+    }
+    expect(governor.usage).toEqual({ inputTokens: 120, outputTokens: 80 });
+    expect(stops).toEqual([{ kind: 'budget_exhausted', limit: 'tokens', used: 200, max: 200 }]);
+    expect(governor.claim()).toBe(false);
+  });
+
+  it("aborts every call in flight on the caller's abort, each on its own signal", async () => {
+    const controller = new AbortController();
+    const stops: SpendStop[] = [];
+    const governor = new CallGovernor({ onStop: (reason) => stops.push(reason) });
+    governor.follow(controller.signal);
+    const calls = Array.from({ length: 12 }, () => (governor.claim(), governor.run(adapter(60_000), request)));
+    controller.abort(new Error('user cancelled'));
+    const results = await Promise.all(calls);
+    expect(results.every((result) => !result.ok && result.failure.kind === 'aborted')).toBe(true);
+    expect(stops).toEqual([{ kind: 'aborted', message: 'user cancelled' }]);
+    governor.dispose();
+  });
+
+  it('stops at once when it follows a signal that is already aborted', () => {
+    const stops: SpendStop[] = [];
+    const governor = new CallGovernor({ onStop: (reason) => stops.push(reason) });
+    governor.follow(AbortSignal.abort());
+    expect(stops).toEqual([{ kind: 'aborted', message: expect.any(String) as string }]);
+    expect(governor.claim()).toBe(false);
+  });
+});

@@ -1,0 +1,110 @@
+import type { ModelAdapter, ModelRequest, ModelRunResult, Usage } from './adapter.js';
+import { ZERO_USAGE } from './adapter.js';
+import type { Clock } from './clock.js';
+import { errorMessage } from './errors.js';
+import { DEFAULT_TIMEOUT_MS, safeRun } from './safe-run.js';
+import { addUsage } from './usage.js';
+
+/** Why a governed run may spend no more: the caller aborted, or a budget ran out. */
+export type SpendStop =
+  | { readonly kind: 'aborted'; readonly message: string }
+  | { readonly kind: 'budget_exhausted'; readonly limit: 'calls' | 'tokens'; readonly used: number; readonly max: number };
+
+/** Options for a `CallGovernor`. */
+export interface CallGovernorOptions {
+  /** Stop starting calls once this many calls or tokens (input + output) have been used. */
+  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
+  /** Deadline for each call (default 120 000 ms). */
+  readonly timeoutMs?: number;
+  readonly clock?: Clock;
+  /** Told once, the first time the run must stop spending. */
+  readonly onStop: (reason: SpendStop) => void;
+}
+
+/**
+ * The spending side of an engine run (the council's debate, the meeting): it counts calls and
+ * tokens against the budget, runs each call through `safeRun` with its own abort signal, and
+ * fans a caller's abort out to every call in flight. One signal per call, because hanging a
+ * listener per call on one shared signal makes Node warn about a leak past ten.
+ */
+export class CallGovernor {
+  readonly #options: CallGovernorOptions;
+  readonly #inflight = new Set<AbortController>();
+  readonly #onAbort = (): void => this.#abort();
+  #signal: AbortSignal | undefined;
+  #stopped = false;
+  #calls = 0;
+  #usage: Usage = ZERO_USAGE;
+
+  constructor(options: CallGovernorOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Follows the caller's signal: aborting it stops the run and aborts every call in flight.
+   * Called when the run starts, so its own start is recorded before an early abort.
+   */
+  follow(signal: AbortSignal | undefined): void {
+    this.#signal = signal;
+    if (signal?.aborted) this.#abort();
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** Calls started so far. */
+  get calls(): number {
+    return this.#calls;
+  }
+
+  /** Tokens (and cost) of every call that answered. */
+  get usage(): Usage {
+    return this.#usage;
+  }
+
+  /** Claims one call from the budget; false (and the run stops) when no call may start. */
+  claim(): boolean {
+    if (this.#stopped) return false;
+    const maxCalls = this.#options.budget?.maxCalls;
+    if (maxCalls !== undefined && this.#calls >= maxCalls) {
+      this.#stop({ kind: 'budget_exhausted', limit: 'calls', used: this.#calls, max: maxCalls });
+      return false;
+    }
+    this.#calls += 1;
+    return true;
+  }
+
+  /** Runs a claimed call; never rejects. Its usage counts toward the token budget. */
+  async run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult> {
+    const call = new AbortController();
+    this.#inflight.add(call);
+    const result = await safeRun(adapter, request, {
+      timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      signal: call.signal,
+      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+    });
+    this.#inflight.delete(call);
+    if (result.ok) {
+      this.#usage = addUsage(this.#usage, result.usage);
+      const maxTokens = this.#options.budget?.maxTokens;
+      const used = this.#usage.inputTokens + this.#usage.outputTokens;
+      if (maxTokens !== undefined && used >= maxTokens) this.#stop({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
+    }
+    return result;
+  }
+
+  /** Detaches from the caller's signal once the run is over. */
+  dispose(): void {
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  #abort(): void {
+    const reason: unknown = this.#signal?.reason;
+    this.#stop({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
+    for (const call of this.#inflight) call.abort(reason);
+  }
+
+  #stop(reason: SpendStop): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#options.onStop(reason);
+  }
+}
