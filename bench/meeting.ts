@@ -4,6 +4,10 @@
  * broadcasts the full transcript (every member's whole stance, private reasoning included, every
  * round so far) to every member on every call. Target: ≤ 0.6 × the baseline's prompt tokens.
  * Members change their minds every round, so the meeting runs all 4 rounds.
+ *
+ * Our calls: N prep stances, then per round one facilitator curation and N stances, then the
+ * synthesis: N + R·(N + 1) + 1. The floor formula also counts an opening call and an ADR-writing
+ * call; here the brief is validated and the ADR drafted by code, so neither is a model call.
  */
 import { readFile } from 'node:fs/promises';
 import type { ModelRequest } from '@conclave/core';
@@ -39,11 +43,15 @@ export async function meeting(): Promise<BenchResult> {
   const members = scriptedAdapter((request) => {
     const meta = request.metadata as unknown as MeetingRequestMetadata;
     if (meta.phase === 'synthesis') return { value: { rationale: 'r', rejected: [], risks: [], followUps: [] } };
+    if (meta.phase === 'curation') {
+      return { value: { summary: [1, 2, 3, 4].map((n) => sentence('facilitator', 'summary', n)).join(' '), tensions: [1, 2].map((n) => sentence('facilitator', 'tension', n)), merges: [] } };
+    }
     const stance = stanceFor(meta.memberId, meta.round, meta.slate);
     (stances[meta.round] ??= []).push(stance);
     return { value: stance };
   });
   const result = await runMeeting(six, { adapters: () => members, maxRounds: ROUNDS });
+  if (result.warnings.some((w) => w.kind === 'curation_fallback')) throw new Error('a curation call failed: the figures would not describe a full meeting');
   const n = six.roster.length;
   const ours = members.calls.reduce((sum, call) => sum + promptChars(call.request), 0);
 

@@ -49,6 +49,8 @@ console.log(`\nMeeting (offline members): "${brief.value.question}"`);
 const meetingRounds = meeting.record.rounds.filter((round) => round.round > 0);
 const adversarial = meetingRounds.filter((round) => round.adversarial).length;
 console.log(`  outcome: ${meeting.outcome}, stopped: ${meeting.stopReason.kind}; isolated prep round + ${meetingRounds.length} meeting rounds (${adversarial} adversarial)`);
+const lastCuration = meetingRounds.at(-1)?.curation;
+if (lastCuration?.by === 'facilitator') console.log(`  facilitator, last round: ${lastCuration.summary}`);
 if (meeting.synthesis) {
   const { decision, dissent } = meeting.synthesis;
   console.log(`  decision: ${decision.title} (${decision.status}), confidence ${meeting.synthesis.confidence.toFixed(2)}`);

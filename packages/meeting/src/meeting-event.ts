@@ -6,6 +6,7 @@ import type { AbstainReason, MeetingOutcome, MeetingStopReason } from './meeting
 export type MeetingEvent =
   | (EventBase<'meeting_started'> & { readonly question: string; readonly members: readonly string[] })
   | (EventBase<'round_started'> & { readonly round: number; readonly adversarial: boolean })
+  | (EventBase<'table_curated'> & { readonly round: number; readonly by: 'facilitator' | 'fallback'; readonly merged: readonly string[] })
   | (EventBase<'stance_recorded'> & { readonly round: number; readonly memberId: string; readonly preferredOption: string })
   | (EventBase<'member_abstained'> & { readonly round: number; readonly memberId: string; readonly reason: AbstainReason })
   | (EventBase<'round_finished'> & { readonly round: number; readonly verdict?: RoundVerdict })

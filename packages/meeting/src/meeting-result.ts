@@ -1,5 +1,6 @@
 import type { AdapterFailure, Usage } from '@conclave/core';
 import type { RoundVerdict } from './convergence.js';
+import type { RoundCuration } from './curation.js';
 import type { GroupthinkTrigger } from './groupthink.js';
 import type { FamilyReport } from './model-families.js';
 import type { LedgerEntry } from './objection-ledger.js';
@@ -39,6 +40,8 @@ export interface RoundRecord {
   readonly addedOptions: readonly string[];
   readonly rejectedProposals: readonly SlateRejection[];
   readonly newObjections: readonly string[];
+  /** The facilitator's curation at the start of the round (meeting rounds only, not the prep round). */
+  readonly curation?: RoundCuration;
 }
 
 /** Who sat at the table; revealed only in the record, after the meeting. */
@@ -53,7 +56,8 @@ export interface RoleRecord {
 /** Something a reader of the decision should weigh. */
 export type MeetingWarning =
   | { readonly kind: 'correlated_judges'; readonly family: string; readonly message: string }
-  | { readonly kind: 'synthesis_fallback'; readonly message: string };
+  | { readonly kind: 'synthesis_fallback'; readonly message: string }
+  | { readonly kind: 'curation_fallback'; readonly round: number; readonly message: string };
 
 /** Everything that happened, for audit and replay. */
 export interface MeetingRecord {

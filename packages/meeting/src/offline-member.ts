@@ -1,5 +1,6 @@
 import type { ModelAdapter, ModelRunResult } from '@conclave/core';
 import { hashString } from './neutral-names.js';
+import type { CurationReply } from './curation.js';
 import { MEETING_PROTOCOL, type MeetingRequestMetadata, type SynthesisReply } from './prompt.js';
 import type { SharedStance, Stance } from './stance.js';
 
@@ -8,7 +9,8 @@ import type { SharedStance, Stance } from './stance.js';
  * deterministic: its first preference and its stubbornness come from a hash of its id and the
  * options; in later rounds it moves to the front-runner when at least half its peers back it
  * and it is not stubborn, and in an adversarial round it objects to the front-runner from its
- * own position. As facilitator it writes the synthesis prose from the code's choice. Every
+ * own position. As facilitator it summarises the table each round (it never merges options) and
+ * writes the synthesis prose from the code's choice. Every
  * reason it gives says it is offline.
  */
 export function createOfflineMeetingMember(options: { readonly id?: string } = {}): ModelAdapter {
@@ -21,7 +23,8 @@ export function createOfflineMeetingMember(options: { readonly id?: string } = {
       if (meta?.protocol !== MEETING_PROTOCOL || meta.memberId === undefined || meta.slate === undefined || meta.slate.length === 0) {
         return Promise.resolve({ ok: false, failure: { kind: 'invalid_output', message: `the offline meeting member answers meeting requests only (metadata.protocol "${MEETING_PROTOCOL}")` }, retryable: false, latencyMs: 0 });
       }
-      const value = meta.phase === 'synthesis' ? synthesis(meta as MeetingRequestMetadata) : stance(meta as MeetingRequestMetadata);
+      const full = meta as MeetingRequestMetadata;
+      const value = meta.phase === 'synthesis' ? synthesis(full) : meta.phase === 'curation' ? curation(full) : stance(full);
       const text = JSON.stringify(value);
       return Promise.resolve({ ok: true, text, value, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, modelId: `${id}:${meta.memberId}`, providerMetadata: { offline: { deterministic: true } } });
     },
@@ -47,6 +50,16 @@ function stance(meta: MeetingRequestMetadata): Stance {
         ? [{ text: `[offline member] pressure-testing the front-runner: what fails first if ${front} is wrong?`, severity: 'minor', against: front }]
         : [],
     proposedOptions: [],
+  };
+}
+
+function curation(meta: MeetingRequestMetadata): CurationReply {
+  const counts = meta.slate.map((option) => `${option}: ${meta.peers.filter((peer) => peer.preferredOption === option).length}`);
+  const objections = meta.peers.flatMap((peer) => peer.objections.filter((o) => o.severity === 'substantive').map((o) => `${peer.name}: ${o.text}`));
+  return {
+    summary: `[offline facilitator] ${meta.peers.length} stances on the table (${counts.join(', ')}); ${meta.frontRunner === undefined ? 'no front-runner yet' : `${meta.frontRunner} leads`}.`,
+    tensions: objections.slice(0, 6),
+    merges: [],
   };
 }
 

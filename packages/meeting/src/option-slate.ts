@@ -7,6 +7,8 @@ export interface SlateOption extends MeetingOption {
   readonly proposedBy: string;
   /** Round it joined the slate in (0: the brief or the prep round). */
   readonly round: number;
+  /** Set once the facilitator folded this option into another (same idea, other words); the id still resolves. */
+  readonly mergedInto?: string;
 }
 
 /** The live option slate. */
@@ -42,8 +44,9 @@ const normaliseTitle = (title: string): string => title.trim().toLowerCase().rep
 /**
  * Curates a round's proposals into the slate, in the order given: an option joins unless its id
  * is already on the slate (a re-statement, not a new option), its title duplicates one already
- * there (the same idea under another id), or the slate is full. Nothing is ever removed, so an
- * id that reached the slate stays resolvable for the whole meeting.
+ * there (the same idea under another id), or the live slate is full. Nothing is ever removed
+ * (merged options are only marked), so an id that reached the slate stays resolvable for the
+ * whole meeting.
  */
 export function curateSlate(
   slate: OptionSlate,
@@ -66,7 +69,7 @@ export function curateSlate(
       rejected.push({ kind: 'duplicate_title', id: option.id, sameAs: sameTitle.id, memberId });
       continue;
     }
-    if (options.length >= maxOptions) {
+    if (options.filter((o) => o.mergedInto === undefined).length >= maxOptions) {
       rejected.push({ kind: 'slate_full', id: option.id, memberId, max: maxOptions });
       continue;
     }

@@ -1,6 +1,7 @@
 import type { ModelRequest } from '@conclave/core';
 import { z } from 'zod';
 import type { Brief, RosterMember } from './brief.js';
+import { curationReplySchema, liveOptions } from './curation.js';
 import type { LedgerEntry } from './objection-ledger.js';
 import type { OptionSlate } from './option-slate.js';
 import { stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
@@ -9,19 +10,21 @@ import { stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
 export const MEETING_PROTOCOL = 'conclave.meeting.v1';
 
 /** The phase of a meeting call. */
-export type MeetingPhase = 'prep' | 'round' | 'synthesis';
+export type MeetingPhase = 'prep' | 'curation' | 'round' | 'synthesis';
 
 /** The structured view of a request that scripted adapters read instead of prose. */
 export interface MeetingRequestMetadata {
   readonly protocol: typeof MEETING_PROTOCOL;
   readonly phase: MeetingPhase;
-  /** 0 for the prep round, 1.. for meeting rounds, rounds + 1 for the synthesis. */
+  /** 0 for the prep round, 1.. for meeting rounds (curation runs at the start of its round), rounds + 1 for the synthesis. */
   readonly round: number;
   readonly memberId: string;
-  /** The option ids on the slate this call may choose from. */
+  /** The live option ids on the slate this call may choose from (merged options are not listed). */
   readonly slate: readonly string[];
-  /** Peers' shared stances, under neutral names; always empty in the prep round. */
+  /** Peers' shared stances, under neutral names; always empty in the prep round; the whole table for the curation. */
   readonly peers: readonly SharedStance[];
+  /** The front-runner going into the round, when there is one. */
+  readonly frontRunner?: string;
   readonly adversarial: boolean;
   /** For the synthesis: the option the code chose. */
   readonly choice?: string;
@@ -56,7 +59,7 @@ function memberSystem(brief: Brief, member: RosterMember): string {
 }
 
 function renderSlate(slate: OptionSlate): string {
-  return slate.options.map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n');
+  return liveOptions(slate).map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n');
 }
 
 /**
@@ -94,11 +97,13 @@ export interface RoundView {
   readonly tensions: readonly LedgerEntry[];
   /** The front-runner going into the round, if any. */
   readonly frontRunner?: string;
+  /** The facilitator's summary and tensions for this round; absent when its curation call failed. */
+  readonly curation?: { readonly summary: string; readonly tensions: readonly string[] };
 }
 
 /** The request for one member in one meeting round. */
 export function buildRoundRequest(view: RoundView): ModelRequest {
-  const slate = view.slate.options.map((option) => option.id);
+  const slate = liveOptions(view.slate).map((option) => option.id);
   const peers = view.peers
     .map((p) => `### ${p.name}: prefers ${p.preferredOption} (confidence ${p.confidence})\nReasons: ${p.reasons.join('; ')}\nConcerns: ${p.concerns.join('; ') || 'none'}\nObjections: ${p.objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ') || 'none'}`)
     .join('\n');
@@ -106,6 +111,9 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
   const lines = [
     `Round ${view.round}. You are ${view.name}.`,
     view.own ? `Your last stance: ${JSON.stringify(view.own)}` : 'You have no recorded stance yet.',
+    ...(view.curation === undefined
+      ? []
+      : [`The facilitator's summary of the table:\n${view.curation.summary}`, `Tensions the facilitator sees:\n${view.curation.tensions.map((t) => `- ${t}`).join('\n') || 'none'}`]),
     `The table:\n${peers || '(no peer stances)'}`,
     `Option slate:\n${renderSlate(view.slate)}`,
     `Open substantive objections:\n${tensions}`,
@@ -117,7 +125,8 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
   return {
     system: memberSystem(view.brief, view.member),
     messages: [{ role: 'user', content: lines.join('\n\n') }],
-    responseFormat: { type: 'json', name: 'meeting_stance', schema: stanceSchemaFor(slate) },
+    // Merged ids stay valid answers (they fold into their target), so a member is never failed for naming one.
+    responseFormat: { type: 'json', name: 'meeting_stance', schema: stanceSchemaFor(view.slate.options.map((option) => option.id)) },
     metadata: {
       protocol: MEETING_PROTOCOL,
       phase: 'round',
@@ -126,6 +135,60 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
       slate,
       peers: view.peers,
       adversarial: view.adversarial,
+      ...(view.frontRunner === undefined ? {} : { frontRunner: view.frontRunner }),
+    } satisfies MeetingRequestMetadata,
+  };
+}
+
+/** What the facilitator curates from: the whole table as peers see it, never anyone's private reasoning or role. */
+export interface CurationView {
+  readonly brief: Brief;
+  readonly facilitator: RosterMember;
+  readonly round: number;
+  readonly table: readonly SharedStance[];
+  readonly slate: OptionSlate;
+  readonly tensions: readonly LedgerEntry[];
+  readonly frontRunner?: string;
+}
+
+/**
+ * The facilitator's curation request at the start of a meeting round: summarise the table, name
+ * the tensions, and propose merges of options that are the same idea. It is built from shared
+ * stances only, so whatever the facilitator writes cannot carry a member's private reasoning.
+ */
+export function buildCurationRequest(view: CurationView): ModelRequest {
+  const slate = liveOptions(view.slate);
+  const proposed = slate.filter((o) => o.proposedBy !== 'brief').map((o) => o.id);
+  return {
+    system: [
+      'You facilitate a decision meeting. Summarise the table fairly, minority views included, without taking a side in the summary.',
+      NO_WRITE_RULE,
+    ].join('\n'),
+    messages: [
+      {
+        role: 'user',
+        content: [
+          `Question: ${view.brief.question}`,
+          `Round ${view.round} is about to start. The table (each member's shared stance, under neutral names):\n${view.table.map((p) => `- ${p.name}: prefers ${p.preferredOption} (${p.confidence}); reasons: ${p.reasons.join('; ')}; concerns: ${p.concerns.join('; ') || 'none'}`).join('\n')}`,
+          `Option slate:\n${renderSlate(view.slate)}`,
+          `Open substantive objections:\n${view.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n') || 'none'}`,
+          proposed.length > 0
+            ? `Options proposed during the meeting (${proposed.join(', ')}) may be merged into another live option when they are the same idea in other words; the brief's own options and the front-runner${view.frontRunner === undefined ? '' : ` (${view.frontRunner})`} are never merged away.`
+            : 'No option was proposed during the meeting, so there is nothing to merge.',
+          'Reply with one JSON object: {"summary": "<the table in a few sentences>", "tensions": ["<a live disagreement>"], "merges": [{"option": "<id>", "into": "<id>", "why": "..."}]}',
+        ].join('\n\n'),
+      },
+    ],
+    responseFormat: { type: 'json', name: 'meeting_curation', schema: curationReplySchema },
+    metadata: {
+      protocol: MEETING_PROTOCOL,
+      phase: 'curation',
+      round: view.round,
+      memberId: view.facilitator.id,
+      slate: slate.map((o) => o.id),
+      peers: view.table,
+      adversarial: false,
+      ...(view.frontRunner === undefined ? {} : { frontRunner: view.frontRunner }),
     } satisfies MeetingRequestMetadata,
   };
 }
@@ -147,7 +210,7 @@ export function buildSynthesisRequest(
   facilitator: RosterMember,
   input: { readonly round: number; readonly choice: string; readonly slate: OptionSlate; readonly positions: readonly SharedStance[]; readonly tensions: readonly LedgerEntry[] },
 ): ModelRequest {
-  const slate = input.slate.options.map((option) => option.id);
+  const slate = liveOptions(input.slate).map((option) => option.id);
   return {
     system: ['You facilitated a decision meeting and now write up its outcome faithfully, dissent included.', NO_WRITE_RULE].join('\n'),
     messages: [

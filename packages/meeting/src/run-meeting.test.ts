@@ -182,7 +182,7 @@ describe('runMeeting: isolation and neutral names', () => {
       const prep = adapter.callsFor(id).filter((c) => metaOf(c.request).phase === 'prep');
       expect(prep).toHaveLength(1);
       for (const other of others) expect(visible(prep[0]?.request as ModelRequest)).not.toContain(`MARK-${other}`);
-      const round1 = adapter.callsFor(id).find((c) => metaOf(c.request).round === 1)?.request as ModelRequest;
+      const round1 = adapter.callsFor(id).find((c) => metaOf(c.request).phase === 'round' && metaOf(c.request).round === 1)?.request as ModelRequest;
       const text = visible(round1);
       const names = meeting.record.roles.filter((r) => r.memberId !== id).map((r) => r.name);
       for (const other of others) {

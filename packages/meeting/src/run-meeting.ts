@@ -16,6 +16,7 @@ import {
 import type { ZodType } from 'zod';
 import { facilitatorOf, isLoadedBrief, type Brief, type RosterMember } from './brief.js';
 import { assessRound, initialConvergence, stepConvergence, type ConvergenceState, type RoundVerdict } from './convergence.js';
+import { applyMerges, curationReplySchema, liveOptions, resolveMerged, type RoundCuration } from './curation.js';
 import { groupthinkTriggers, type GroupthinkOptions, type GroupthinkTrigger } from './groupthink.js';
 import type { MeetingEvent } from './meeting-event.js';
 import type { AbstainReason, MeetingRecord, MeetingResult, MeetingStopReason, MeetingWarning, MemberTurn, RoundRecord } from './meeting-result.js';
@@ -23,7 +24,7 @@ import { modelFamilies } from './model-families.js';
 import { neutralNames } from './neutral-names.js';
 import { EMPTY_LEDGER, recordObjections, type ObjectionLedger } from './objection-ledger.js';
 import { curateSlate, DEFAULT_MAX_SLATE, openingSlate, type OptionSlate, type SlateRejection } from './option-slate.js';
-import { buildPrepRequest, buildRoundRequest, buildSynthesisRequest, synthesisReplySchema, type SynthesisReply } from './prompt.js';
+import { buildCurationRequest, buildPrepRequest, buildRoundRequest, buildSynthesisRequest, type CurationView, synthesisReplySchema, type SynthesisReply } from './prompt.js';
 import { hasQuorum, MIN_QUORUM } from './quorum.js';
 import { shareStance, stanceSchemaFor, type Stance } from './stance.js';
 import { synthesize } from './synthesize.js';
@@ -139,7 +140,12 @@ class MeetingRun {
     let prepTriggers: GroupthinkTrigger[] = [];
     let convergence: ConvergenceState = initialConvergence([]);
 
-    const finishRound = (round: number, adversarial: boolean, answered: MemberTurn[]): { stances: Map<string, Stance>; newSubstantive: number; slateStable: boolean } => {
+    const finishRound = (
+      round: number,
+      adversarial: boolean,
+      answered: MemberTurn[],
+      curation?: RoundCuration,
+    ): { stances: Map<string, Stance>; newSubstantive: number; slateStable: boolean } => {
       const proposals = answered.flatMap((turn) => ('stance' in turn ? turn.stance.proposedOptions.map((option) => ({ memberId: turn.memberId, option })) : []));
       const slateUpdate = curateSlate(slate, round, proposals, this.#options.maxSlate ?? DEFAULT_MAX_SLATE);
       slate = slateUpdate.slate;
@@ -157,8 +163,11 @@ class MeetingRun {
         addedOptions: slateUpdate.added.map((o) => o.id),
         rejectedProposals: slateUpdate.rejected,
         newObjections: [...ledgerUpdate.newSubstantive, ...ledgerUpdate.newMinor].map((e) => e.id),
+        ...(curation === undefined ? {} : { curation }),
       });
-      return { stances, newSubstantive: ledgerUpdate.newSubstantive.length, slateStable: slateUpdate.stable };
+      // A merge at the start of the round changed the slate members answered on: not a stable slate.
+      const merged = curation?.by === 'facilitator' && curation.merges.length > 0;
+      return { stances, newSubstantive: ledgerUpdate.newSubstantive.length, slateStable: slateUpdate.stable && !merged };
     };
 
     // Prep round: isolated and parallel; each request is built from the brief and the member alone.
@@ -179,9 +188,23 @@ class MeetingRun {
     let adversarial = false;
     for (let round = 1; round <= maxRounds && !this.#stop; round += 1) {
       this.#emit({ type: 'round_started', round, adversarial });
-      const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
-      const slateIds = slate.options.map((o) => o.id);
       const tensions = ledger.entries.filter((e) => e.severity === 'substantive');
+      const leading = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
+      const curated = await this.#curate({
+        brief,
+        facilitator: facilitatorOf(brief),
+        round,
+        table: [...latest].map(([id, stance]) => shareStance(stance, nameOf(id))),
+        slate,
+        tensions,
+        ...(leading === undefined ? {} : { frontRunner: leading }),
+      });
+      slate = curated.slate;
+      if (curated.curation.by === 'fallback') warnings.push({ kind: 'curation_fallback', round, message: curated.curation.reason });
+      const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
+      // Merged ids stay valid answers (they fold into their target), as in the request's schema.
+      const slateIds = slate.options.map((o) => o.id);
+      const summary = curated.curation.by === 'facilitator' ? { summary: curated.curation.summary, tensions: curated.curation.tensions } : undefined;
       const turns = await Promise.all(
         brief.roster.map((member) => {
           const peers = [...latest].filter(([id]) => id !== member.id).map(([id, stance]) => shareStance(stance, nameOf(id)));
@@ -196,12 +219,13 @@ class MeetingRun {
             slate,
             tensions,
             ...(frontRunner === undefined ? {} : { frontRunner }),
+            ...(summary === undefined ? {} : { curation: summary }),
           });
           return this.#turn(member, round, nameOf(member.id), request, slateIds);
         }),
       );
       const stoppedDuring = this.#stop !== undefined;
-      const result = finishRound(round, adversarial, turns);
+      const result = finishRound(round, adversarial, turns, curated.curation);
       if (stoppedDuring) {
         // A budget or abort cut the round short: its silence says nothing about the members.
         this.#emit({ type: 'round_finished', round });
@@ -289,13 +313,35 @@ class MeetingRun {
    * leaves the member without a valid position, so it abstains for the round.
    */
   #settlePreference(turn: MemberTurn, round: number, slate: OptionSlate, rejected: readonly SlateRejection[]): MemberTurn {
-    if (!('stance' in turn) || slate.options.some((o) => o.id === turn.stance.preferredOption)) return turn;
+    if (!('stance' in turn)) return turn;
     const preferred = turn.stance.preferredOption;
+    const fold = (target: string): MemberTurn => (target === preferred ? turn : { ...turn, stance: { ...turn.stance, preferredOption: target } });
+    if (slate.options.some((o) => o.id === preferred)) return fold(resolveMerged(slate, preferred));
     const folded = rejected.find((r) => r.kind === 'duplicate_title' && r.id === preferred);
-    if (folded?.kind === 'duplicate_title') return { ...turn, stance: { ...turn.stance, preferredOption: folded.sameAs } };
+    if (folded?.kind === 'duplicate_title') return fold(resolveMerged(slate, folded.sameAs));
     const reason: AbstainReason = { kind: 'invalid_output', issues: [`preferredOption: "${preferred}" could not join the slate, so it cannot be backed`] };
     this.#emit({ type: 'member_abstained', round, memberId: turn.memberId, reason });
     return { memberId: turn.memberId, name: turn.name, abstained: reason, reasked: turn.reasked };
+  }
+
+  /**
+   * The facilitator's curation at the start of a round. Its merges are vetted by code
+   * (`applyMerges`); when the call fails the round goes on with the code's own curation, so a
+   * facilitator outage costs the summary, never the meeting.
+   */
+  async #curate(view: CurationView): Promise<{ slate: OptionSlate; curation: RoundCuration }> {
+    const reply = await this.#call(view.facilitator, buildCurationRequest(view), curationReplySchema);
+    if (!reply.ok) {
+      const curation: RoundCuration = { by: 'fallback', reason: `the facilitator's curation of round ${view.round} failed (${reply.reason.kind}); members saw the table without its summary` };
+      this.#emit({ type: 'table_curated', round: view.round, by: 'fallback', merged: [] });
+      return { slate: view.slate, curation };
+    }
+    const applied = applyMerges(view.slate, reply.value.merges, view.frontRunner);
+    this.#emit({ type: 'table_curated', round: view.round, by: 'facilitator', merged: applied.merged.map((m) => m.option) });
+    return {
+      slate: applied.slate,
+      curation: { by: 'facilitator', summary: reply.value.summary, tensions: reply.value.tensions, merges: applied.merged, rejectedMerges: applied.rejected },
+    };
   }
 
   /** One member's turn in a round: a validated stance, or an abstention. */
@@ -392,8 +438,8 @@ function checkReply<T>(result: ModelRunResult, schema: ZodType<T>): { ok: true; 
   return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, reason: { kind: 'invalid_output', issues: parsed.issues } };
 }
 
-/** The front-runner: the top of the deterministic tally. */
+/** The front-runner: the top of the deterministic tally over live options (merged preferences count for their target). */
 function frontRunnerOf(stances: ReadonlyMap<string, Stance>, slate: OptionSlate): string | undefined {
-  const positions = [...stances].map(([memberId, s]) => ({ memberId, preferredOption: s.preferredOption, confidence: s.confidence }));
-  return tallyPositions(positions, slate.options.map((o) => o.id))[0]?.option;
+  const positions = [...stances].map(([memberId, s]) => ({ memberId, preferredOption: resolveMerged(slate, s.preferredOption), confidence: s.confidence }));
+  return tallyPositions(positions, liveOptions(slate).map((o) => o.id))[0]?.option;
 }

@@ -2,6 +2,7 @@ import type { ModelRequest } from '@conclave/core';
 import { scriptedAdapter, type ScriptedAdapter, type ScriptedReply } from '@conclave/testing';
 import { loadBrief, type Brief } from '../brief.js';
 import type { BriefInput } from '../brief-schema.js';
+import type { CurationReply } from '../curation.js';
 import type { MeetingRequestMetadata, SynthesisReply } from '../prompt.js';
 import type { Stance } from '../stance.js';
 
@@ -46,6 +47,15 @@ export interface MemberPlan {
   /** Index 0 is the prep round, then meeting rounds; the last entry repeats for later rounds. */
   readonly rounds: readonly (Stance | ScriptedReply)[];
   readonly synthesis?: SynthesisReply | ScriptedReply;
+  /** The facilitator's curation per meeting round (index 0 is round 1; the last entry repeats). */
+  readonly curation?: readonly (CurationReply | ScriptedReply)[];
+}
+
+/** What a scripted facilitator curates when a test does not say: a plain summary, no merges. */
+export const DEFAULT_CURATION: CurationReply = { summary: 'The table is split; the front-runner has the broadest support.', tensions: [], merges: [] };
+
+function isCuration(value: unknown): value is CurationReply {
+  return typeof value === 'object' && value !== null && 'summary' in value && 'merges' in value;
 }
 
 const DEFAULT_SYNTHESIS: SynthesisReply = { rationale: 'The backers made the stronger case.', rejected: [], risks: [], followUps: ['Review in a quarter.'] };
@@ -64,6 +74,10 @@ export function meetingAdapter(plans: Readonly<Record<string, MemberPlan>>): Scr
     const meta = request.metadata as unknown as MeetingRequestMetadata;
     const plan = plans[meta.memberId];
     if (plan === undefined) return { failure: { kind: 'invalid_output', message: `no plan for ${meta.memberId}` } };
+    if (meta.phase === 'curation') {
+      const reply = plan.curation?.[Math.min(meta.round - 1, plan.curation.length - 1)] ?? DEFAULT_CURATION;
+      return isCuration(reply) ? { value: reply } : reply;
+    }
     if (meta.phase === 'synthesis') {
       const reply = plan.synthesis ?? DEFAULT_SYNTHESIS;
       return isSynthesisReply(reply) ? { value: reply } : reply;
