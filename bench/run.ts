@@ -15,6 +15,8 @@ import { printTable, RESULTS_DIR, round, writeResult, type BenchResult } from '.
 import { meeting } from './meeting.js';
 import { memory } from './memory.js';
 import { providers } from './providers.js';
+import { taskloopLedger } from './taskloop-ledger.js';
+import { taskloopLoop } from './taskloop-loop.js';
 import { verifier } from './verifier.js';
 
 interface Benchmark {
@@ -31,6 +33,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'providers', title: 'Provider adapters over loopback HTTP', run: providers },
   { name: 'meeting', title: 'Consensus meeting: calls and prompt tokens', run: meeting },
   { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
+  { name: 'taskloop-ledger', title: 'Task loop: plan ledger flips in a 5,000-task plan', run: taskloopLedger },
+  { name: 'taskloop-loop', title: 'Task loop: overhead per attempt', run: taskloopLoop },
 ];
 
 interface SummaryEntry {

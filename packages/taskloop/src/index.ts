@@ -1,0 +1,58 @@
+// Spec: markdown with YAML front-matter, snapshotted and hash-checked for the run.
+export type { SpecIssue, SpecIssueCode, SpecPath } from './spec/spec-issue.js';
+export { formatSpecIssue, formatSpecPath } from './spec/spec-issue.js';
+export type { TaskSpecInput } from './spec/task-spec-schema.js';
+export { SPEC_DEFAULTS, taskSpecInputSchema } from './spec/task-spec-schema.js';
+export type { SpecParseResult, TaskSpec } from './spec/task-spec.js';
+export { loadSpec, parseSpec } from './spec/task-spec.js';
+export type { CheckSpecResult, SnapshotSpecResult } from './spec/spec-snapshot.js';
+export { checkSpec, snapshotSpec } from './spec/spec-snapshot.js';
+
+// Plan ledger: a strict GFM task list only the orchestrator ticks.
+export type { AtomicWriteResult } from './ledger/atomic-write.js';
+export { writeFileAtomic } from './ledger/atomic-write.js';
+export { CONCLAVE_DIR } from './ledger/ledger-paths.js';
+export type { Plan, PlanIssue, PlanIssueCode, PlanItem, PlanParseResult } from './ledger/plan-parse.js';
+export { parsePlan } from './ledger/plan-parse.js';
+export { isRunnable, nextRunnable } from './ledger/plan-runnable.js';
+export type { PlanTaskInput } from './ledger/plan-render.js';
+export { planFromTasks } from './ledger/plan-render.js';
+export { planSeedFromSpecBody } from './ledger/plan-seed.js';
+export type { CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerTampered, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
+export { checkLedger, flip, initLedger, openLedger, PlanLedger, restoreLedger } from './ledger/plan-ledger.js';
+
+// Gates: shell, file_exists, regex; levels; structured evidence.
+export type { FileExistsGate, GateDefinition, Level, RegexGate, ShellGate } from './gates/gate-definition.js';
+export { gateDefinitionSchema, LEVELS } from './gates/gate-definition.js';
+export type { GateEvidence } from './gates/gate-evidence.js';
+export type { GateRunContext, GateRunReport } from './gates/run-gates.js';
+export { runGates, selectGates } from './gates/run-gates.js';
+
+// Security: command policy, workspace paths, scrubbed environment, redaction, process trees.
+export type { CommandPolicy } from './security/command-policy-config.js';
+export { commandPolicySchema } from './security/command-policy-config.js';
+export type { CommandCheck } from './security/command-policy.js';
+export { checkCommand } from './security/command-policy.js';
+export type { WorkspacePath } from './security/workspace-path.js';
+export { resolveInWorkspace } from './security/workspace-path.js';
+export { SAFE_ENV_VARS, scrubbedEnv, secretValuesFrom } from './security/scrub-env.js';
+export { redactSecrets } from './security/redact.js';
+export type { ProcessOutcome, ProcessSpec } from './process/run-process.js';
+export { runProcess } from './process/run-process.js';
+
+// Builders: the agent that does the work.
+export type { BuildContext, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builders/builder.js';
+export type { SafeBuildOptions } from './builders/safe-build.js';
+export { safeBuild } from './builders/safe-build.js';
+export { renderBuildPrompt } from './builders/build-prompt.js';
+export type { CommandBuilderOptions } from './builders/command-builder.js';
+export { createCommandBuilder } from './builders/command-builder.js';
+export type { AgentSdkQuery, ClaudeAgentSdkBuilderOptions } from './builders/claude-agent-sdk-builder.js';
+export { createClaudeAgentSdkBuilder } from './builders/claude-agent-sdk-builder.js';
+
+// The loop: a pure step function and the runner that performs its effects.
+export type { AttemptDecision, AttemptState, HaltReason, LoopConfig, LoopEffect, LoopEvent, LoopState, TaskDisposition } from './loop/loop-step.js';
+export { decideAttempt, feedbackFrom, initialLoopState, loopStep } from './loop/loop-step.js';
+export type { EvidenceBundle, TimelineEntry } from './loop/evidence-store.js';
+export type { PlanSource, StartRefusal, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
+export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';

@@ -1,0 +1,190 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serializeLedgerRecord } from './ledger-record.js';
+import { checkLedger, flip, initLedger, openLedger, restoreLedger, type PlanLedger } from './plan-ledger.js';
+import { planFromTasks } from './plan-render.js';
+import { sha256 } from './sha256.js';
+
+const PLAN = planFromTasks(['Set up', { title: 'Build', children: ['Form', 'Validation'] }, 'Ship']);
+
+describe('plan ledger', () => {
+  let workspace: string;
+  const planPath = () => join(workspace, '.conclave', 'plan.md');
+  const ledgerPath = () => join(workspace, '.conclave', 'ledger.json');
+  const readPlan = () => readFile(planPath(), 'utf8');
+
+  beforeEach(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'taskloop-ledger-'));
+  });
+  afterEach(async () => {
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  async function init(text = PLAN): Promise<PlanLedger> {
+    const result = await initLedger(workspace, text);
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    return result.ledger;
+  }
+
+  it('initialises, flips leaves and completes a parent with its last subtask', async () => {
+    const ledger = await init();
+    expect(await readPlan()).toBe(PLAN);
+    expect(await flip(ledger, '1')).toMatchObject({ ok: true, flipped: ['1'] });
+    expect(await flip(ledger, '2.1')).toMatchObject({ ok: true, flipped: ['2.1'] });
+    const last = await flip(ledger, '2.2');
+    expect(last).toMatchObject({ ok: true, flipped: ['2.2', '2'] });
+    expect(await readPlan()).toBe('# Plan\n\n- [x] Set up\n- [x] Build\n  - [x] Form\n  - [x] Validation\n- [ ] Ship\n');
+    expect(ledger.plan.items.filter((i) => i.checked).map((i) => i.id)).toEqual(['1', '2', '2.1', '2.2']);
+    expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 1, current: { sha256: sha256(await readPlan()), text: await readPlan() } });
+    expect((await readdir(join(workspace, '.conclave'))).sort()).toEqual(['ledger.json', 'plan.md']);
+    expect(await checkLedger(ledger)).toEqual({ ok: true });
+  });
+
+  it('refuses unknown, already checked and non-runnable items without writing', async () => {
+    const ledger = await init();
+    await flip(ledger, '1');
+    const before = await readPlan();
+    expect(await flip(ledger, 'nope')).toMatchObject({ ok: false, kind: 'unknown_item' });
+    expect(await flip(ledger, '1')).toMatchObject({ ok: false, kind: 'already_checked' });
+    expect(await flip(ledger, '2')).toMatchObject({ ok: false, kind: 'not_runnable', message: 'task "2" still has open subtasks: 2.1, 2.2' });
+    expect(await readPlan()).toBe(before);
+  });
+
+  it('refuses an invalid plan and a second init', async () => {
+    expect(await initLedger(workspace, '- not a task\n')).toMatchObject({ ok: false, kind: 'plan_invalid', issues: [{ code: 'not_a_task', line: 1 }] });
+    await init();
+    expect(await initLedger(workspace, PLAN)).toMatchObject({ ok: false, kind: 'ledger_exists' });
+  });
+
+  it('serialises concurrent flips in call order', async () => {
+    const ledger = await init();
+    const results = await Promise.all([flip(ledger, '1'), flip(ledger, '2.1'), flip(ledger, '2.1')]);
+    expect(results.map((r) => (r.ok ? 'ok' : r.kind))).toEqual(['ok', 'ok', 'already_checked']);
+  });
+
+  describe('tampering', () => {
+    const cases: [string, (text: string) => Promise<void>, 'modified' | 'deleted', RegExp][] = [
+      ['a builder ticks a box', (text) => writeFile(planPath(), text.replace('- [ ] Ship', '- [x] Ship')), 'modified', /-- \[ \] Ship\n\+- \[x\] Ship/],
+      ['a builder rewords a task', (text) => writeFile(planPath(), text.replace('Form', 'Form and styling')), 'modified', /- {2}- \[ \] Form\n\+ {2}- \[ \] Form and styling/],
+      ['a builder deletes the file', () => unlink(planPath()), 'deleted', /-- \[ \] Set up/],
+    ];
+    for (const [name, tamper, detail, diff] of cases) {
+      it(`detects that ${name}, with a diff, and writes nothing`, async () => {
+        const ledger = await init();
+        await tamper(PLAN);
+        const tampered = await readFile(planPath(), 'utf8').catch(() => undefined);
+        const record = await readFile(ledgerPath(), 'utf8');
+        const check = await checkLedger(ledger);
+        expect(check).toMatchObject({ ok: false, kind: 'ledger_tampered', detail });
+        expect(!check.ok && check.kind === 'ledger_tampered' && check.diff).toMatch(diff);
+        expect(await flip(ledger, '1')).toMatchObject({ ok: false, kind: 'ledger_tampered', detail });
+        expect(await readFile(planPath(), 'utf8').catch(() => undefined)).toBe(tampered);
+        expect(await readFile(ledgerPath(), 'utf8')).toBe(record);
+        expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_tampered', detail });
+        const restored = await restoreLedger(ledger);
+        expect(restored.ok && restored.discardedDiff).toMatch(diff);
+        expect(await readPlan()).toBe(PLAN);
+        expect(await flip(ledger, '1')).toMatchObject({ ok: true });
+      });
+    }
+
+    it('openLedger can put a tampered plan back', async () => {
+      await init();
+      await writeFile(planPath(), PLAN.replace('Ship', 'Ship it'));
+      const opened = await openLedger(workspace, { restoreTampered: true });
+      expect(opened).toMatchObject({ ok: true, recovered: 'restored' });
+      expect(opened.ok && opened.restoredDiff).toMatch(/\+- \[ \] Ship it/);
+      expect(await readPlan()).toBe(PLAN);
+    });
+
+    it('an identical rewrite is not tampering', async () => {
+      const ledger = await init();
+      await writeFile(planPath(), PLAN);
+      expect(await checkLedger(ledger)).toEqual({ ok: true });
+    });
+  });
+
+  describe('crash recovery', () => {
+    it('reopens after a flip with the same state', async () => {
+      const ledger = await init();
+      await flip(ledger, '1');
+      const opened = await openLedger(workspace);
+      expect(opened.ok && opened.ledger.plan).toEqual(ledger.plan);
+      expect(opened.ok && opened.recovered).toBeUndefined();
+    });
+
+    it('a kill after the pending record but before plan.md discards the intent', async () => {
+      await init();
+      const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] } }));
+      const opened = await openLedger(workspace);
+      expect(opened).toMatchObject({ ok: true, recovered: 'pending_discarded' });
+      expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(false);
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 1, current: { sha256: sha256(PLAN), text: PLAN } });
+      expect(opened.ok && (await flip(opened.ledger, '1')).ok).toBe(true);
+    });
+
+    it('a plan.md equal to the pending write is that write done, and is folded into the record', async () => {
+      await init();
+      const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] } }));
+      await writeFile(planPath(), next);
+      const opened = await openLedger(workspace);
+      expect(opened).toMatchObject({ ok: true });
+      expect(opened.ok && opened.recovered).toBeUndefined();
+      expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(true);
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 1, current: { sha256: sha256(next), text: next } });
+    });
+
+    it('a plan.md matching neither record is tampering, even with a pending write', async () => {
+      await init();
+      const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] } }));
+      await writeFile(planPath(), PLAN.replace('- [ ] Ship', '- [x] Ship'));
+      const opened = await openLedger(workspace);
+      expect(opened).toMatchObject({ ok: false, kind: 'ledger_tampered' });
+      // The diff is against the orchestrator's latest decision, the pending flip.
+      expect(!opened.ok && opened.kind === 'ledger_tampered' && opened.diff).toMatch(/-- \[x\] Set up\n\+- \[ \] Set up/);
+    });
+
+    it('a builder undoing the last flip is caught after a restart', async () => {
+      const ledger = await init();
+      await flip(ledger, '1');
+      await writeFile(planPath(), PLAN);
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_tampered' });
+    });
+
+    it('a builder ticking one runnable box is not taken for a crashed flip after a restart', async () => {
+      const ledger = await init();
+      await flip(ledger, '1');
+      await writeFile(planPath(), (await readPlan()).replace('- [ ] Ship', '- [x] Ship'));
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_tampered' });
+    });
+
+    it('a plan.md written without a pending record is tampering (the protocol never does that)', async () => {
+      await init();
+      await writeFile(planPath(), PLAN.replace('- [ ] Set up', '- [x] Set up'));
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_tampered' });
+    });
+
+    it('a kill during the first write lets init run again', async () => {
+      await mkdir(join(workspace, '.conclave'));
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha256(PLAN) } }));
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_missing' });
+      expect(await initLedger(workspace, PLAN)).toMatchObject({ ok: true });
+    });
+
+    it('reports a missing or corrupt record', async () => {
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_missing' });
+      await init();
+      await writeFile(ledgerPath(), '{"version":1,"current":{"sha256":"' + '0'.repeat(64) + '","text":"x"}}');
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: '1'.repeat(64), ticks: [0] } }));
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+      await writeFile(ledgerPath(), 'not json');
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+    });
+  });
+});

@@ -1,0 +1,389 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage } from '@conclave/core';
+import { writeFileAtomic } from './atomic-write.js';
+import { ledgerRecordSchema, pendingText, serializeLedgerRecord, type LedgerRecord } from './ledger-record.js';
+import { CONCLAVE_DIR, conclavePath } from './ledger-paths.js';
+import { lineDiff } from './line-diff.js';
+import { parsePlan, type Plan, type PlanIssue, type PlanItem } from './plan-parse.js';
+import { sha256 } from './sha256.js';
+
+/** plan.md no longer holds what the orchestrator last wrote: someone else edited or deleted it. */
+export interface LedgerTampered {
+  readonly ok: false;
+  readonly kind: 'ledger_tampered';
+  readonly detail: 'modified' | 'deleted';
+  /** Unified line diff of the orchestrator's last write (`-`) against the file on disk (`+`). */
+  readonly diff: string;
+  readonly expectedSha256: string;
+  /** Absent when the file is gone. */
+  readonly actualSha256?: string;
+  readonly message: string;
+  readonly fix: string;
+}
+
+/** A file of the ledger could not be read or written. */
+export interface LedgerIoError {
+  readonly ok: false;
+  readonly kind: 'io_error';
+  readonly path: string;
+  readonly message: string;
+}
+
+/** What `openLedger` found. */
+export type OpenLedgerResult =
+  | {
+      readonly ok: true;
+      readonly ledger: PlanLedger;
+      /** `pending_discarded`: a kill hit between recording a flip and writing plan.md (the flip did not happen); `restored`: a tampered plan was put back (see `restoredDiff`). */
+      readonly recovered?: 'pending_discarded' | 'restored';
+      readonly restoredDiff?: string;
+    }
+  | LedgerTampered
+  | LedgerIoError
+  | { readonly ok: false; readonly kind: 'ledger_missing' | 'ledger_corrupt'; readonly message: string; readonly fix: string }
+  | { readonly ok: false; readonly kind: 'plan_invalid'; readonly issues: readonly PlanIssue[] };
+
+/** What `initLedger` did. */
+export type InitLedgerResult =
+  | { readonly ok: true; readonly ledger: PlanLedger }
+  | LedgerIoError
+  | { readonly ok: false; readonly kind: 'plan_invalid'; readonly issues: readonly PlanIssue[] }
+  | { readonly ok: false; readonly kind: 'ledger_exists'; readonly message: string; readonly fix: string };
+
+/** What `flip` did. */
+export type FlipResult =
+  | {
+      readonly ok: true;
+      /** The task flipped, then every parent that its flip completed, innermost first. */
+      readonly flipped: readonly string[];
+      readonly plan: Plan;
+    }
+  | LedgerTampered
+  | LedgerIoError
+  | { readonly ok: false; readonly kind: 'unknown_item' | 'already_checked' | 'not_runnable'; readonly itemId: string; readonly message: string };
+
+/** What `checkLedger` found. */
+export type CheckLedgerResult = { readonly ok: true } | LedgerTampered | LedgerIoError;
+
+/** What `restoreLedger` did. */
+export type RestoreLedgerResult = { readonly ok: true; readonly discardedDiff: string } | LedgerIoError;
+
+/** Options for `openLedger`. */
+export interface OpenLedgerOptions {
+  /** Put a tampered plan.md back to the orchestrator's last write instead of refusing to open. */
+  readonly restoreTampered?: boolean;
+}
+
+const TAMPER_FIX = 'only the orchestrator writes plan.md: put the file back (restoreLedger, or openLedger with restoreTampered) and make the change through the orchestrator';
+
+/**
+ * The plan ledger: `.conclave/plan.md`, whose ONLY writer is the orchestrator. Builders may read
+ * it; any byte they change (ticking a box, rewording a task, deleting the file) is reported as
+ * `ledger_tampered`, with a diff, at the next `flip` or `checkLedger`, before anything is written.
+ *
+ * Every write records itself in ledger.json (`pending`: the new plan's hash and the boxes it
+ * ticks) before it touches plan.md and as `current` after, each write atomic and fsynced, so a
+ * kill at any point leaves plan.md equal to the recorded `current` or `pending` and `openLedger`
+ * tells a crash from a tamper. A flip does not re-parse the markdown (seconds for 5,000 tasks with
+ * micromark): the ledger keeps the parsed plan and the exact bytes it last wrote, compares the
+ * file on disk with those bytes, and edits the one checkbox in place, which keeps every offset
+ * and id valid. Operations on one ledger run one at a time, in call order.
+ */
+export class PlanLedger {
+  readonly workspace: string;
+  #plan: Plan;
+  #text: string;
+  #bytes: Buffer;
+  #sha: string;
+  readonly #index: ReadonlyMap<string, number>;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** @internal Use `openLedger` or `initLedger`. */
+  constructor(workspace: string, plan: Plan, text: string, sha: string) {
+    this.workspace = workspace;
+    this.#plan = plan;
+    this.#text = text;
+    this.#bytes = Buffer.from(text, 'utf8');
+    this.#sha = sha;
+    this.#index = new Map(plan.items.map((item, i) => [item.id, i]));
+  }
+
+  /** The plan as the orchestrator last wrote it. */
+  get plan(): Plan {
+    return this.#plan;
+  }
+
+  /** The exact text the orchestrator last wrote to plan.md. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** The sha256 of `text`. */
+  get sha256(): string {
+    return this.#sha;
+  }
+
+  /** Checks that plan.md still holds the orchestrator's last write, byte for byte. */
+  check(): Promise<CheckLedgerResult> {
+    return this.#serial(() => this.#verifyDisk());
+  }
+
+  /**
+   * Marks a task done. Refuses (as a value, nothing written) when plan.md was changed by anyone
+   * else, when the id is unknown, when the task is already checked, or when it still has open
+   * subtasks. Flipping the last open subtask of a parent flips the parent too (and so on up the
+   * outline): a parent is a heading for its subtasks, complete exactly when they all are.
+   */
+  flip(itemId: string): Promise<FlipResult> {
+    return this.#serial(async (): Promise<FlipResult> => {
+      const disk = await this.#verifyDisk();
+      if (!disk.ok) return disk;
+      const at = this.#index.get(itemId);
+      const item = at === undefined ? undefined : this.#plan.items[at];
+      if (item === undefined) return { ok: false, kind: 'unknown_item', itemId, message: `the plan has no task "${itemId}"` };
+      if (item.checked) return { ok: false, kind: 'already_checked', itemId, message: `task "${itemId}" is already checked` };
+      const open = item.childIds.filter((id) => !this.#item(id).checked);
+      if (open.length > 0) return { ok: false, kind: 'not_runnable', itemId, message: `task "${itemId}" still has open subtasks: ${open.join(', ')}` };
+
+      const flipped = [item.id];
+      const checked = new Set(flipped);
+      for (let parent = this.#parentOf(item); parent !== undefined && !parent.checked; parent = this.#parentOf(parent)) {
+        if (!parent.childIds.every((id) => checked.has(id) || this.#item(id).checked)) break;
+        flipped.push(parent.id);
+        checked.add(parent.id);
+      }
+      // Only the one character inside each `[ ]` changes, so every other offset in the plan stays valid.
+      const ticks = flipped.map((id) => this.#item(id).checkboxOffset);
+      const text = pendingText(this.#text, ticks);
+      if (text === undefined) throw new Error(`plan ledger invariant broken: no "[ ]" at the checkbox offsets of ${flipped.join(', ')}`);
+      const plan: Plan = { items: this.#plan.items.map((entry) => (checked.has(entry.id) ? { ...entry, checked: true } : entry)) };
+      const written = await this.#write(text, ticks, plan);
+      if (!written.ok) return written;
+      return { ok: true, flipped, plan };
+    });
+  }
+
+  /** Writes the orchestrator's last plan back over whatever is on disk; returns what was discarded. */
+  restore(): Promise<RestoreLedgerResult> {
+    return this.#serial(async (): Promise<RestoreLedgerResult> => {
+      const path = conclavePath(this.workspace, 'plan.md');
+      const actual = await readOptional(path);
+      if (!actual.ok) return actual;
+      const written = await writeFileAtomic(path, this.#bytes);
+      if (!written.ok) return written;
+      const discardedDiff = actual.bytes !== undefined && actual.bytes.equals(this.#bytes) ? '' : diffAgainst(this.#text, actual.bytes);
+      return { ok: true, discardedDiff };
+    });
+  }
+
+  #item(id: string): PlanItem {
+    return this.#plan.items[this.#index.get(id) as number] as PlanItem;
+  }
+
+  #parentOf(item: PlanItem): PlanItem | undefined {
+    return item.parentId === undefined ? undefined : this.#item(item.parentId);
+  }
+
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(operation, operation);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #verifyDisk(): Promise<CheckLedgerResult> {
+    const read = await readOptional(conclavePath(this.workspace, 'plan.md'));
+    if (!read.ok) return read;
+    if (read.bytes?.equals(this.#bytes) === true) return { ok: true };
+    return tampered(this.#text, this.#sha, read.bytes);
+  }
+
+  /**
+   * The record (this write as `pending`) → plan.md → the record (this write as `current`), each
+   * atomic. The last step skips the folder fsync: losing it in a power cut only leaves the
+   * pending state `openLedger` finishes. Once plan.md is written the flip stands, even if the
+   * last record write fails (the next write or `openLedger` catches up).
+   */
+  async #write(text: string, ticks: readonly number[], plan: Plan): Promise<{ ok: true } | LedgerIoError> {
+    const sha = sha256(text);
+    const pending = await writeFileAtomic(
+      conclavePath(this.workspace, 'ledger.json'),
+      serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: { sha256: sha, ticks: [...ticks] } }),
+    );
+    if (!pending.ok) return pending;
+    const bytes = Buffer.from(text, 'utf8');
+    const planned = await writeFileAtomic(conclavePath(this.workspace, 'plan.md'), bytes);
+    if (!planned.ok) return planned;
+    this.#plan = plan;
+    this.#text = text;
+    this.#bytes = bytes;
+    this.#sha = sha;
+    // Without this, a builder restoring the previous plan.md would look like a kill before the
+    // write and be accepted on the next open.
+    await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }), { syncDir: false });
+    return { ok: true };
+  }
+}
+
+/**
+ * Opens the ledger of a run in `workspace` (to resume after a restart or a kill). plan.md must
+ * hold what ledger.json says the orchestrator last wrote, or the write it was about to make
+ * (then that write is promoted: the kill came between plan.md and the record). Anything else is
+ * `ledger_tampered` with a diff, unless `restoreTampered` asks for the plan to be put back.
+ */
+export async function openLedger(workspace: string, options: OpenLedgerOptions = {}): Promise<OpenLedgerResult> {
+  const ledgerPath = conclavePath(workspace, 'ledger.json');
+  const planPath = conclavePath(workspace, 'plan.md');
+  const recordRead = await readOptional(ledgerPath);
+  if (!recordRead.ok) return recordRead;
+  if (recordRead.bytes === undefined) {
+    return { ok: false, kind: 'ledger_missing', message: `${join(CONCLAVE_DIR, 'ledger.json')} does not exist: this workspace has no plan ledger`, fix: 'start the run with initLedger' };
+  }
+  const record = parseRecord(recordRead.bytes.toString('utf8'));
+  if (!record.ok) return record;
+  const planRead = await readOptional(planPath);
+  if (!planRead.ok) return planRead;
+  const actual = planRead.bytes;
+  const actualSha = actual === undefined ? undefined : sha256(actual);
+  const { current, pending } = record.record;
+  const intended = record.intended;
+
+  let text: string;
+  let recovered: 'pending_discarded' | 'restored' | undefined;
+  let restoredDiff: string | undefined;
+  if (pending !== undefined && actual !== undefined && actualSha === pending.sha256) {
+    // The last write reached plan.md (the normal state after a flip): fold it into `current`.
+    text = actual.toString('utf8');
+    const promoted = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: pending.sha256, text } }));
+    if (!promoted.ok) return promoted;
+  } else if (current !== null && actualSha === current.sha256) {
+    text = current.text;
+    if (pending !== undefined) {
+      // Killed after recording the intent but before plan.md changed: the intent is void.
+      const cleared = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current }));
+      if (!cleared.ok) return cleared;
+      recovered = 'pending_discarded';
+    }
+  } else if (current === null || intended === undefined) {
+    return { ok: false, kind: 'ledger_missing', message: 'the first plan write did not finish (the run was stopped while starting)', fix: 'start the run again with initLedger' };
+  } else if (options.restoreTampered === true) {
+    // Put back the orchestrator's latest decision (a pending flip was only recorded after its gates passed).
+    const restored = await writeFileAtomic(planPath, intended.text);
+    if (!restored.ok) return restored;
+    const folded = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: intended }));
+    if (!folded.ok) return folded;
+    text = intended.text;
+    recovered = 'restored';
+    restoredDiff = diffAgainst(intended.text, actual);
+  } else {
+    return tampered(intended.text, intended.sha256, actual);
+  }
+
+  const parsed = parsePlan(text);
+  if (!parsed.ok) return { ok: false, kind: 'plan_invalid', issues: parsed.issues };
+  const ledger = new PlanLedger(workspace, parsed.plan, text, sha256(text));
+  return { ok: true, ledger, ...(recovered === undefined ? {} : { recovered }), ...(restoredDiff === undefined ? {} : { restoredDiff }) };
+}
+
+/**
+ * Starts the ledger of a run: validates `planText` with `parsePlan` and writes it as
+ * `.conclave/plan.md`, creating `.conclave/`. Refuses when the workspace already has a ledger
+ * (resume it with `openLedger`); a start that was killed half-way may be run again.
+ */
+export async function initLedger(workspace: string, planText: string): Promise<InitLedgerResult> {
+  const parsed = parsePlan(planText);
+  if (!parsed.ok) return { ok: false, kind: 'plan_invalid', issues: parsed.issues };
+  const dir = join(workspace, CONCLAVE_DIR);
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    return { ok: false, kind: 'io_error', path: dir, message: errorMessage(error) };
+  }
+  const ledgerPath = conclavePath(workspace, 'ledger.json');
+  const existing = await readOptional(ledgerPath);
+  if (!existing.ok) return existing;
+  if (existing.bytes !== undefined) {
+    const record = parseRecord(existing.bytes.toString('utf8'));
+    if (!record.ok || record.record.current !== null) {
+      return { ok: false, kind: 'ledger_exists', message: `${join(CONCLAVE_DIR, 'ledger.json')} already exists: this workspace has a run in progress`, fix: `resume it with openLedger, or remove ${CONCLAVE_DIR}/ to start over` };
+    }
+  }
+  const sha = sha256(planText);
+  const steps: (() => ReturnType<typeof writeFileAtomic>)[] = [
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha } })),
+    () => writeFileAtomic(conclavePath(workspace, 'plan.md'), planText),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: sha, text: planText } })),
+  ];
+  for (const step of steps) {
+    const written = await step();
+    if (!written.ok) return written;
+  }
+  return { ok: true, ledger: new PlanLedger(workspace, parsed.plan, planText, sha) };
+}
+
+/** `ledger.flip(itemId)`: marks a task done (see `PlanLedger.flip`). */
+export function flip(ledger: PlanLedger, itemId: string): Promise<FlipResult> {
+  return ledger.flip(itemId);
+}
+
+/** `ledger.check()`: whether plan.md still holds the orchestrator's last write. */
+export function checkLedger(ledger: PlanLedger): Promise<CheckLedgerResult> {
+  return ledger.check();
+}
+
+/** `ledger.restore()`: puts the orchestrator's last write back over a tampered plan.md. */
+export function restoreLedger(ledger: PlanLedger): Promise<RestoreLedgerResult> {
+  return ledger.restore();
+}
+
+type ReadResult = { readonly ok: true; readonly bytes: Buffer | undefined } | LedgerIoError;
+
+/** Reads a file; a missing file is `bytes: undefined`, not an error. */
+async function readOptional(path: string): Promise<ReadResult> {
+  try {
+    return { ok: true, bytes: await readFile(path) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, bytes: undefined };
+    return { ok: false, kind: 'io_error', path, message: errorMessage(error) };
+  }
+}
+
+/** A parsed record and the plan text it says the orchestrator wrote last (`pending` applied to `current`). */
+type ParsedRecord = { ok: true; record: LedgerRecord; intended: { sha256: string; text: string } | undefined } | { ok: false; kind: 'ledger_corrupt'; message: string; fix: string };
+
+function parseRecord(text: string): ParsedRecord {
+  const corrupt = (why: string) => ({ ok: false as const, kind: 'ledger_corrupt' as const, message: `${join(CONCLAVE_DIR, 'ledger.json')} ${why}`, fix: `the orchestrator's record cannot be trusted: remove ${CONCLAVE_DIR}/ and start the run again` });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return corrupt('is not valid JSON');
+  }
+  const parsed = ledgerRecordSchema.safeParse(data);
+  if (!parsed.success) return corrupt(`is not a ledger record (${parsed.error.issues[0]?.message ?? 'unexpected shape'})`);
+  const { current, pending } = parsed.data;
+  if (current === null) return { ok: true, record: parsed.data, intended: undefined };
+  if (sha256(current.text) !== current.sha256) return corrupt('does not match its own hash');
+  if (pending === undefined) return { ok: true, record: parsed.data, intended: current };
+  const next = pendingText(current.text, pending.ticks ?? []);
+  if (next === undefined || sha256(next) !== pending.sha256) return corrupt('records a pending write that does not match its own hash');
+  return { ok: true, record: parsed.data, intended: { sha256: pending.sha256, text: next } };
+}
+
+function diffAgainst(expected: string, actual: Buffer | undefined): string {
+  return lineDiff(expected, actual?.toString('utf8') ?? '', { expectedLabel: 'plan.md (orchestrator, last write)', actualLabel: actual === undefined ? 'plan.md (deleted)' : 'plan.md (on disk)' });
+}
+
+function tampered(expected: string, expectedSha256: string, actual: Buffer | undefined): LedgerTampered {
+  const deleted = actual === undefined;
+  return {
+    ok: false,
+    kind: 'ledger_tampered',
+    detail: deleted ? 'deleted' : 'modified',
+    diff: diffAgainst(expected, actual),
+    expectedSha256,
+    ...(deleted ? {} : { actualSha256: sha256(actual) }),
+    message: deleted ? `${CONCLAVE_DIR}/plan.md was deleted by someone other than the orchestrator` : `${CONCLAVE_DIR}/plan.md was changed by someone other than the orchestrator`,
+    fix: TAMPER_FIX,
+  };
+}

@@ -1,0 +1,177 @@
+import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage } from '@conclave/core';
+import type { BuildFeedback } from '../builders/builder.js';
+import type { Level } from '../gates/gate-definition.js';
+import type { GateEvidence } from '../gates/gate-evidence.js';
+import { writeFileAtomic } from '../ledger/atomic-write.js';
+import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
+import type { AttemptDecision, AttemptState, TaskDisposition } from './loop-step.js';
+
+/**
+ * The evidence bundle of one attempt, as written to `evidence.json`: everything an auditor needs
+ * to see why a box was or was not ticked, without the chat history.
+ */
+export interface EvidenceBundle {
+  readonly mode: 'guarded';
+  readonly runId: string;
+  readonly specId: string;
+  readonly taskId: string;
+  readonly attempt: number;
+  readonly level: Level;
+  readonly retriesConfigured: number;
+  /** Retries used before this attempt. */
+  readonly retryCount: number;
+  readonly decision: AttemptDecision;
+  /** Set on the attempt that settled the task; absent while retries remain. */
+  readonly disposition?: TaskDisposition;
+  readonly gatesPassed: boolean;
+  readonly gates: readonly GateEvidence[];
+  readonly skippedGates: readonly { readonly name: string; readonly reason: string }[];
+  readonly builder: {
+    readonly name: string;
+    readonly ok: boolean;
+    readonly failure?: { readonly kind: string; readonly message: string };
+    readonly summary: string;
+    readonly durationMs: number;
+    readonly costUsd?: number;
+    readonly turns?: number;
+    readonly permissionDenials?: readonly string[];
+  } | null;
+  readonly feedbackGiven: BuildFeedback | null;
+  readonly recordedAt: string;
+}
+
+/** The folder of one run's evidence, relative to the workspace. */
+export function runDir(runId: string): string {
+  return join(CONCLAVE_DIR, 'runs', runId);
+}
+
+/** The folder of one attempt's evidence, relative to the workspace. */
+export function attemptDir(runId: string, taskId: string, attempt: number): string {
+  return join(runDir(runId), taskId, `attempt-${attempt}`);
+}
+
+const EVIDENCE_FILE = 'evidence.json';
+
+/**
+ * Writes an attempt's evidence bundle, the builder transcript and the feedback it was given, each
+ * atomically; `evidence.json` is written last, so its presence marks a finished attempt and an
+ * attempt folder without it is one a kill interrupted.
+ */
+export async function writeAttemptEvidence(
+  workspace: string,
+  input: { readonly runId: string; readonly specId: string; readonly level: Level; readonly maxRetries: number; readonly builderName: string; readonly attempt: AttemptState },
+): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
+  const { attempt } = input;
+  const dir = attemptDir(input.runId, attempt.taskId, attempt.attempt);
+  const absolute = join(workspace, dir);
+  const build = attempt.build;
+  const bundle: EvidenceBundle = {
+    mode: 'guarded',
+    runId: input.runId,
+    specId: input.specId,
+    taskId: attempt.taskId,
+    attempt: attempt.attempt,
+    level: input.level,
+    retriesConfigured: input.maxRetries,
+    retryCount: attempt.attempt - 1,
+    decision: attempt.decision ?? 'failed',
+    ...(attempt.disposition === undefined ? {} : { disposition: attempt.disposition }),
+    gatesPassed: attempt.report !== undefined && attempt.report.gates.length > 0 && attempt.report.passed,
+    gates: attempt.report?.gates ?? [],
+    skippedGates: attempt.report?.skipped ?? [],
+    builder:
+      build === undefined
+        ? null
+        : {
+            name: input.builderName,
+            ok: build.ok,
+            ...(build.failure === undefined ? {} : { failure: build.failure }),
+            summary: build.summary,
+            durationMs: build.durationMs,
+            ...(build.costUsd === undefined ? {} : { costUsd: build.costUsd }),
+            ...(build.turns === undefined ? {} : { turns: build.turns }),
+            ...(build.permissionDenials === undefined ? {} : { permissionDenials: build.permissionDenials }),
+          },
+    feedbackGiven: attempt.feedback ?? null,
+    recordedAt: new Date().toISOString(),
+  };
+  try {
+    await mkdir(absolute, { recursive: true });
+    // Atomic, so a kill never leaves half a file, but not fsynced: the attempt's commit follows at
+    // once and is the durable record. evidence.json goes last, so it marks a finished attempt.
+    const write = (file: string, data: string) => writeFileAtomic(join(absolute, file), data, { sync: false });
+    const parts = await Promise.all([write('transcript.txt', build?.transcript ?? ''), write('feedback.json', `${JSON.stringify(attempt.feedback ?? null, null, 2)}\n`)]);
+    const failed = parts.find((part) => !part.ok);
+    if (failed !== undefined && !failed.ok) return { ok: false, message: failed.message };
+    const written = await write(EVIDENCE_FILE, `${JSON.stringify(bundle, null, 2)}\n`);
+    if (!written.ok) return { ok: false, message: written.message };
+    return { ok: true, dir };
+  } catch (thrown) {
+    return { ok: false, message: `could not write the evidence in ${dir}: ${errorMessage(thrown)}` };
+  }
+}
+
+/** The finished attempts of a task in a run, oldest first (folders without evidence.json were interrupted). */
+export async function readAttempts(workspace: string, runId: string, taskId: string): Promise<readonly EvidenceBundle[]> {
+  const dir = join(workspace, runDir(runId), taskId);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const numbers = names.map((name) => /^attempt-(\d+)$/.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => a - b);
+  const bundles: EvidenceBundle[] = [];
+  for (const n of numbers) {
+    try {
+      bundles.push(JSON.parse(await readFile(join(dir, `attempt-${n}`, EVIDENCE_FILE), 'utf8')) as EvidenceBundle);
+    } catch {
+      // Interrupted before its evidence was written: the attempt did not finish and is retried.
+    }
+  }
+  return bundles;
+}
+
+/** Every finished attempt of a run (with its evidence folder), in no particular order. */
+export async function readRunAttempts(workspace: string, runId: string): Promise<readonly { readonly dir: string; readonly bundle: EvidenceBundle }[]> {
+  let tasks: string[];
+  try {
+    tasks = (await readdir(join(workspace, runDir(runId)), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+  const found: { dir: string; bundle: EvidenceBundle }[] = [];
+  for (const task of tasks) {
+    for (const bundle of await readAttempts(workspace, runId, task)) found.push({ dir: attemptDir(runId, task, bundle.attempt), bundle });
+  }
+  return found;
+}
+
+/** The commit message of an attempt: `[<task>] attempt <n>: <decision>`, with the disposition when it settled the task otherwise than completed. */
+export function attemptCommitMessage(attempt: { readonly taskId: string; readonly attempt: number; readonly decision?: AttemptDecision; readonly disposition?: TaskDisposition }): string {
+  const decision = attempt.decision ?? 'failed';
+  const settled = attempt.disposition !== undefined && attempt.disposition !== 'completed' ? ` (${attempt.disposition})` : '';
+  return `[${attempt.taskId}] attempt ${attempt.attempt}: ${decision}${settled}`;
+}
+
+/** One line of the run timeline. */
+export interface TimelineEntry {
+  readonly at: string;
+  readonly state: 'build' | 'validate' | 'retry' | 'flip' | 'commit' | 'halt' | 'finish' | 'resume';
+  readonly taskId?: string;
+  readonly attempt?: number;
+  readonly durationMs?: number;
+  readonly detail?: string;
+}
+
+/**
+ * Appends to the run's JSONL timeline. One short line per append; a kill can at worst cut the
+ * last line, which readers skip.
+ */
+export async function appendTimeline(workspace: string, runId: string, entry: Omit<TimelineEntry, 'at'>): Promise<void> {
+  const dir = join(workspace, runDir(runId));
+  await mkdir(dir, { recursive: true });
+  await appendFile(join(dir, 'timeline.jsonl'), `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+}

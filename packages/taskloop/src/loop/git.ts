@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { errorMessage } from '@conclave/core';
+
+/** A git operation's failure, as a value. */
+export interface GitError {
+  readonly ok: false;
+  readonly kind: 'git_error';
+  readonly message: string;
+  readonly fix: string;
+}
+
+type GitResult<T> = ({ readonly ok: true } & T) | GitError;
+
+// Commits must work on machines with no git identity configured (CI, containers); the user's own
+// identity wins whenever it exists, because these are the user's commits.
+const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: 'conclave', GIT_AUTHOR_EMAIL: 'conclave@localhost', GIT_COMMITTER_NAME: 'conclave', GIT_COMMITTER_EMAIL: 'conclave@localhost' };
+
+/** How long a git command waits for another git process's index.lock to go away. */
+const LOCK_WAIT_MS = 5_000;
+const LOCK_POLL_MS = 100;
+
+/**
+ * Runs git. A command that meets another process's `index.lock` is retried for a few seconds:
+ * after a kill, the killed run's last git child is orphaned, not killed, and finishes on its own
+ * while the rerun starts.
+ */
+async function git(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | GitError> {
+  const deadline = performance.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const result = await gitOnce(workspace, args, env);
+    if (result.ok || !result.locked || performance.now() > deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
+function gitOnce(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, ...(env === undefined ? {} : { env: { ...process.env, ...env } }) }, (error, stdout, stderr) => {
+      if (error === null) return resolve({ ok: true, stdout });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return resolve({ ok: false, kind: 'git_error', locked: false, message: `git could not run: ${errorMessage(error)}`, fix: 'install git and make sure it is on PATH' });
+      }
+      const detail = (stderr || stdout).trim().split('\n')[0] ?? '';
+      resolve({
+        ok: false,
+        kind: 'git_error',
+        locked: stderr.includes('.lock'),
+        message: `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} failed in ${workspace}: ${detail}`,
+        fix: stderr.includes('.lock') ? 'another git process holds the repository lock; if none is running, remove the .lock file git names' : 'check that the workspace is a git repository you can write to',
+      });
+    });
+  });
+}
+
+/** Whether the workspace is a git work tree with at least one commit, and whether it has uncommitted changes. */
+export async function gitStatus(workspace: string): Promise<GitResult<{ readonly dirty: readonly string[]; readonly branch: string }>> {
+  const inside = await git(workspace, ['rev-parse', '--is-inside-work-tree']);
+  if (!inside.ok) return { ...inside, message: `${workspace} is not a git repository`, fix: `run "git init" and commit your project first: the task loop commits every attempt` };
+  const head = await git(workspace, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  if (!head.ok) return { ...head, message: `${workspace} has no commit yet`, fix: 'commit your project once ("git add -A && git commit -m initial"): attempts are committed on a branch made from it' };
+  const status = await git(workspace, ['status', '--porcelain=v1', '--untracked-files=all']);
+  if (!status.ok) return status;
+  const branch = await git(workspace, ['rev-parse', '--abbrev-ref', 'HEAD']);
+  if (!branch.ok) return branch;
+  return { ok: true, dirty: status.stdout.split('\n').filter((line) => line.trim() !== ''), branch: branch.stdout.trim() };
+}
+
+/** Switches to `branch`, creating it from HEAD when it does not exist; uncommitted changes come along. */
+export async function switchToBranch(workspace: string, branch: string): Promise<GitResult<object>> {
+  const valid = await git(workspace, ['check-ref-format', '--branch', branch]);
+  if (!valid.ok) return { ...valid, message: `"${branch}" is not a valid branch name`, fix: 'change policy.branch in the spec' };
+  const exists = await git(workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+  const switched = await git(workspace, exists.ok ? ['switch', branch] : ['switch', '-c', branch]);
+  return switched.ok ? { ok: true } : switched;
+}
+
+/**
+ * Commits everything in the workspace (the builder's changes, the evidence, the plan) as one
+ * commit, even when nothing changed, so every attempt is a point that can be inspected or
+ * rewound. Trailers carry the evidence path.
+ */
+export async function commitAttempt(workspace: string, message: string, trailers: Readonly<Record<string, string>>): Promise<GitResult<object>> {
+  const added = await git(workspace, ['add', '-A']);
+  if (!added.ok) return added;
+  // Trailers written as the message's last paragraph are trailers to git, without the extra
+  // `interpret-trailers` process that `--trailer` spawns on every commit. --quiet skips the
+  // diffstat (a diff against the parent), and automatic maintenance (gc) is the user's
+  // business, not something to start after every attempt.
+  const body = `${message}\n\n${Object.entries(trailers).map(([key, value]) => `${key}: ${value}`).join('\n')}\n`;
+  const committed = await git(workspace, ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0', 'commit', '--allow-empty', '--no-verify', '--quiet', '--cleanup=verbatim', '-m', body], await identityFor(workspace));
+  return committed.ok ? { ok: true } : committed;
+}
+
+/** Whether each workspace has a git identity, asked once per process: a commit per attempt should not pay for it. */
+const identities = new Map<string, Promise<Readonly<Record<string, string>> | undefined>>();
+
+function identityFor(workspace: string): Promise<Readonly<Record<string, string>> | undefined> {
+  let known = identities.get(workspace);
+  if (known === undefined) {
+    known = git(workspace, ['config', 'user.email']).then((found) => (found.ok && found.stdout.trim() !== '' ? undefined : FALLBACK_IDENTITY));
+    identities.set(workspace, known);
+  }
+  return known;
+}
+
+/** The evidence paths named by the commits on the current branch: which attempts are already committed. */
+export async function committedEvidence(workspace: string): Promise<GitResult<{ readonly paths: ReadonlySet<string> }>> {
+  const log = await git(workspace, ['log', '--format=%(trailers:key=Conclave-Evidence,valueonly,separator=%x00)%x00']);
+  if (!log.ok) return log;
+  return { ok: true, paths: new Set(log.stdout.split('\0').map((path) => path.trim()).filter((path) => path !== '')) };
+}

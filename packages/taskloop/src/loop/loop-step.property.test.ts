@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BuildResult } from '../builders/builder.js';
+import type { GateEvidence } from '../gates/gate-evidence.js';
+import { LEVELS } from '../gates/gate-definition.js';
+import type { GateRunReport } from '../gates/run-gates.js';
+import { initialLoopState, loopStep, type LoopConfig, type LoopEffect, type LoopEvent, type LoopState } from './loop-step.js';
+
+const okBuild: BuildResult = { ok: true, summary: 'done', transcript: '', durationMs: 1 };
+const failedBuild: BuildResult = { ok: false, failure: { kind: 'exit_nonzero', message: 'exit 1' }, summary: 'crashed', transcript: '', durationMs: 1 };
+
+const gate = (passed: boolean): GateEvidence => ({ name: passed ? 'ok' : 'bad', type: 'shell', passed, durationMs: 1, reason: passed ? 'exit code 0' : 'exit code 1', stderr: 'boom' });
+
+const configArb: fc.Arbitrary<LoopConfig> = fc.record({
+  level: fc.constantFrom(...LEVELS),
+  maxRetries: fc.integer({ min: 0, max: 3 }),
+  failOpen: fc.boolean(),
+  onExhausted: fc.constantFrom('stop' as const, 'continue' as const),
+});
+
+/** One attempt's outcome as the runner would report it. */
+const outcomeArb = fc.record({ buildOk: fc.boolean(), gates: fc.array(fc.boolean(), { maxLength: 3 }), timedOut: fc.boolean() });
+type Outcome = typeof outcomeArb extends fc.Arbitrary<infer O> ? O : never;
+
+/** A simulated runner: performs each effect with the next scripted outcome and records what happened. */
+function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly Outcome[]) {
+  let state: LoopState = initialLoopState(config);
+  let step = loopStep(state, { type: 'started' });
+  const flips: string[] = [];
+  const builds: { taskId: string; attempt: number }[] = [];
+  const lastValidation = new Map<string, { build: BuildResult; report: GateRunReport } | 'timed_out'>();
+  let pendingBuild: BuildResult = okBuild;
+  let next = 0;
+  for (let guard = 0; guard < 500; guard += 1) {
+    state = step.state;
+    const effect: LoopEffect = step.effect;
+    if (effect.type === 'finish') break;
+    let event: LoopEvent;
+    switch (effect.type) {
+      case 'select_task': {
+        const task = tasks.find((t) => !state.completed.includes(t) && !effect.skip.includes(t));
+        event = task === undefined ? { type: 'plan_complete' } : { type: 'selected', taskId: task, attempt: 1 };
+        break;
+      }
+      case 'check_spec':
+        event = { type: 'spec_ok' };
+        break;
+      case 'build': {
+        builds.push({ taskId: effect.taskId, attempt: effect.attempt });
+        const outcome = outcomes[next % Math.max(outcomes.length, 1)] ?? { buildOk: false, gates: [], timedOut: false };
+        if (outcome.timedOut) {
+          next += 1;
+          lastValidation.set(effect.taskId, 'timed_out');
+          event = { type: 'task_timed_out' };
+          break;
+        }
+        pendingBuild = outcome.buildOk ? okBuild : failedBuild;
+        event = { type: 'built', result: pendingBuild };
+        break;
+      }
+      case 'validate': {
+        const outcome = outcomes[next % Math.max(outcomes.length, 1)] ?? { buildOk: false, gates: [], timedOut: false };
+        next += 1;
+        const gates = outcome.gates.map(gate);
+        const report: GateRunReport = { level: config.level, gates, passed: gates.every((g) => g.passed), skipped: [] };
+        lastValidation.set(effect.taskId, { build: pendingBuild, report });
+        event = { type: 'validated', report };
+        break;
+      }
+      case 'record':
+        event = { type: 'recorded' };
+        break;
+      case 'flip':
+        flips.push(effect.taskId);
+        event = { type: 'flipped' };
+        break;
+      case 'commit':
+        event = { type: 'committed' };
+        break;
+    }
+    step = loopStep(state, event);
+  }
+  return { state: step.state, flips, builds, lastValidation };
+}
+
+describe('loopStep (property)', () => {
+  it('fail closed: a box is ticked only after evidence that proves the task, never after a failure, a timeout or no gate at balanced/strict', () => {
+    fc.assert(
+      fc.property(configArb, fc.array(outcomeArb, { minLength: 1, maxLength: 12 }), (config, outcomes) => {
+        const { flips, lastValidation } = drive(config, ['t1', 't2', 't3'], outcomes);
+        for (const taskId of flips) {
+          const last = lastValidation.get(taskId);
+          expect(last).not.toBe('timed_out');
+          if (last === undefined || last === 'timed_out') return;
+          if (last.report.gates.length === 0) {
+            expect(config.level).toBe('speed');
+            expect(last.build.ok).toBe(true);
+          } else {
+            expect(last.report.gates.every((g) => g.passed)).toBe(true);
+          }
+        }
+      }),
+    );
+  });
+
+  it('bounded retry: no task is built more than maxRetries + 1 times, each box is ticked at most once, and the run always finishes', () => {
+    fc.assert(
+      fc.property(configArb, fc.array(outcomeArb, { minLength: 1, maxLength: 12 }), (config, outcomes) => {
+        const { state, flips, builds } = drive(config, ['t1', 't2', 't3'], outcomes);
+        expect(state.phase).toBe('finished');
+        expect(new Set(flips).size).toBe(flips.length);
+        for (const task of ['t1', 't2', 't3']) {
+          const attempts = builds.filter((b) => b.taskId === task).map((b) => b.attempt);
+          expect(attempts.length).toBeLessThanOrEqual(config.maxRetries + 1);
+          expect(attempts).toEqual(attempts.map((_, i) => i + 1));
+        }
+        // A run that halted on a failed task says which, and never counts it completed.
+        if (state.halted?.kind === 'task_failed') expect(state.completed).not.toContain(state.halted.taskId);
+        for (const failure of state.failed) expect(flips).not.toContain(failure.taskId);
+      }),
+    );
+  });
+
+  it('fail open only at speed: a balanced or strict run never goes past a task whose retries ran out unless told to continue', () => {
+    fc.assert(
+      fc.property(configArb, fc.array(outcomeArb, { minLength: 1, maxLength: 12 }), (config, outcomes) => {
+        const { state } = drive(config, ['t1', 't2'], outcomes);
+        for (const failure of state.failed) {
+          if (failure.disposition === 'failed_open') {
+            expect(config.level).toBe('speed');
+            expect(config.failOpen).toBe(true);
+          }
+        }
+        if (config.onExhausted === 'stop' && !(config.level === 'speed' && config.failOpen)) {
+          expect(state.failed.length).toBeLessThanOrEqual(1);
+          if (state.failed.length === 1) expect(state.halted?.kind).toBe('task_failed');
+        }
+      }),
+    );
+  });
+
+  it('feeds the failed gates back on a retry, with the attempt number', () => {
+    const config: LoopConfig = { level: 'balanced', maxRetries: 1, failOpen: false, onExhausted: 'stop' };
+    let step = loopStep(initialLoopState(config), { type: 'started' });
+    const events: LoopEvent[] = [
+      { type: 'selected', taskId: 't1', attempt: 1 },
+      { type: 'spec_ok' },
+      { type: 'built', result: okBuild },
+      { type: 'validated', report: { level: 'balanced', gates: [gate(false)], passed: false, skipped: [] } },
+      { type: 'recorded' },
+      { type: 'committed' },
+      { type: 'spec_ok' },
+    ];
+    for (const event of events) step = loopStep(step.state, event);
+    expect(step.effect).toEqual({ type: 'build', taskId: 't1', attempt: 2, feedback: { attempt: 2, maxRetries: 1, failedGates: [{ name: 'bad', type: 'shell', reason: 'exit code 1', excerpt: 'boom' }] } });
+  });
+
+  it('an event out of order halts the run instead of guessing', () => {
+    const config: LoopConfig = { level: 'balanced', maxRetries: 1, failOpen: false, onExhausted: 'stop' };
+    const step = loopStep(initialLoopState(config), { type: 'flipped' });
+    expect(step.effect).toEqual({ type: 'finish' });
+    expect(step.state.halted?.kind).toBe('io_error');
+  });
+});

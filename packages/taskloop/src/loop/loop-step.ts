@@ -1,0 +1,215 @@
+import type { BuildFeedback, BuildResult } from '../builders/builder.js';
+import type { Level } from '../gates/gate-definition.js';
+import type { GateRunReport } from '../gates/run-gates.js';
+
+/** What the loop was told: the parts of the spec that decide its steps. */
+export interface LoopConfig {
+  readonly level: Level;
+  readonly maxRetries: number;
+  /** Only honoured at level `speed`; balanced and strict never fail open. */
+  readonly failOpen: boolean;
+  readonly onExhausted: 'stop' | 'continue';
+}
+
+/**
+ * How one attempt ended. `passed`: every selected gate passed (at `speed` with no gate, the
+ * builder ran properly); `failed`: a gate failed or the builder did not run properly with no gate
+ * to say otherwise; `unverified`: at balanced or strict no gate applies to the task, so nothing
+ * can prove it done.
+ */
+export type AttemptDecision = 'passed' | 'failed' | 'unverified';
+
+/**
+ * What became of a task. Only `completed` ticks its box. `failed_open`: retries ran out at level
+ * `speed` with `failOpen`, so the run went on, but the box stays unchecked, because no failure
+ * may ever yield a checked box.
+ */
+export type TaskDisposition = 'completed' | 'validation_failed_max_retries' | 'failed_open' | 'unverifiable' | 'task_timed_out';
+
+/** Why a run stopped before every task was completed. */
+export type HaltReason =
+  | { readonly kind: 'spec_modified'; readonly expected: string; readonly actual: string }
+  | { readonly kind: 'ledger_tampered'; readonly diff: string }
+  | { readonly kind: 'task_failed'; readonly taskId: string; readonly disposition: TaskDisposition }
+  | { readonly kind: 'aborted'; readonly message: string }
+  | { readonly kind: 'io_error'; readonly message: string };
+
+/** The one attempt in flight. */
+export interface AttemptState {
+  readonly taskId: string;
+  /** 1-based; attempt `maxRetries + 1` is the last. */
+  readonly attempt: number;
+  readonly feedback?: BuildFeedback;
+  readonly build?: BuildResult;
+  readonly report?: GateRunReport;
+  readonly decision?: AttemptDecision;
+  readonly disposition?: TaskDisposition;
+}
+
+/** Everything the next step depends on. */
+export interface LoopState {
+  readonly config: LoopConfig;
+  readonly phase: 'selecting' | 'checking_spec' | 'building' | 'validating' | 'recording' | 'flipping' | 'committing' | 'finished';
+  readonly current?: AttemptState;
+  readonly completed: readonly string[];
+  /** Tasks whose retries ran out (or that could not be verified) when the policy said continue. */
+  readonly failed: readonly { readonly taskId: string; readonly disposition: TaskDisposition }[];
+  readonly halted?: HaltReason;
+}
+
+/** What happened, reported by the runner after it performed an effect. */
+export type LoopEvent =
+  | { readonly type: 'started' }
+  /** The next runnable task; `passedAttempt` when a rerun finds its last attempt passed but the box unticked (killed in between). */
+  | { readonly type: 'selected'; readonly taskId: string; readonly attempt: number; readonly feedback?: BuildFeedback; readonly passedAttempt?: boolean }
+  /** A rerun found the task already settled as failed (killed after its last attempt was recorded): apply the policy again. */
+  | { readonly type: 'found_settled'; readonly taskId: string; readonly attempt: number; readonly disposition: Exclude<TaskDisposition, 'completed'> }
+  | { readonly type: 'plan_complete' }
+  | { readonly type: 'spec_ok' }
+  | { readonly type: 'built'; readonly result: BuildResult }
+  | { readonly type: 'validated'; readonly report: GateRunReport }
+  | { readonly type: 'recorded' }
+  | { readonly type: 'flipped' }
+  | { readonly type: 'committed' }
+  | { readonly type: 'task_timed_out' }
+  | { readonly type: 'halt'; readonly reason: HaltReason };
+
+/** What the runner must do next. Exactly one at a time, so a kill between two leaves a clear point to resume from. */
+export type LoopEffect =
+  | { readonly type: 'select_task'; readonly skip: readonly string[] }
+  | { readonly type: 'check_spec' }
+  | { readonly type: 'build'; readonly taskId: string; readonly attempt: number; readonly feedback?: BuildFeedback }
+  | { readonly type: 'validate'; readonly taskId: string; readonly attempt: number }
+  | { readonly type: 'record'; readonly attempt: AttemptState }
+  | { readonly type: 'flip'; readonly taskId: string }
+  | { readonly type: 'commit'; readonly attempt: AttemptState }
+  | { readonly type: 'finish' };
+
+/** The state before anything ran. */
+export function initialLoopState(config: LoopConfig): LoopState {
+  return { config, phase: 'selecting', completed: [], failed: [] };
+}
+
+const finish = (state: LoopState, halted?: HaltReason): { state: LoopState; effect: LoopEffect } => ({
+  state: { ...state, phase: 'finished', ...(halted === undefined ? {} : { halted }) },
+  effect: { type: 'finish' },
+});
+
+const select = (state: LoopState): { state: LoopState; effect: LoopEffect } => {
+  const { current: _done, ...rest } = state;
+  return { state: { ...rest, phase: 'selecting' }, effect: { type: 'select_task', skip: state.failed.map((f) => f.taskId) } };
+};
+
+/**
+ * The loop's next step as a pure function of its state and the last event: select → check the
+ * spec → build → validate → record the evidence → (passed: flip the box) → commit → next task or
+ * retry. The runner performs the effect and feeds back what happened. An event that does not fit
+ * the phase is a bug in the runner and halts the run rather than guessing.
+ */
+export function loopStep(state: LoopState, event: LoopEvent): { readonly state: LoopState; readonly effect: LoopEffect } {
+  if (state.phase === 'finished') return { state, effect: { type: 'finish' } };
+  if (event.type === 'halt') return finish(state, event.reason);
+  const current = state.current;
+  switch (event.type) {
+    case 'started':
+      return select(state);
+    case 'plan_complete':
+      return finish(state);
+    case 'selected': {
+      const attempt: AttemptState = { taskId: event.taskId, attempt: event.attempt, ...(event.feedback === undefined ? {} : { feedback: event.feedback }) };
+      if (event.passedAttempt === true) {
+        return { state: { ...state, phase: 'flipping', current: { ...attempt, decision: 'passed', disposition: 'completed' } }, effect: { type: 'flip', taskId: event.taskId } };
+      }
+      return { state: { ...state, phase: 'checking_spec', current: attempt }, effect: { type: 'check_spec' } };
+    }
+    case 'found_settled':
+      if (state.phase !== 'selecting') break;
+      return afterCommit(state, { taskId: event.taskId, attempt: event.attempt, decision: 'failed', disposition: event.disposition });
+    case 'spec_ok':
+      if (state.phase !== 'checking_spec' || current === undefined) break;
+      return {
+        state: { ...state, phase: 'building' },
+        effect: { type: 'build', taskId: current.taskId, attempt: current.attempt, ...(current.feedback === undefined ? {} : { feedback: current.feedback }) },
+      };
+    case 'built':
+      if (state.phase !== 'building' || current === undefined) break;
+      if (event.result.failure?.kind === 'aborted') return finish(state, { kind: 'aborted', message: event.result.failure.message });
+      return { state: { ...state, phase: 'validating', current: { ...current, build: event.result } }, effect: { type: 'validate', taskId: current.taskId, attempt: current.attempt } };
+    case 'validated': {
+      if (state.phase !== 'validating' || current?.build === undefined) break;
+      const decision = decideAttempt(state.config.level, current.build, event.report);
+      const disposition = dispositionOf(state.config, current.attempt, decision);
+      const recorded: AttemptState = { ...current, report: event.report, decision, ...(disposition === undefined ? {} : { disposition }) };
+      return { state: { ...state, phase: 'recording', current: recorded }, effect: { type: 'record', attempt: recorded } };
+    }
+    case 'task_timed_out': {
+      if (current === undefined) break;
+      const recorded: AttemptState = { ...current, decision: 'failed', disposition: 'task_timed_out' };
+      return { state: { ...state, phase: 'recording', current: recorded }, effect: { type: 'record', attempt: recorded } };
+    }
+    case 'recorded':
+      if (state.phase !== 'recording' || current === undefined) break;
+      if (current.decision === 'passed') return { state: { ...state, phase: 'flipping' }, effect: { type: 'flip', taskId: current.taskId } };
+      return { state: { ...state, phase: 'committing' }, effect: { type: 'commit', attempt: current } };
+    case 'flipped':
+      if (state.phase !== 'flipping' || current === undefined) break;
+      return { state: { ...state, phase: 'committing', completed: [...state.completed, current.taskId] }, effect: { type: 'commit', attempt: current } };
+    case 'committed':
+      if (state.phase !== 'committing' || current === undefined) break;
+      return afterCommit(state, current);
+  }
+  return finish(state, { kind: 'io_error', message: `the loop runner reported "${event.type}" in phase "${state.phase}"; this is a bug in the runner` });
+}
+
+function afterCommit(state: LoopState, current: AttemptState): { state: LoopState; effect: LoopEffect } {
+  if (current.disposition === 'completed') return select(state);
+  if (current.disposition === undefined) {
+    // A failed attempt with retries left: the next attempt starts with the gates' feedback.
+    const next: AttemptState = { taskId: current.taskId, attempt: current.attempt + 1, feedback: feedbackFrom(current, state.config.maxRetries) };
+    return { state: { ...state, phase: 'checking_spec', current: next }, effect: { type: 'check_spec' } };
+  }
+  const failed = [...state.failed, { taskId: current.taskId, disposition: current.disposition }];
+  const goOn = current.disposition === 'failed_open' || (state.config.onExhausted === 'continue' && current.disposition !== 'unverifiable');
+  if (goOn) return select({ ...state, failed });
+  return finish({ ...state, failed }, { kind: 'task_failed', taskId: current.taskId, disposition: current.disposition });
+}
+
+/**
+ * Whether the evidence proves the attempt. At balanced and strict only gates can: with none
+ * selected the task is unverifiable, whatever the builder says. At speed with no gate, the
+ * builder running properly is all the evidence there is.
+ */
+export function decideAttempt(level: Level, build: BuildResult, report: GateRunReport): AttemptDecision {
+  if (report.gates.length === 0) {
+    if (level !== 'speed') return 'unverified';
+    return build.ok ? 'passed' : 'failed';
+  }
+  return report.passed && report.gates.every((gate) => gate.passed) ? 'passed' : 'failed';
+}
+
+/** The task's fate after this attempt, or undefined while retries remain. */
+function dispositionOf(config: LoopConfig, attempt: number, decision: AttemptDecision): TaskDisposition | undefined {
+  if (decision === 'passed') return 'completed';
+  if (decision === 'unverified') return 'unverifiable';
+  if (attempt <= config.maxRetries) return undefined;
+  return config.level === 'speed' && config.failOpen ? 'failed_open' : 'validation_failed_max_retries';
+}
+
+const EXCERPT_CHARS = 2_000;
+
+/** The structured feedback for the next attempt: which gates failed, why, and an excerpt of their output. */
+export function feedbackFrom(attempt: AttemptState, maxRetries: number): BuildFeedback {
+  const failedGates: BuildFeedback['failedGates'][number][] = (attempt.report?.gates ?? [])
+    .filter((gate) => !gate.passed)
+    .map((gate) => ({ name: gate.name, type: gate.type, reason: gate.reason, excerpt: excerptOf([gate.stderr, gate.stdout]) }));
+  if (failedGates.length === 0 && attempt.build !== undefined && !attempt.build.ok) {
+    failedGates.push({ name: 'builder', type: 'builder', reason: attempt.build.failure?.message ?? 'the builder did not run properly', excerpt: excerptOf([attempt.build.summary]) });
+  }
+  return { attempt: attempt.attempt + 1, maxRetries, failedGates };
+}
+
+function excerptOf(parts: readonly (string | undefined)[]): string {
+  const text = parts.filter((part): part is string => part !== undefined && part.trim() !== '').join('\n');
+  // The end of a log is where the failure usually is.
+  return text.length <= EXCERPT_CHARS ? text : `… ${text.slice(text.length - EXCERPT_CHARS)}`;
+}

@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Builder } from '../builders/builder.js';
+import { createCommandBuilder } from '../builders/command-builder.js';
+import { parsePlan } from '../ledger/plan-parse.js';
+import { parseSpec, type TaskSpec } from '../spec/task-spec.js';
+import { CHECK_SCRIPT, sampleSpec, TASK_AGENT, tempRepo } from '../test-support/temp-repo.js';
+import type { EvidenceBundle } from './evidence-store.js';
+import { runTaskLoop } from './run-task-loop.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function repo() {
+  const made = await tempRepo({ 'scripts/check.mjs': CHECK_SCRIPT });
+  cleanups.push(made.cleanup);
+  return made;
+}
+
+function spec(text: string): TaskSpec {
+  const parsed = parseSpec(text, 'greet.md');
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.spec;
+}
+
+const agent = (mode: string): Builder => createCommandBuilder({ command: `${process.execPath} ${TASK_AGENT} ${mode}`, promptVia: 'stdin' });
+const policy = { allow: ['node scripts/check.mjs'] };
+
+async function evidence(dir: string, runId: string, task: string, attempt: number): Promise<EvidenceBundle> {
+  return JSON.parse(await readFile(join(dir, '.conclave/runs', runId, task, `attempt-${attempt}`, 'evidence.json'), 'utf8')) as EvidenceBundle;
+}
+
+describe('runTaskLoop (real git repository, real child-process builder, real gates)', () => {
+  it('builds, validates, retries with feedback, ticks each box only after the gates pass, and commits every attempt', async () => {
+    const { dir, git } = await repo();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy });
+    expect(result).toEqual(expect.objectContaining({ outcome: 'completed', completed: ['first', 'second-a'], failed: [], branch: 'conclave/greet', resumed: false }));
+    const plan = parsePlan(await readFile(join(dir, '.conclave/plan.md'), 'utf8'));
+    expect(plan.ok && plan.plan.items.map((i) => [i.id, i.checked])).toEqual([
+      ['first', true],
+      ['second', true],
+      ['second-a', true],
+    ]);
+    const runId = result.runId as string;
+    const failed = await evidence(dir, runId, 'first', 1);
+    expect(failed).toEqual(expect.objectContaining({ mode: 'guarded', level: 'balanced', retriesConfigured: 2, retryCount: 0, decision: 'failed', gatesPassed: false }));
+    expect(failed.gates.map((g) => [g.name, g.passed])).toEqual([
+      ['no-broken', false],
+      ['check', false],
+    ]);
+    expect(failed.gates[1]).toEqual(expect.objectContaining({ command: 'node scripts/check.mjs', exitCode: 1 }));
+    const passed = await evidence(dir, runId, 'first', 2);
+    expect(passed).toEqual(expect.objectContaining({ decision: 'passed', disposition: 'completed', retryCount: 1, gatesPassed: true }));
+    expect(passed.feedbackGiven?.failedGates.map((g) => g.name)).toEqual(['no-broken', 'check']);
+    expect(passed.builder).toEqual(expect.objectContaining({ ok: true, turns: 1, costUsd: 0.001 }));
+    // The retry prompt carried the failure.
+    expect(await readFile(join(dir, '.conclave/runs', runId, 'first/attempt-2/feedback.json'), 'utf8')).toContain('BROKEN first');
+
+    expect(git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('conclave/greet');
+    const log = git('log', '--format=%s|%(trailers:key=Conclave-Evidence,valueonly,separator=)', 'main..HEAD').trim().split('\n').reverse();
+    expect(log).toEqual([
+      `[first] attempt 1: failed|.conclave/runs/${runId}/first/attempt-1`,
+      `[first] attempt 2: passed|.conclave/runs/${runId}/first/attempt-2`,
+      `[second-a] attempt 1: failed|.conclave/runs/${runId}/second-a/attempt-1`,
+      `[second-a] attempt 2: passed|.conclave/runs/${runId}/second-a/attempt-2`,
+    ]);
+    // Everything is committed but the timeline's last lines (the final commit's own entry and the finish).
+    expect(git('status', '--porcelain').trim()).toBe(`M .conclave/runs/${runId}/timeline.jsonl`);
+    const timeline = (await readFile(join(dir, '.conclave/runs', runId, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { state: string });
+    expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'flip', 'commit', 'finish']);
+  }, 60_000);
+
+  it('stops with validation_failed_max_retries and the evidence when the gates never pass; the box stays unticked', async () => {
+    const { dir } = await repo();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ maxRetries: 1 })), builder: agent('broken'), commandPolicy: policy });
+    expect(result.outcome).toBe('halted');
+    expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'validation_failed_max_retries' });
+    expect(result.completed).toEqual([]);
+    expect(await evidence(dir, result.runId as string, 'first', 2)).toEqual(expect.objectContaining({ decision: 'failed', disposition: 'validation_failed_max_retries', retryCount: 1 }));
+    expect(existsSync(join(dir, '.conclave/runs', result.runId as string, 'first/attempt-3'))).toBe(false);
+    expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
+  }, 60_000);
+
+  it('a shell gate the command policy does not allow fails without running, so nothing can be ticked', async () => {
+    const { dir } = await repo();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ maxRetries: 0 })), builder: agent('good') });
+    expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'validation_failed_max_retries' });
+    const bundle = await evidence(dir, result.runId as string, 'first', 1);
+    expect(bundle.gates.find((g) => g.name === 'check')?.reason).toMatch(/allow/i);
+  }, 60_000);
+
+  it('halts with ledger_tampered, the diff in the evidence, when the builder edits plan.md', async () => {
+    const { dir } = await repo();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('tamper'), commandPolicy: policy });
+    expect(result.outcome).toBe('halted');
+    expect(result.stop?.kind).toBe('ledger_tampered');
+    const diff = await readFile(join(dir, '.conclave/runs', result.runId as string, 'first/attempt-1/ledger-tampered.diff'), 'utf8');
+    expect(diff).toContain('+- [x] Write the first file {#first}');
+  }, 60_000);
+
+  it('halts with spec_modified before the next attempt when the spec snapshot changes, and builds nothing more', async () => {
+    const { dir } = await repo();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('edit-spec'), commandPolicy: policy });
+    expect(result.stop?.kind).toBe('spec_modified');
+    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).trim().split('\n')).toEqual(['first attempt 1 start', 'first attempt 1 end']);
+  }, 60_000);
+
+  it('at balanced, a task no gate applies to is unverifiable: never ticked, whatever the builder says', async () => {
+    const { dir } = await repo();
+    const onlyForOther = sampleSpec().replace('- { type: regex, name: no-broken, files: ["done/*.txt"], pattern: BROKEN, mode: must_not_match }\n  - { type: shell, name: check, run: node scripts/check.mjs }', '- { type: shell, name: check, run: node scripts/check.mjs, tasks: [second-a] }');
+    const result = await runTaskLoop({ workspace: dir, spec: spec(onlyForOther), builder: agent('good'), commandPolicy: policy });
+    expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'unverifiable' });
+    expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
+  }, 60_000);
+
+  it('refuses a dirty working tree unless the spec allows it, and a folder that is not a repository', async () => {
+    const { dir } = await repo();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'wip.txt'), 'uncommitted');
+    const refused = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy });
+    expect(refused.outcome).toBe('refused');
+    expect(refused.stop).toEqual(expect.objectContaining({ reason: 'dirty_tree', fix: expect.stringContaining('allowDirtyTree') as string }));
+    expect(existsSync(join(dir, '.conclave'))).toBe(false);
+    const allowed = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ extra: 'policy: { allowDirtyTree: true }\n' })), builder: agent('good'), commandPolicy: policy });
+    expect(allowed.outcome).toBe('completed');
+
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const plain = await mkdtemp(join(tmpdir(), 'conclave-plain-'));
+    cleanups.push(() => import('node:fs/promises').then((fs) => fs.rm(plain, { recursive: true, force: true })));
+    const notRepo = await runTaskLoop({ workspace: plain, spec: spec(sampleSpec()), builder: agent('good') });
+    expect(notRepo.stop).toEqual(expect.objectContaining({ reason: 'not_a_repository', fix: expect.stringContaining('git init') as string }));
+  }, 60_000);
+
+  it('off means off: the builder runs once per task; no .conclave/, no artifact, no gate, no commit', async () => {
+    const { dir, git } = await repo();
+    const before = git('rev-parse', 'HEAD');
+    const calls: string[] = [];
+    const inner = agent('broken');
+    const counting: Builder = { name: 'counting', build: (task, feedback, context) => (calls.push(task.id), inner.build(task, feedback, context)) };
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: counting, commandPolicy: policy, enabled: false });
+    expect(result.outcome).toBe('disabled');
+    expect(calls).toEqual(['first', 'second-a']);
+    expect(result.builds?.map((b) => b.result.ok)).toEqual([true, true]);
+    expect(existsSync(join(dir, '.conclave'))).toBe(false);
+    expect(git('rev-parse', 'HEAD')).toBe(before);
+    expect(git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
+    // Only the builder's own edits are in the tree: nothing of the loop's.
+    expect((await readdir(dir)).sort()).toEqual(['.git', 'README.md', 'build-log.txt', 'done', 'scripts']);
+  }, 60_000);
+
+  it('a rerun after the run finished resumes, finds nothing to do and builds nothing', async () => {
+    const { dir } = await repo();
+    const first = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy });
+    expect(first.outcome).toBe('completed');
+    const again = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy });
+    expect(again).toEqual(expect.objectContaining({ outcome: 'completed', resumed: true, runId: first.runId, completed: [] }));
+    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(2);
+    const edited = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ maxRetries: 5 })), builder: agent('good'), commandPolicy: policy });
+    expect(edited.stop).toEqual(expect.objectContaining({ reason: 'run_mismatch' }));
+  }, 60_000);
+});

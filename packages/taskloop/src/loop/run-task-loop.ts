@@ -1,0 +1,483 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage } from '@conclave/core';
+import type { BuildContext, BuildResult, BuildTask, Builder } from '../builders/builder.js';
+import { safeBuild } from '../builders/safe-build.js';
+import { runGates } from '../gates/run-gates.js';
+import { writeFileAtomic } from '../ledger/atomic-write.js';
+import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
+import { initLedger, openLedger, type PlanLedger } from '../ledger/plan-ledger.js';
+import { parsePlan, type Plan, type PlanIssue } from '../ledger/plan-parse.js';
+import { isRunnable } from '../ledger/plan-runnable.js';
+import { planSeedFromSpecBody } from '../ledger/plan-seed.js';
+import { planFromTasks, type PlanTaskInput } from '../ledger/plan-render.js';
+import { sha256 } from '../ledger/sha256.js';
+import type { CommandPolicy } from '../security/command-policy-config.js';
+import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
+import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
+import type { TaskSpec } from '../spec/task-spec.js';
+import { appendTimeline, attemptCommitMessage, readAttempts, readRunAttempts, writeAttemptEvidence, type EvidenceBundle } from './evidence-store.js';
+import { commitAttempt, committedEvidence, gitStatus, switchToBranch } from './git.js';
+import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
+
+/** Where the plan comes from when the workspace has none yet. */
+export type PlanSource = string | ((spec: TaskSpec) => Promise<string | readonly PlanTaskInput[]>);
+
+/** Everything one run of the task loop needs. */
+export interface TaskLoopOptions {
+  /** The git work tree the builder changes and the gates check. */
+  readonly workspace: string;
+  readonly spec: TaskSpec;
+  readonly builder: Builder;
+  /**
+   * `false` turns the guarded loop off: the builder runs once per task and nothing else happens
+   * (no `.conclave/`, no artifact, no gate, no commit, no planner call). Default `true`.
+   */
+  readonly enabled?: boolean;
+  /** A plan.md text, or a planner; by default the spec's `## Tasks` list. Ignored when resuming. */
+  readonly plan?: PlanSource;
+  /** The project's command policy for shell gates; without it, shell gates refuse to run. */
+  readonly commandPolicy?: CommandPolicy;
+  /** Where the scrubbed environment and the secret values come from (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+  /** Per stream, for gate and builder output kept in the evidence (default 64 KiB). */
+  readonly maxOutputBytes?: number;
+  /** Called with each timeline entry as it is written. */
+  readonly onProgress?: (entry: { readonly state: string; readonly taskId?: string; readonly attempt?: number; readonly detail?: string }) => void;
+}
+
+/** Why the loop refused to start; nothing was changed. */
+export interface StartRefusal {
+  readonly kind: 'refused';
+  readonly reason: 'not_a_repository' | 'dirty_tree' | 'no_plan' | 'plan_invalid' | 'run_mismatch' | 'ledger' | 'io_error';
+  readonly message: string;
+  readonly fix: string;
+  readonly issues?: readonly PlanIssue[];
+}
+
+/** How a run ended. */
+export interface TaskLoopResult {
+  /**
+   * `completed`: every task's box is ticked. `incomplete`: the plan was worked through but some
+   * tasks failed (policy `continue`, or `failOpen`). `halted`: the run stopped (see `stop`).
+   * `refused`: it never started. `disabled`: the loop was off and the builder ran once per task.
+   */
+  readonly outcome: 'completed' | 'incomplete' | 'halted' | 'refused' | 'disabled';
+  readonly stop?: HaltReason | StartRefusal;
+  readonly runId?: string;
+  readonly branch?: string;
+  readonly resumed: boolean;
+  readonly completed: readonly string[];
+  readonly failed: readonly { readonly taskId: string; readonly disposition: TaskDisposition }[];
+  /** Only when disabled: each task's single build. */
+  readonly builds?: readonly { readonly taskId: string; readonly result: BuildResult }[];
+}
+
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
+
+/** The run's identity, written once at start, so a rerun knows it is resuming and what it is resuming. */
+interface RunRecord {
+  readonly runId: string;
+  readonly specId: string;
+  readonly specSha256: string;
+  readonly branch: string;
+  readonly startedAt: string;
+}
+
+/**
+ * Runs the guarded task loop: for each runnable task of the plan, build → validate with the
+ * spec's gates → on failure retry with the gates' feedback until pass or `maxRetries` → on pass
+ * tick the box; every attempt leaves an evidence bundle and a commit. The decisions are made by
+ * `loopStep`, a pure function; this runner only performs its effects. Killed at any point, a
+ * rerun with the same workspace resumes at the first unticked task. Never rejects.
+ *
+ * @example
+ * const spec = await loadSpec('tasks/add-greeting.md');
+ * if (spec.ok) {
+ *   const result = await runTaskLoop({ workspace: process.cwd(), spec: spec.spec, builder: createCommandBuilder({ command: 'claude -p', promptVia: 'stdin' }), commandPolicy: { allow: ['npm test'] } });
+ *   console.log(result.outcome, result.completed);
+ * }
+ */
+export async function runTaskLoop(options: TaskLoopOptions): Promise<TaskLoopResult> {
+  try {
+    if (options.enabled === false) return await runDisabled(options);
+    return await new LoopRun(options).execute();
+  } catch (thrown) {
+    // Only a bug can land here; it must still not become a rejection, nor a ticked box.
+    return { outcome: 'halted', stop: { kind: 'io_error', message: `internal error: ${errorMessage(thrown)}` }, resumed: false, completed: [], failed: [] };
+  }
+}
+
+/** Off means off: no files, no gates, no commits, no planner; the builder runs once per task. */
+async function runDisabled(options: TaskLoopOptions): Promise<TaskLoopResult> {
+  const text = typeof options.plan === 'string' ? options.plan : specPlanText(options.spec);
+  const parsed = text === undefined ? undefined : parsePlan(text);
+  const tasks = parsed?.ok === true ? parsed.plan.items.filter((item) => item.childIds.length === 0 && !item.checked).map((item) => ({ id: item.id, text: item.text })) : [{ id: options.spec.id, text: options.spec.title }];
+  const env = scrubbedEnv(options.env ?? process.env, options.spec.grants.env);
+  const builds: { taskId: string; result: BuildResult }[] = [];
+  for (const task of tasks) {
+    const result = await safeBuild(options.builder, buildTask(options.spec, task), undefined, {
+      workspace: options.workspace,
+      timeoutMs: options.spec.budgets.taskTimeoutMs,
+      env,
+      secretValues: secretValues(options),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    builds.push({ taskId: task.id, result });
+  }
+  return { outcome: 'disabled', resumed: false, completed: [], failed: [], builds };
+}
+
+function specPlanText(spec: TaskSpec): string | undefined {
+  const seed = planSeedFromSpecBody(spec.body, spec.bodyLine);
+  return seed?.ok === true ? seed.text : undefined;
+}
+
+function buildTask(spec: TaskSpec, task: { readonly id: string; readonly text: string }): BuildTask {
+  return { id: task.id, text: task.text, specId: spec.id, specTitle: spec.title, acceptance: spec.acceptance, constraints: spec.constraints, specBody: spec.body };
+}
+
+function secretValues(options: TaskLoopOptions): string[] {
+  const env = options.env ?? process.env;
+  const named = options.spec.grants.secrets.flatMap((name) => {
+    const value = env[name];
+    return value !== undefined && value.length >= 6 ? [value] : [];
+  });
+  return [...new Set([...secretValuesFrom(env), ...named])];
+}
+
+const refusal = (reason: StartRefusal['reason'], message: string, fix: string, issues?: readonly PlanIssue[]): StartRefusal => ({ kind: 'refused', reason, message, fix, ...(issues === undefined ? {} : { issues }) });
+
+class LoopRun {
+  readonly #options: TaskLoopOptions;
+  readonly #spec: TaskSpec;
+  readonly #workspace: string;
+  readonly #env: Record<string, string>;
+  readonly #secrets: string[];
+  #ledger!: PlanLedger;
+  #run!: RunRecord;
+  #resumed = false;
+  /** The current task's lifecycle deadline: every build, gate and retry of the task shares it. */
+  #task: { readonly id: string; readonly deadline: number; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
+
+  constructor(options: TaskLoopOptions) {
+    this.#options = options;
+    this.#spec = options.spec;
+    this.#workspace = options.workspace;
+    this.#env = scrubbedEnv(options.env ?? process.env, options.spec.grants.env);
+    this.#secrets = secretValues(options);
+  }
+
+  async execute(): Promise<TaskLoopResult> {
+    const started = await this.#start();
+    if (started !== undefined) return { outcome: 'refused', stop: started, resumed: false, completed: [], failed: [] };
+    const spec = this.#spec;
+    let step = loopStep(initialLoopState({ level: spec.level, maxRetries: spec.budgets.maxRetries, failOpen: spec.policy.failOpen, onExhausted: spec.policy.onExhausted }), { type: 'started' });
+    try {
+      while (step.effect.type !== 'finish') {
+        const aborted = this.#options.signal?.aborted === true ? ({ type: 'halt', reason: { kind: 'aborted', message: 'the run was aborted' } } as const) : undefined;
+        const event: LoopEvent = aborted ?? (await this.#perform(step.effect));
+        step = loopStep(step.state, event);
+      }
+    } finally {
+      this.#endTask();
+    }
+    const { state } = step;
+    await this.#timeline({ state: state.halted === undefined ? 'finish' : 'halt', ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }) });
+    const completedAll = this.#ledger.plan.items.every((item) => item.checked);
+    const outcome = state.halted !== undefined ? 'halted' : completedAll ? 'completed' : 'incomplete';
+    return {
+      outcome,
+      ...(state.halted === undefined ? {} : { stop: state.halted }),
+      runId: this.#run.runId,
+      branch: this.#run.branch,
+      resumed: this.#resumed,
+      completed: state.completed,
+      failed: state.failed,
+    };
+  }
+
+  /**
+   * Starts a new run or resumes the one in the workspace; a refusal changes nothing. The run
+   * record is written first, then the spec snapshot, then the ledger, and resuming redoes
+   * whichever of the last two a kill cut short, so a kill at any point of the start is resumable.
+   */
+  async #start(): Promise<StartRefusal | undefined> {
+    const spec = this.#spec;
+    const status = await gitStatus(this.#workspace);
+    if (!status.ok) return refusal('not_a_repository', status.message, status.fix);
+    const existing = await readRunRecord(this.#workspace);
+    if (existing === 'corrupt') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
+    if (existing === undefined) {
+      const ours = status.dirty.filter((line) => !line.slice(3).startsWith(`${CONCLAVE_DIR}/`));
+      if (ours.length > 0 && !spec.policy.allowDirtyTree) {
+        return refusal('dirty_tree', `the working tree has ${ours.length} uncommitted change(s), e.g. ${ours[0]?.slice(3) ?? ''}`, 'commit or stash them first, or set policy.allowDirtyTree: true in the spec (they will be committed with the first attempt)');
+      }
+    } else if (existing.specId !== spec.id || existing.specSha256 !== sha256(spec.source)) {
+      return refusal('run_mismatch', `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`, `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
+    }
+    const run: RunRecord = existing ?? { runId: newRunId(), specId: spec.id, specSha256: sha256(spec.source), branch: spec.branch, startedAt: new Date().toISOString() };
+    const switched = await switchToBranch(this.#workspace, run.branch);
+    if (!switched.ok) return refusal('io_error', switched.message, switched.fix);
+    if (existing === undefined) {
+      const planText = await this.#planText();
+      if (typeof planText !== 'string') return planText;
+      await mkdir(join(this.#workspace, CONCLAVE_DIR), { recursive: true });
+      const written = await writeFileAtomic(join(this.#workspace, RUN_FILE), `${JSON.stringify(run, null, 2)}\n`);
+      if (!written.ok) return refusal('io_error', written.message, 'check the workspace is writable');
+    }
+    this.#run = run;
+    this.#resumed = existing !== undefined;
+    const snapshot = await snapshotSpec(this.#workspace, spec.source);
+    if (!snapshot.ok) return refusal('io_error', snapshot.message, 'fix' in snapshot ? snapshot.fix : 'check the workspace is writable');
+    let opened: Awaited<ReturnType<typeof openLedger>> | Awaited<ReturnType<typeof initLedger>> = await openLedger(this.#workspace);
+    if (!opened.ok && opened.kind === 'ledger_missing') {
+      // A new run, or a start killed before its first plan write finished.
+      const planText = await this.#planText();
+      if (typeof planText !== 'string') return planText;
+      opened = await initLedger(this.#workspace, planText);
+    }
+    if (!opened.ok) {
+      const issues = 'issues' in opened ? opened.issues : undefined;
+      return refusal(issues === undefined ? 'ledger' : 'plan_invalid', 'message' in opened ? opened.message : 'the plan is not a strict task list', 'fix' in opened ? opened.fix : 'write each task as "- [ ] text"', issues);
+    }
+    this.#ledger = opened.ledger;
+    if (this.#resumed) {
+      await this.#timeline({ state: 'resume', detail: ('recovered' in opened ? opened.recovered : undefined) ?? 'clean' });
+      const caught = await this.#commitInterrupted();
+      if (caught !== undefined) return caught;
+    }
+    return undefined;
+  }
+
+  /**
+   * A kill between an attempt's evidence (and flip) and its commit leaves that attempt
+   * uncommitted; a rerun commits it first, under its own message, so every finished attempt is
+   * a commit whether or not the run was interrupted.
+   */
+  async #commitInterrupted(): Promise<StartRefusal | undefined> {
+    const committed = await committedEvidence(this.#workspace);
+    if (!committed.ok) return refusal('io_error', committed.message, committed.fix);
+    const pending = (await readRunAttempts(this.#workspace, this.#run.runId)).filter(({ dir }) => !committed.paths.has(dir));
+    pending.sort((a, b) => a.bundle.recordedAt.localeCompare(b.bundle.recordedAt));
+    for (const { dir, bundle } of pending) {
+      const done = await commitAttempt(this.#workspace, attemptCommitMessage(bundle), { 'Conclave-Evidence': dir, 'Conclave-Run': this.#run.runId });
+      if (!done.ok) return refusal('io_error', done.message, done.fix);
+      await this.#timeline({ state: 'commit', taskId: bundle.taskId, attempt: bundle.attempt, detail: 'committed on resume' });
+    }
+    return undefined;
+  }
+
+  async #planText(): Promise<string | StartRefusal> {
+    const source = this.#options.plan;
+    if (typeof source === 'string') return source;
+    if (source !== undefined) {
+      try {
+        const planned = await source(this.#spec);
+        return typeof planned === 'string' ? planned : planFromTasks(planned);
+      } catch (thrown) {
+        return refusal('no_plan', `the planner failed: ${errorMessage(thrown)}`, 'pass a plan.md text as plan, or add a "## Tasks" list to the spec');
+      }
+    }
+    const seed = planSeedFromSpecBody(this.#spec.body, this.#spec.bodyLine);
+    if (seed === undefined) return refusal('no_plan', `the spec ${this.#spec.file ?? this.#spec.id} has no "## Tasks" list and no plan was given`, 'add a "## Tasks" section with "- [ ] task" lines to the spec, or pass plan (a plan.md text or a planner)');
+    if (!seed.ok) return refusal('plan_invalid', `the spec's task list is not a strict task list`, 'write each task as "- [ ] text"', seed.issues.map((issue) => ({ ...issue })));
+    return seed.text;
+  }
+
+  async #perform(effect: Exclude<LoopEffect, { type: 'finish' }>): Promise<LoopEvent> {
+    switch (effect.type) {
+      case 'select_task':
+        return this.#select(effect.skip);
+      case 'check_spec':
+        return this.#checkSpec();
+      case 'build':
+        return this.#build(effect.taskId, effect.attempt, effect.feedback);
+      case 'validate':
+        return this.#validate(effect.taskId, effect.attempt);
+      case 'record':
+        return this.#record(effect.attempt);
+      case 'flip':
+        return this.#flip(effect.taskId);
+      case 'commit':
+        return this.#commit(effect.attempt);
+    }
+  }
+
+  async #select(skip: readonly string[]): Promise<LoopEvent> {
+    this.#endTask();
+    const plan: Plan = this.#ledger.plan;
+    const next = plan.items.find((item) => isRunnable(plan, item) && !skip.includes(item.id) && !item.childIds.some((id) => skip.includes(id)));
+    if (next === undefined) return { type: 'plan_complete' };
+    const attempts = await readAttempts(this.#workspace, this.#run.runId, next.id);
+    const last = attempts.at(-1);
+    if (last?.decision === 'passed') return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
+    if (last?.disposition !== undefined && last.disposition !== 'completed') return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
+    const controller = new AbortController();
+    const timeoutMs = this.#spec.budgets.taskTimeoutMs;
+    this.#task = { id: next.id, deadline: performance.now() + timeoutMs, controller, timer: setTimeout(() => controller.abort(new Error('task timeout')), timeoutMs) };
+    const feedback = last === undefined ? undefined : feedbackFrom(attemptFromBundle(last), this.#spec.budgets.maxRetries);
+    return { type: 'selected', taskId: next.id, attempt: attempts.length + 1, ...(feedback === undefined ? {} : { feedback }) };
+  }
+
+  async #checkSpec(): Promise<LoopEvent> {
+    const checked = await checkSpec(this.#workspace);
+    if (!checked.ok) {
+      const actual = 'actual' in checked ? checked.actual : 'missing';
+      return { type: 'halt', reason: { kind: 'spec_modified', expected: this.#run.specSha256, actual } };
+    }
+    if (checked.sha256 !== this.#run.specSha256) return { type: 'halt', reason: { kind: 'spec_modified', expected: this.#run.specSha256, actual: checked.sha256 } };
+    const ledger = await this.#ledger.check();
+    if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? { type: 'halt', reason: { kind: 'ledger_tampered', diff: ledger.diff } } : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
+    return { type: 'spec_ok' };
+  }
+
+  async #build(taskId: string, attempt: number, feedback: AttemptState['feedback']): Promise<LoopEvent> {
+    const item = this.#ledger.plan.items.find((candidate) => candidate.id === taskId);
+    const started = performance.now();
+    const context: BuildContext = { workspace: this.#workspace, timeoutMs: Math.max(1, this.#remainingMs()), env: this.#env, secretValues: this.#secrets, signal: this.#signal() };
+    const result = await safeBuild(this.#options.builder, buildTask(this.#spec, { id: taskId, text: item?.text ?? taskId }), feedback, context);
+    await this.#timeline({ state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : `${result.failure?.kind ?? 'failed'}` });
+    if (this.#taskTimedOut()) return { type: 'task_timed_out' };
+    return { type: 'built', result };
+  }
+
+  async #validate(taskId: string, attempt: number): Promise<LoopEvent> {
+    const started = performance.now();
+    const report = await runGates(this.#spec.gates, {
+      workspace: this.#workspace,
+      level: this.#spec.level,
+      taskId,
+      policy: this.#options.commandPolicy,
+      env: this.#env,
+      secretValues: this.#secrets,
+      defaultTimeoutMs: Math.max(1, Math.min(this.#spec.budgets.gateTimeoutMs, this.#remainingMs())),
+      maxOutputBytes: this.#options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      signal: this.#signal(),
+    });
+    const failed = report.gates.filter((gate) => !gate.passed).map((gate) => gate.name);
+    await this.#timeline({ state: 'validate', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: `${report.gates.length} gate(s), ${failed.length === 0 ? 'all passed' : `failed: ${failed.join(', ')}`}` });
+    if (this.#taskTimedOut()) return { type: 'task_timed_out' };
+    return { type: 'validated', report };
+  }
+
+  async #record(attempt: AttemptState): Promise<LoopEvent> {
+    const written = await writeAttemptEvidence(this.#workspace, {
+      runId: this.#run.runId,
+      specId: this.#spec.id,
+      level: this.#spec.level,
+      maxRetries: this.#spec.budgets.maxRetries,
+      builderName: this.#options.builder.name,
+      attempt,
+    });
+    if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
+    this.#pendingEvidence = written.dir;
+    return { type: 'recorded' };
+  }
+
+  #pendingEvidence: string | undefined;
+
+  async #flip(taskId: string): Promise<LoopEvent> {
+    const flipped = await this.#ledger.flip(taskId);
+    if (flipped.ok) {
+      await this.#timeline({ state: 'flip', taskId, detail: flipped.flipped.join(', ') });
+      return { type: 'flipped' };
+    }
+    if (flipped.kind === 'ledger_tampered') {
+      // The diff is evidence: keep it beside the attempt that could not be recorded as done.
+      const dir = this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId);
+      await writeFileAtomic(join(this.#workspace, dir, 'ledger-tampered.diff'), flipped.diff);
+      return { type: 'halt', reason: { kind: 'ledger_tampered', diff: flipped.diff } };
+    }
+    return { type: 'halt', reason: { kind: 'io_error', message: flipped.message } };
+  }
+
+  async #commit(attempt: AttemptState): Promise<LoopEvent> {
+    const message = attemptCommitMessage(attempt);
+    const evidence = this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId);
+    const committed = await commitAttempt(this.#workspace, message, { 'Conclave-Evidence': evidence, 'Conclave-Run': this.#run.runId });
+    if (!committed.ok) return { type: 'halt', reason: { kind: 'io_error', message: `${committed.message} (${committed.fix})` } };
+    await this.#timeline({ state: 'commit', taskId: attempt.taskId, attempt: attempt.attempt, detail: message });
+    this.#pendingEvidence = undefined;
+    return { type: 'committed' };
+  }
+
+  #signal(): AbortSignal {
+    const signals = [this.#task?.controller.signal, this.#options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    return signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
+  }
+
+  #remainingMs(): number {
+    return this.#task === undefined ? this.#spec.budgets.taskTimeoutMs : Math.round(this.#task.deadline - performance.now());
+  }
+
+  #taskTimedOut(): boolean {
+    return this.#task?.controller.signal.aborted === true;
+  }
+
+  #endTask(): void {
+    if (this.#task !== undefined) clearTimeout(this.#task.timer);
+    this.#task = undefined;
+  }
+
+  async #timeline(entry: Parameters<typeof appendTimeline>[2]): Promise<void> {
+    this.#options.onProgress?.(entry);
+    try {
+      await appendTimeline(this.#workspace, this.#run.runId, entry);
+    } catch {
+      // The timeline is an account of the run, not its state: a failed append must not stop it.
+    }
+  }
+}
+
+function attemptFromBundle(bundle: EvidenceBundle): AttemptState {
+  return {
+    taskId: bundle.taskId,
+    attempt: bundle.attempt,
+    decision: bundle.decision,
+    report: { level: bundle.level, gates: bundle.gates, passed: bundle.gatesPassed, skipped: bundle.skippedGates },
+    ...(bundle.builder === null
+      ? {}
+      : { build: { ok: bundle.builder.ok, summary: bundle.builder.summary, transcript: '', durationMs: bundle.builder.durationMs, ...(bundle.builder.failure === undefined ? {} : { failure: bundle.builder.failure as BuildResult['failure'] & object }) } }),
+  };
+}
+
+async function readRunRecord(workspace: string): Promise<RunRecord | undefined | 'corrupt'> {
+  let text: string;
+  try {
+    text = await readFile(join(workspace, RUN_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const record = JSON.parse(text) as Partial<RunRecord>;
+    if (typeof record.runId !== 'string' || typeof record.specSha256 !== 'string' || typeof record.branch !== 'string' || typeof record.specId !== 'string') return 'corrupt';
+    return record as RunRecord;
+  } catch {
+    return 'corrupt';
+  }
+}
+
+function newRunId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  return `run-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** One line for a halt, for the timeline and the CLI. */
+export function describeHalt(reason: HaltReason): string {
+  switch (reason.kind) {
+    case 'spec_modified':
+      return `spec_modified: .conclave/spec.md changed during the run (expected sha256 ${reason.expected.slice(0, 12)}…, found ${reason.actual.slice(0, 12)}…)`;
+    case 'ledger_tampered':
+      return 'ledger_tampered: plan.md was changed by someone other than the orchestrator';
+    case 'task_failed':
+      return `task ${reason.taskId}: ${reason.disposition}`;
+    case 'aborted':
+      return `aborted: ${reason.message}`;
+    case 'io_error':
+      return `io_error: ${reason.message}`;
+  }
+}

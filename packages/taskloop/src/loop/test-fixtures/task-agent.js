@@ -1,0 +1,30 @@
+// A stand-in coding agent for the task loop tests, run as a real child process by the command
+// builder. It reads the prompt on stdin, finds the task id and attempt number in it, and edits
+// the workspace: done/<task>.txt holds "ok <task>" when it does the job well.
+// Usage: node task-agent.js <mode>; modes: good, flaky (attempt 1 is broken), broken, tamper
+// (also ticks a box in the plan ledger), edit-spec (also edits the spec snapshot), slow (sleeps
+// TASK_AGENT_SLEEP_MS first, for the kill tests).
+import { Buffer } from 'node:buffer';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const mode = process.argv[2] ?? 'good';
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const prompt = Buffer.concat(chunks).toString('utf8');
+const task = /^# Task ([^:]+):/m.exec(prompt)?.[1] ?? 'unknown';
+const attempt = Number(/This is attempt (\d+) of/.exec(prompt)?.[1] ?? '1');
+
+appendFileSync('build-log.txt', `${task} attempt ${attempt} start\n`);
+if (mode === 'slow') await sleep(Number(process.env.TASK_AGENT_SLEEP_MS ?? '50'));
+mkdirSync('done', { recursive: true });
+const broken = mode === 'broken' || (mode === 'flaky' && attempt === 1);
+writeFileSync(`done/${task}.txt`, broken ? `BROKEN ${task}\n` : `ok ${task}\n`);
+if (mode === 'tamper') {
+  const plan = readFileSync('.conclave/plan.md', 'utf8');
+  writeFileSync('.conclave/plan.md', plan.replace('- [ ]', '- [x]'));
+}
+if (mode === 'edit-spec') appendFileSync('.conclave/spec.md', '\nAlso do something else.\n');
+appendFileSync('build-log.txt', `${task} attempt ${attempt} end\n`);
+process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: `wrote done/${task}.txt`, num_turns: 1, total_cost_usd: 0.001 }) + '\n');

@@ -1,0 +1,223 @@
+import { readFile } from 'node:fs/promises';
+import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
+import { err, ok, type Result } from 'neverthrow';
+import type { z } from 'zod';
+import type { GateDefinition, Level } from '../gates/gate-definition.js';
+import { splitFrontMatter } from './front-matter.js';
+import type { SpecIssue, SpecIssueCode, SpecPath } from './spec-issue.js';
+import { SPEC_DEFAULTS, taskSpecInputSchema } from './task-spec-schema.js';
+
+/** A validated task spec with every default filled in. */
+export interface TaskSpec {
+  readonly id: string;
+  readonly title: string;
+  readonly level: Level;
+  readonly constraints: readonly string[];
+  readonly acceptance: readonly string[];
+  readonly budgets: { readonly maxRetries: number; readonly taskTimeoutMs: number; readonly gateTimeoutMs: number };
+  readonly policy: {
+    readonly failOpen: boolean;
+    readonly onExhausted: 'stop' | 'continue';
+    readonly allowDirtyTree: boolean;
+    /** The branch template as written, e.g. `conclave/{id}`. */
+    readonly branch: string;
+  };
+  /** The branch the run works on: the template with `{id}` filled in. */
+  readonly branch: string;
+  readonly relationships: { readonly parent?: string; readonly next: readonly string[] };
+  readonly gates: readonly GateDefinition[];
+  readonly grants: { readonly env: readonly string[]; readonly secrets: readonly string[] };
+  /** The markdown after the front-matter: the prompt context, and maybe a `## Tasks` list seeding the plan. */
+  readonly body: string;
+  /** 1-based line of the spec file on which `body` starts, to point into it. */
+  readonly bodyLine: number;
+  /** The whole spec text, exactly as given: what gets snapshotted. */
+  readonly source: string;
+  readonly file?: string;
+}
+
+export type SpecParseResult = { readonly ok: true; readonly spec: TaskSpec } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
+
+/** An issue before it has a position: what `parseDataText` places for us. */
+interface UnplacedIssue {
+  readonly code: SpecIssueCode;
+  readonly path: SpecPath;
+  readonly message: string;
+  readonly fix: string;
+}
+
+/**
+ * Parses a task spec: markdown with `---`-fenced YAML front-matter. Every problem is reported
+ * together, each with its path, the line and column in the spec file itself (front-matter lines
+ * counted) and a fix: no front-matter, an unclosed one, YAML syntax, unknown keys and wrong types,
+ * `failOpen` outside level `speed`, repeated gate names or grants, a spec naming itself as parent
+ * or next, a gate timeout longer than the task's, a branch template that is not a branch name.
+ */
+export function parseSpec(text: string, file?: string): SpecParseResult {
+  const where = file === undefined ? {} : { file };
+  const split = splitFrontMatter(text);
+  if (!split.ok) return { ok: false, issues: [{ code: split.code, ...where, line: split.line, column: 1, path: [], message: split.message, fix: split.fix }] };
+
+  const parsed = parseDataText(split.yaml, file, (data) => validate(data));
+  if (parsed.isErr()) {
+    return {
+      ok: false,
+      issues: parsed.error.map((issue): SpecIssue => ({
+        code: issue.code,
+        ...where,
+        // Lines of the YAML text count from its first line; the spec's count from the opening fence.
+        line: issue.line === undefined ? 1 : issue.line + split.yamlLine - 1,
+        column: issue.line === undefined ? 1 : (issue.column ?? 1),
+        path: issue.path,
+        message: issue.message,
+        fix: issue.fix,
+      })),
+    };
+  }
+  const input = parsed.value;
+  const defaults = SPEC_DEFAULTS;
+  const policy = {
+    failOpen: input.policy?.failOpen ?? defaults.policy.failOpen,
+    onExhausted: input.policy?.onExhausted ?? defaults.policy.onExhausted,
+    allowDirtyTree: input.policy?.allowDirtyTree ?? defaults.policy.allowDirtyTree,
+    branch: input.policy?.branch ?? defaults.policy.branch,
+  };
+  const spec: TaskSpec = {
+    id: input.id,
+    title: input.title,
+    level: input.level ?? SPEC_DEFAULTS.level,
+    constraints: input.constraints ?? [],
+    acceptance: input.acceptance,
+    budgets: {
+      maxRetries: input.budgets?.maxRetries ?? defaults.budgets.maxRetries,
+      taskTimeoutMs: input.budgets?.taskTimeoutMs ?? defaults.budgets.taskTimeoutMs,
+      gateTimeoutMs: input.budgets?.gateTimeoutMs ?? defaults.budgets.gateTimeoutMs,
+    },
+    policy,
+    branch: resolveBranch(policy.branch, input.id),
+    relationships: { ...(input.relationships?.parent === undefined ? {} : { parent: input.relationships.parent }), next: input.relationships?.next ?? [] },
+    gates: input.gates ?? [],
+    grants: { env: input.grants?.env ?? [], secrets: input.grants?.secrets ?? [] },
+    body: split.body,
+    bodyLine: split.bodyLine,
+    source: text,
+    ...where,
+  };
+  return { ok: true, spec: deepFreeze(spec) };
+}
+
+/** Reads and parses a spec file; a file that cannot be read is an issue too, never a throw. */
+export async function loadSpec(path: string): Promise<SpecParseResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return { ok: false, issues: [{ code: 'unreadable', file: path, line: 1, column: 1, path: [], message: `cannot read the spec: ${errorMessage(error)}`, fix: 'check the path and that the file is readable' }] };
+  }
+  return parseSpec(text, path);
+}
+
+/** The branch name a template gives for a spec id. */
+export function resolveBranch(template: string, id: string): string {
+  return template.replaceAll('{id}', id);
+}
+
+type Input = z.output<typeof taskSpecInputSchema>;
+
+function validate(data: unknown): Result<Input, UnplacedIssue[]> {
+  const issues: UnplacedIssue[] = [];
+  const parsed = taskSpecInputSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const root = issue.path.length === 0 && issue.code === 'invalid_type';
+      if (issue.code === 'unrecognized_keys') {
+        // One issue per key, placed on the key itself rather than on the map holding it.
+        for (const key of issue.keys) issues.push({ code: 'schema', path: [...(issue.path as SpecPath), key], message: `unknown key "${key}"`, fix: `remove "${key}" or fix the spelling` });
+        continue;
+      }
+      issues.push({
+        code: 'schema',
+        path: issue.path as SpecPath,
+        message: root ? 'the front-matter must be a map of spec fields' : issue.message,
+        fix: root ? 'write the spec fields (id, title, acceptance, ...) as "key: value" lines between the --- fences' : schemaIssueFix(issue),
+      });
+    }
+  }
+  // Cross-field rules run on the raw data too, so one pass reports every layer of problems.
+  checkRules(asRecord(data), issues);
+  return issues.length > 0 || !parsed.success ? err(issues) : ok(parsed.data);
+}
+
+function checkRules(raw: Record<string, unknown> | undefined, issues: UnplacedIssue[]): void {
+  if (raw === undefined) return;
+  const add = (code: SpecIssueCode, path: SpecPath, message: string, fix: string) => issues.push({ code, path, message, fix });
+  const policy = asRecord(raw.policy);
+  const level = typeof raw.level === 'string' ? raw.level : SPEC_DEFAULTS.level;
+  if (policy?.failOpen === true && level !== 'speed') {
+    add('fail_open_level', ['policy', 'failOpen'], `failOpen is only allowed at level speed, and this spec is ${level}${raw.level === undefined ? ' (the default)' : ''}`, 'remove failOpen (gates must pass), or set level: speed if unverified work is acceptable');
+  }
+
+  const seenGates = new Map<string, number>();
+  (Array.isArray(raw.gates) ? (raw.gates as unknown[]) : []).forEach((gate, i) => {
+    const name = asRecord(gate)?.name;
+    if (typeof name !== 'string') return;
+    const first = seenGates.get(name);
+    if (first === undefined) seenGates.set(name, i);
+    else add('duplicate_gate_name', ['gates', i, 'name'], `gate name "${name}" is already used by gates[${first}]`, 'give every gate a distinct name (evidence and retries are keyed by it)');
+  });
+
+  const grants = asRecord(raw.grants);
+  for (const list of ['env', 'secrets'] as const) {
+    const seen = new Set<string>();
+    (Array.isArray(grants?.[list]) ? (grants[list] as unknown[]) : []).forEach((name, i) => {
+      if (typeof name !== 'string') return;
+      if (seen.has(name)) add('duplicate_grant', ['grants', list, i], `"${name}" is listed twice`, 'list each variable once');
+      seen.add(name);
+    });
+  }
+
+  const relationships = asRecord(raw.relationships);
+  if (typeof raw.id === 'string' && relationships !== undefined) {
+    if (relationships.parent === raw.id) add('self_relationship', ['relationships', 'parent'], 'a spec cannot be its own parent', 'name another spec as parent, or remove parent');
+    if (Array.isArray(relationships.next)) {
+      (relationships.next as unknown[]).forEach((next, i) => {
+        if (next === raw.id) add('self_relationship', ['relationships', 'next', i], 'a spec cannot come next after itself', 'remove its own id from next');
+      });
+    }
+  }
+
+  const budgets = asRecord(raw.budgets);
+  const taskTimeout = typeof budgets?.taskTimeoutMs === 'number' ? budgets.taskTimeoutMs : SPEC_DEFAULTS.budgets.taskTimeoutMs;
+  if (typeof budgets?.gateTimeoutMs === 'number' && budgets.gateTimeoutMs > taskTimeout) {
+    add('budget_order', ['budgets', 'gateTimeoutMs'], `gateTimeoutMs (${budgets.gateTimeoutMs}) is longer than taskTimeoutMs (${taskTimeout}), so one gate could use up the whole task`, 'make gateTimeoutMs at most taskTimeoutMs');
+  }
+
+  if (typeof policy?.branch === 'string' && policy.branch.trim() !== '') {
+    const placeholder = /\{(?!id\})[^}]*\}/.exec(policy.branch);
+    if (placeholder !== null) {
+      add('branch_template', ['policy', 'branch'], `the branch template uses ${placeholder[0]}, but only {id} is filled in`, 'use {id} (the spec id) or a fixed name, e.g. "conclave/{id}"');
+    } else if (!isBranchName(resolveBranch(policy.branch, typeof raw.id === 'string' ? raw.id : 'id'))) {
+      add('branch_template', ['policy', 'branch'], `"${policy.branch}" does not give a valid git branch name`, 'use letters, digits, "-", "_", "." and "/" (no spaces, "..", "~", "^", ":", "?", "*", "[" or "\\"), e.g. "conclave/{id}"');
+    }
+  }
+}
+
+/** The rules of `git check-ref-format --branch`, the ones a template can break. */
+function isBranchName(name: string): boolean {
+  if (name === '' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock')) return false;
+  if (name.includes('..') || name.includes('//') || name.includes('@{') || name.includes('/.') || name.startsWith('.')) return false;
+  // eslint-disable-next-line no-control-regex
+  return !/[\x00-\x20\x7f~^:?*[\\]/.test(name);
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
