@@ -59,7 +59,11 @@ export function parseDataText<T, I extends { readonly path: DataPath }>(
   );
 }
 
-/** A fix for a zod schema problem, in the words a person editing the file needs. */
+/**
+ * A fix for a zod schema problem, in the words a person editing the file needs. Parse with
+ * `safeParse(data, { reportInput: true })`: zod only tells a missing field from a wrong value
+ * when the issue carries its input.
+ */
 export function schemaIssueFix(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'unrecognized_keys':

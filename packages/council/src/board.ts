@@ -91,7 +91,7 @@ export function loadBoard(input: unknown, options: LoadBoardOptions = {}): Resul
   const add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) =>
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
 
-  const parsed = boardInputSchema.safeParse(input);
+  const parsed = boardInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
 
   // The structural rules are checked on the raw input too, so one pass reports schema problems

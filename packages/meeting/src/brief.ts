@@ -71,7 +71,7 @@ export function loadBrief(input: unknown, options: LoadBriefOptions = {}): Resul
   const add = (code: BriefIssueCode, path: IssuePath, message: string, fix: string): void => {
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
   };
-  const parsed = briefInputSchema.safeParse(input);
+  const parsed = briefInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
   // Structural rules run on the raw input as well, so one pass reports every layer of problems.
   checkStructure(asRecord(input), add);

@@ -8,6 +8,14 @@ export { loadSpec, parseSpec } from './spec/task-spec.js';
 export type { CheckSpecResult, SnapshotSpecResult } from './spec/spec-snapshot.js';
 export { checkSpec, snapshotSpec } from './spec/spec-snapshot.js';
 
+// Project config: the command policy in conclave.config.yaml.
+export type { ProjectConfig, ProjectConfigResult } from './config/project-config.js';
+export { loadProjectConfig, PROJECT_CONFIG_FILE, projectConfigSchema } from './config/project-config.js';
+
+// Planner: a task list from any model adapter.
+export type { ModelPlannerOptions, PlannerReply } from './planner/model-planner.js';
+export { createModelPlanner, plannerReplySchema, plannerRequest } from './planner/model-planner.js';
+
 // Plan ledger: a strict GFM task list only the orchestrator ticks.
 export type { AtomicWriteResult } from './ledger/atomic-write.js';
 export { writeFileAtomic } from './ledger/atomic-write.js';

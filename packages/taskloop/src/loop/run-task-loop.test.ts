@@ -93,6 +93,37 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(bundle.gates.find((g) => g.name === 'check')?.reason).toMatch(/allow/i);
   }, 60_000);
 
+  it("takes the command policy from the project's conclave.config.yaml, fixed at the start: a builder cannot widen it", async () => {
+    const { dir, git } = await repo();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'conclave.config.yaml'), 'commands:\n  allow: ["node scripts/check.mjs"]\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'policy');
+    const allowed = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good') });
+    expect(allowed.outcome).toBe('completed');
+
+    const other = await repo();
+    await writeFile(join(other.dir, 'conclave.config.yaml'), 'commands:\n  allow: ["npm test"]\n');
+    other.git('add', '-A');
+    other.git('commit', '-q', '-m', 'policy');
+    const widened = await runTaskLoop({ workspace: other.dir, spec: spec(sampleSpec({ maxRetries: 1 })), builder: agent('widen-policy') });
+    expect(widened.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'validation_failed_max_retries' });
+    const bundle = await evidence(other.dir, widened.runId as string, 'first', 2);
+    expect(bundle.gates.find((g) => g.name === 'check')).toEqual(expect.objectContaining({ passed: false, reason: expect.stringMatching(/allow/i) as string }));
+  }, 60_000);
+
+  it('refuses to start on a malformed conclave.config.yaml, naming the line and the fix', async () => {
+    const { dir, git } = await repo();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'conclave.config.yaml'), 'commands:\n  alow: [x]\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'policy');
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good') });
+    expect(result.outcome).toBe('refused');
+    expect(result.stop).toEqual(expect.objectContaining({ reason: 'config_invalid', issues: [expect.objectContaining({ line: 2, column: 3, message: 'unknown key "alow"' })] }));
+    expect(existsSync(join(dir, '.conclave'))).toBe(false);
+  }, 60_000);
+
   it('halts with ledger_tampered, the diff in the evidence, when the builder edits plan.md', async () => {
     const { dir } = await repo();
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('tamper'), commandPolicy: policy });

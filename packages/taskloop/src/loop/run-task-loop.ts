@@ -13,7 +13,9 @@ import { isRunnable } from '../ledger/plan-runnable.js';
 import { planSeedFromSpecBody } from '../ledger/plan-seed.js';
 import { planFromTasks, type PlanTaskInput } from '../ledger/plan-render.js';
 import { sha256 } from '../ledger/sha256.js';
+import { loadProjectConfig, PROJECT_CONFIG_FILE } from '../config/project-config.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
+import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
 import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
@@ -37,7 +39,11 @@ export interface TaskLoopOptions {
   readonly enabled?: boolean;
   /** A plan.md text, or a planner; by default the spec's `## Tasks` list. Ignored when resuming. */
   readonly plan?: PlanSource;
-  /** The project's command policy for shell gates; without it, shell gates refuse to run. */
+  /**
+   * The command policy for shell gates; by default the `commands` of the workspace's
+   * `conclave.config.yaml`. Either way it is fixed when the run starts (a builder editing the file
+   * cannot widen it); without any policy, shell gates refuse to run.
+   */
   readonly commandPolicy?: CommandPolicy;
   /** Where the scrubbed environment and the secret values come from (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
@@ -51,10 +57,10 @@ export interface TaskLoopOptions {
 /** Why the loop refused to start; nothing was changed. */
 export interface StartRefusal {
   readonly kind: 'refused';
-  readonly reason: 'not_a_repository' | 'dirty_tree' | 'no_plan' | 'plan_invalid' | 'run_mismatch' | 'ledger' | 'io_error';
+  readonly reason: 'not_a_repository' | 'dirty_tree' | 'no_plan' | 'plan_invalid' | 'config_invalid' | 'run_mismatch' | 'ledger' | 'io_error';
   readonly message: string;
   readonly fix: string;
-  readonly issues?: readonly PlanIssue[];
+  readonly issues?: readonly (PlanIssue | SpecIssue)[];
 }
 
 /** How a run ended. */
@@ -85,6 +91,8 @@ interface RunRecord {
   readonly specSha256: string;
   readonly branch: string;
   readonly startedAt: string;
+  /** The command policy fixed at the start, so a rerun uses it, not a file a builder may have edited. */
+  readonly commandPolicy?: CommandPolicy;
 }
 
 /**
@@ -149,7 +157,7 @@ function secretValues(options: TaskLoopOptions): string[] {
   return [...new Set([...secretValuesFrom(env), ...named])];
 }
 
-const refusal = (reason: StartRefusal['reason'], message: string, fix: string, issues?: readonly PlanIssue[]): StartRefusal => ({ kind: 'refused', reason, message, fix, ...(issues === undefined ? {} : { issues }) });
+const refusal = (reason: StartRefusal['reason'], message: string, fix: string, issues?: readonly (PlanIssue | SpecIssue)[]): StartRefusal => ({ kind: 'refused', reason, message, fix, ...(issues === undefined ? {} : { issues }) });
 
 class LoopRun {
   readonly #options: TaskLoopOptions;
@@ -160,6 +168,7 @@ class LoopRun {
   #ledger!: PlanLedger;
   #run!: RunRecord;
   #resumed = false;
+  #policy: CommandPolicy | undefined;
   /** The current task's lifecycle deadline: every build, gate and retry of the task shares it. */
   #task: { readonly id: string; readonly deadline: number; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
 
@@ -219,7 +228,21 @@ class LoopRun {
     } else if (existing.specId !== spec.id || existing.specSha256 !== sha256(spec.source)) {
       return refusal('run_mismatch', `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`, `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
     }
-    const run: RunRecord = existing ?? { runId: newRunId(), specId: spec.id, specSha256: sha256(spec.source), branch: spec.branch, startedAt: new Date().toISOString() };
+    let policy = this.#options.commandPolicy ?? existing?.commandPolicy;
+    if (existing === undefined && policy === undefined) {
+      const config = await loadProjectConfig(this.#workspace);
+      if (!config.ok) return refusal('config_invalid', `${PROJECT_CONFIG_FILE} has ${config.issues.length} problem(s)`, 'fix each issue listed', config.issues);
+      policy = config.config.commands;
+    }
+    const run: RunRecord = existing ?? {
+      runId: newRunId(),
+      specId: spec.id,
+      specSha256: sha256(spec.source),
+      branch: spec.branch,
+      startedAt: new Date().toISOString(),
+      ...(policy === undefined ? {} : { commandPolicy: policy }),
+    };
+    this.#policy = policy;
     const switched = await switchToBranch(this.#workspace, run.branch);
     if (!switched.ok) return refusal('io_error', switched.message, switched.fix);
     if (existing === undefined) {
@@ -351,7 +374,7 @@ class LoopRun {
       workspace: this.#workspace,
       level: this.#spec.level,
       taskId,
-      policy: this.#options.commandPolicy,
+      policy: this.#policy,
       env: this.#env,
       secretValues: this.#secrets,
       defaultTimeoutMs: Math.max(1, Math.min(this.#spec.budgets.gateTimeoutMs, this.#remainingMs())),

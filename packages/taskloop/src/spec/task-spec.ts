@@ -126,7 +126,7 @@ type Input = z.output<typeof taskSpecInputSchema>;
 
 function validate(data: unknown): Result<Input, UnplacedIssue[]> {
   const issues: UnplacedIssue[] = [];
-  const parsed = taskSpecInputSchema.safeParse(data);
+  const parsed = taskSpecInputSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const root = issue.path.length === 0 && issue.code === 'invalid_type';

@@ -2,7 +2,8 @@
 // builder. It reads the prompt on stdin, finds the task id and attempt number in it, and edits
 // the workspace: done/<task>.txt holds "ok <task>" when it does the job well.
 // Usage: node task-agent.js <mode>; modes: good, flaky (attempt 1 is broken), broken, tamper
-// (also ticks a box in the plan ledger), edit-spec (also edits the spec snapshot), slow (sleeps
+// (also ticks a box in the plan ledger), edit-spec (also edits the spec snapshot), widen-policy
+// (also rewrites conclave.config.yaml to allow any command), slow (sleeps
 // TASK_AGENT_SLEEP_MS first, for the kill tests).
 import { Buffer } from 'node:buffer';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ if (mode === 'tamper') {
   const plan = readFileSync('.conclave/plan.md', 'utf8');
   writeFileSync('.conclave/plan.md', plan.replace('- [ ]', '- [x]'));
 }
+if (mode === 'widen-policy') writeFileSync('conclave.config.yaml', 'commands:\n  allowUnlisted: true\n');
 if (mode === 'edit-spec') appendFileSync('.conclave/spec.md', '\nAlso do something else.\n');
 appendFileSync('build-log.txt', `${task} attempt ${attempt} end\n`);
 process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: `wrote done/${task}.txt`, num_turns: 1, total_cost_usd: 0.001 }) + '\n');

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
+import { err, ok } from 'neverthrow';
+import { z } from 'zod';
+import { commandPolicySchema } from '../security/command-policy-config.js';
+import type { SpecIssue, SpecPath } from '../spec/spec-issue.js';
+
+/** The project's own settings for the task loop, at the workspace root. */
+export const PROJECT_CONFIG_FILE = 'conclave.config.yaml';
+
+/** What `conclave.config.yaml` may hold. */
+export const projectConfigSchema = z.strictObject({
+  /** The command policy for shell gates and command builders. */
+  commands: commandPolicySchema.optional(),
+});
+
+export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+
+/** A project config, or every problem in it (same shape as a spec's issues: file, line, column, path, fix). */
+export type ProjectConfigResult = { readonly ok: true; readonly config: ProjectConfig; readonly file?: string } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
+
+/**
+ * Reads the project's `conclave.config.yaml` (an absent file is an empty config, so shell gates
+ * stay refused until a policy is written). The loop reads it once, at the start of a run, and
+ * keeps that policy for the whole run, so a builder that edits the file cannot widen what the
+ * next gate may run.
+ *
+ * @example
+ * # conclave.config.yaml
+ * commands:
+ *   allow: ["npm test", "npx tsc --noEmit"]
+ *   deny: ["npm publish"]
+ */
+export async function loadProjectConfig(workspace: string): Promise<ProjectConfigResult> {
+  const file = join(workspace, PROJECT_CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, config: {} };
+    return { ok: false, issues: [{ code: 'unreadable', file, line: 1, column: 1, path: [], message: `cannot read the project config: ${errorMessage(error)}`, fix: 'check that the file is readable' }] };
+  }
+  const parsed = parseDataText(text, file, (data: unknown) => {
+    const result = projectConfigSchema.safeParse(data ?? {}, { reportInput: true });
+    if (result.success) return ok(result.data);
+    return err(
+      result.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((key) => ({ code: 'schema' as const, path: [...(issue.path as SpecPath), key], message: `unknown key "${key}"`, fix: `remove "${key}" or fix the spelling (known: commands.allow, commands.deny, commands.allowUnlisted)` }))
+          : [{ code: 'schema' as const, path: issue.path as SpecPath, message: issue.message, fix: schemaIssueFix(issue) }],
+      ),
+    );
+  });
+  if (parsed.isErr()) {
+    return { ok: false, issues: parsed.error.map((issue): SpecIssue => ({ code: issue.code, file, line: issue.line ?? 1, column: issue.column ?? 1, path: issue.path, message: issue.message, fix: issue.fix })) };
+  }
+  return { ok: true, config: parsed.value, file };
+}
