@@ -173,15 +173,35 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const calls: string[] = [];
     const inner = agent('broken');
     const counting: Builder = { name: 'counting', build: (task, feedback, context) => (calls.push(task.id), inner.build(task, feedback, context)) };
+    const planned: string[] = [];
+    const planner = (input: TaskSpec) => (planned.push(input.id), Promise.resolve(['never used']));
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: counting, commandPolicy: policy, enabled: false });
+    const withPlanner = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ tasks: 'No task list here.\n' })), builder: counting, plan: planner, enabled: false });
+    expect(withPlanner.builds?.map((b) => b.taskId)).toEqual(['greet']);
+    // Without a task list the builder does the whole spec once; the planner is never called.
+    expect(planned).toEqual([]);
     expect(result.outcome).toBe('disabled');
-    expect(calls).toEqual(['first', 'second-a']);
+    expect(calls).toEqual(['first', 'second-a', 'greet']);
     expect(result.builds?.map((b) => b.result.ok)).toEqual([true, true]);
     expect(existsSync(join(dir, '.conclave'))).toBe(false);
     expect(git('rev-parse', 'HEAD')).toBe(before);
     expect(git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
     // Only the builder's own edits are in the tree: nothing of the loop's.
     expect((await readdir(dir)).sort()).toEqual(['.git', 'README.md', 'build-log.txt', 'done', 'scripts']);
+  }, 60_000);
+
+  it('the task lifecycle timeout kills the builder and ends the task as task_timed_out, unticked', async () => {
+    const { dir } = await repo();
+    const slow = sampleSpec({ maxRetries: 2, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace('taskTimeoutMs: 60000, gateTimeoutMs: 30000', 'taskTimeoutMs: 1500, gateTimeoutMs: 1000');
+    const started = performance.now();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(slow), builder: agent('slow'), commandPolicy: policy, env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' } });
+    expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'task_timed_out' });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    const bundle = await evidence(dir, result.runId as string, 'first', 1);
+    expect(bundle).toEqual(expect.objectContaining({ decision: 'failed', disposition: 'task_timed_out' }));
+    // The agent never got past its sleep: killed with its process tree.
+    expect(await readFile(join(dir, 'build-log.txt'), 'utf8')).toBe('first attempt 1 start\n');
+    expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
   }, 60_000);
 
   it('a rerun after the run finished resumes, finds nothing to do and builds nothing', async () => {
