@@ -1,8 +1,8 @@
-import { ExactSum } from './exact-sum.js';
+import { addExact, exactValue, fastExactSum, type FastExactSum } from './exact-sum.js';
 import { roundScore } from './round-score.js';
-import type { Rubric } from './rubric.js';
 import { verdictFor, verdictRank, type Verdict } from './verdict.js';
-import { checkVote, isValidVote, type InvalidVote, type InvalidVoteReason, type Vote } from './vote.js';
+import { MAX_SCORE, type Rubric } from './rubric.js';
+import { checkVote, isValidVote, MAX_MEMBER_WEIGHT, type InvalidVote, type InvalidVoteReason, type Vote } from './vote.js';
 
 const NO_REASONS: readonly InvalidVoteReason[] = Object.freeze([]);
 
@@ -88,23 +88,40 @@ export function aggregateConsensus<A extends string>(
     throw new RangeError(`aggregateConsensus: minValidVotes must be a positive integer, got ${minValidVotes}`);
   }
 
+  const { axes, thresholds } = rubric;
+  const axisCount = axes.length;
   const invalid: InvalidVote[] = [];
   const candidates: Vote<A>[] = [];
   const candidateIndexes: number[] = [];
-  const voters = new Set<string>();
-  const votedTwice = new Set<string>();
+  // Each candidate's axis scores, in rubric order, read once by `readScores`; NaN marks a vote
+  // whose scores are read the slow way, by name, when it is scored.
+  // (Plain arrays, not typed ones: allocating a Float64Array costs more than the whole walk.)
+  const rows: number[] = [];
+  // Up to SMALL_BOARD candidates, duplicates are found by comparing ids; past that, with a Set.
+  const ids: string[] = [];
+  let voters: Set<string> | undefined;
+  let votedTwice: Set<string> | undefined;
   for (let index = 0; index < votes.length; index += 1) {
     const vote = votes[index];
-    const reasons = isValidVote(vote, rubric) ? NO_REASONS : checkVote(vote, rubric);
-    if (reasons.length > 0) {
-      const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
-      invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons });
-      continue;
+    if (!readScores(vote, axes, rows, candidates.length * axisCount)) {
+      const reasons = isValidVote(vote, rubric) ? NO_REASONS : checkVote(vote, rubric);
+      if (reasons.length > 0) {
+        const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
+        invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons });
+        continue;
+      }
+      for (let a = 0; a < axisCount; a += 1) rows[candidates.length * axisCount + a] = Number.NaN;
     }
     const { memberId } = vote as Vote<A>;
-    const known = voters.size;
-    voters.add(memberId);
-    if (voters.size === known) votedTwice.add(memberId);
+    if (voters === undefined && ids.length < SMALL_BOARD) {
+      if (ids.includes(memberId)) (votedTwice ??= new Set()).add(memberId);
+    } else {
+      voters ??= new Set(ids);
+      const known = voters.size;
+      voters.add(memberId);
+      if (voters.size === known) (votedTwice ??= new Set()).add(memberId);
+    }
+    ids.push(memberId);
     candidates.push(vote as Vote<A>);
     candidateIndexes.push(index);
   }
@@ -112,12 +129,18 @@ export function aggregateConsensus<A extends string>(
   // A member that votes twice has no single opinion to count; dropping every copy (not "the
   // second one") keeps the outcome independent of vote order.
   let valid = candidates;
-  if (votedTwice.size > 0) {
+  let validRows: number[] | undefined;
+  if (votedTwice !== undefined) {
+    const twice = votedTwice;
     valid = [];
+    validRows = [];
     for (const [i, vote] of candidates.entries()) {
-      if (votedTwice.has(vote.memberId)) {
+      if (twice.has(vote.memberId)) {
         invalid.push({ index: candidateIndexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
-      } else valid.push(vote);
+      } else {
+        valid.push(vote);
+        validRows.push(i);
+      }
     }
     invalid.sort((a, b) => a.index - b.index);
   }
@@ -127,30 +150,33 @@ export function aggregateConsensus<A extends string>(
   }
 
   // Exact sums rounded once: the same votes in any order give the same score, bit for bit.
-  const { axes, thresholds } = rubric;
-  const axisTotals = axes.map(() => new ExactSum());
-  const weightTotal = new ExactSum();
-  const scoreTotal = new ExactSum();
-  const memberScores = new Float64Array(valid.length);
-  const axisWeights = axes.map((axis) => rubric.weights[axis]);
+  const axisTotals: FastExactSum[] = [];
+  const axisWeights: number[] = [];
+  for (let a = 0; a < axisCount; a += 1) axisTotals.push(fastExactSum());
+  weightsInOrder(rubric, axisWeights);
+  const weightTotal = fastExactSum();
+  const scoreTotal = fastExactSum();
+  const memberScores: number[] = [];
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const weight = vote.weight ?? 1;
+    const row = (validRows === undefined ? i : (validRows[i] as number)) * axisCount;
+    const byName = Number.isNaN(rows[row]);
     // One pass over the scores feeds both the member's own score (the same sum, in the same
     // order, as `weightedScore`) and the per-axis totals.
     let own = 0;
-    for (let a = 0; a < axes.length; a += 1) {
-      const value = vote.scores[axes[a] as A];
+    for (let a = 0; a < axisCount; a += 1) {
+      const value = byName ? vote.scores[axes[a] as A] : (rows[row + a] as number);
       own += (axisWeights[a] as number) * value;
-      (axisTotals[a] as ExactSum).add(weight * value);
+      addExact(axisTotals[a] as FastExactSum, weight * value);
     }
     const score = roundScore(own);
-    memberScores[i] = score;
-    weightTotal.add(weight);
-    scoreTotal.add(weight * score);
+    memberScores.push(score);
+    addExact(weightTotal, weight);
+    addExact(scoreTotal, weight * score);
   }
-  const totalWeight = weightTotal.value();
-  const score = roundScore(scoreTotal.value() / totalWeight);
+  const totalWeight = exactValue(weightTotal);
+  const score = roundScore(exactValue(scoreTotal) / totalWeight);
   const verdict = verdictFor(score, thresholds);
   const rank = verdictRank(verdict);
 
@@ -175,7 +201,7 @@ export function aggregateConsensus<A extends string>(
   }
 
   const axisMeans = {} as Record<A, number>;
-  for (let a = 0; a < axes.length; a += 1) ownKey(axisMeans, axes[a] as A, roundScore((axisTotals[a] as ExactSum).value() / totalWeight));
+  for (let a = 0; a < axes.length; a += 1) ownKey(axisMeans, axes[a] as A, roundScore(exactValue(axisTotals[a] as FastExactSum) / totalWeight));
 
   return {
     status: 'scored',
@@ -191,23 +217,77 @@ export function aggregateConsensus<A extends string>(
   };
 }
 
+/** Boards up to this size find a member that votes twice by comparing ids, not with a Set. */
+const SMALL_BOARD = 32;
+
+/**
+ * The rubric's axis weights, in axis order. Read with for-in when the weights are listed in
+ * axis order (as `defineRubric` makes them), which V8 turns into plain field loads; by name,
+ * one axis at a time, otherwise. Either way each weight is `rubric.weights[axis]`.
+ */
+function weightsInOrder(rubric: Rubric, out: number[]): void {
+  const { axes, weights } = rubric;
+  let a = 0;
+  for (const key in weights) {
+    if (a === axes.length || key !== axes[a]) break;
+    out.push((weights as Record<string, number>)[key] as number);
+    a += 1;
+  }
+  for (; a < axes.length; a += 1) out.push(weights[axes[a] as string] as number);
+}
+
 /** Sets an own property, even for a key such as `__proto__` that plain assignment would not create. */
 function ownKey<K extends string>(target: Record<K, number>, key: K, value: number): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
-function spreadOf(scores: Float64Array): ScoredConsensus['spread'] {
+function spreadOf(scores: readonly number[]): ScoredConsensus['spread'] {
   let min = Infinity;
   let max = -Infinity;
-  const sum = new ExactSum();
-  for (const s of scores) {
+  const sum = fastExactSum();
+  for (let i = 0; i < scores.length; i += 1) {
+    const s = scores[i] as number;
     min = Math.min(min, s);
     max = Math.max(max, s);
-    sum.add(s);
+    addExact(sum, s);
   }
-  const mean = sum.value() / scores.length;
-  const squares = new ExactSum();
-  for (const s of scores) squares.add((s - mean) ** 2);
-  return { min, max, range: max - min, stdDev: Math.sqrt(squares.value() / scores.length) };
+  const mean = exactValue(sum) / scores.length;
+  const squares = fastExactSum();
+  for (let i = 0; i < scores.length; i += 1) addExact(squares, ((scores[i] as number) - mean) ** 2);
+  return { min, max, range: max - min, stdDev: Math.sqrt(exactValue(squares) / scores.length) };
+}
+
+/**
+ * The fast path for the common vote: a plain object whose own enumerable keys are exactly the
+ * rubric's axes, in the rubric's order, each a score in [0, 10], with a member id and a valid
+ * weight. Writes its scores to `rows` from `start` (rubric order, each read once) and returns
+ * true; returns false for anything else, which then goes through `isValidVote` and
+ * `checkVote` as before. True only for votes `isValidVote` accepts: for-in walks every
+ * enumerable key (own and inherited), each must be own and the next axis, and none may follow.
+ */
+function readScores(vote: unknown, axes: readonly string[], rows: number[], start: number): boolean {
+  if (typeof vote !== 'object' || vote === null) return false;
+  const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
+  if (typeof memberId !== 'string' || memberId === '') return false;
+  if (weight !== undefined && !(typeof weight === 'number' && weight > 0 && weight <= MAX_MEMBER_WEIGHT)) return false;
+  if (typeof scores !== 'object' || scores === null) return false;
+  const count = axes.length;
+  let a = 0;
+  for (const key in scores) {
+    // A key out of order, an inherited key or one key too many: the slow path decides.
+    // (`hasOwnProperty.call` rather than `Object.hasOwn`: inside for-in V8 answers it without a call.)
+    if (a === count || key !== axes[a] || !Object.prototype.hasOwnProperty.call(scores, key)) {
+      a = -1;
+      break;
+    }
+    const value: unknown = (scores as Record<string, unknown>)[key];
+    if (typeof value !== 'number' || !(value >= 0 && value <= MAX_SCORE)) {
+      a = -1;
+      break;
+    }
+    rows[start + a] = value;
+    a += 1;
+  }
+  return a === count;
 }

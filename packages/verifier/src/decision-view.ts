@@ -39,103 +39,213 @@ export interface DecisionView {
  * Copies the structured part of a record into a deep-frozen view. Throws only if reading the
  * record throws (a hostile getter or proxy) or it is cyclic; the verifier turns that into a
  * refusal.
+ *
+ * This is the hot part of a verification, so it copies and freezes in one pass, field by field
+ * (the shape is known), with plain loops: every field of the record is read once, and every
+ * object in the view is made here and frozen as soon as it is complete. Only values of an
+ * unexpected shape go through the generic `frozenCopy`.
  */
 export function decisionView(record: DecisionRecord): DecisionView {
   const evidence = listOf(record.evidence);
-  const seen = new Map<object, unknown>();
-  // A consensus member's scores are usually its vote's scores object: copy each object once.
-  const scoreCopies = new Map<unknown, Vote['scores']>();
-  const scores = (value: unknown): Vote['scores'] => {
-    let copy = scoreCopies.get(value);
-    if (copy === undefined) {
-      copy = ((value !== null && typeof value === 'object' && flatNumbers(value)) || frozenCopy(value, seen)) as Vote['scores'];
-      scoreCopies.set(value, copy);
-    }
-    return copy;
-  };
+  const copier = new Copier();
+  const id = plain(record.id, copier) as string;
+  const tier = plain(record.tier, copier) as Tier;
+  const rubric = frozenCopy(record.rubric, copier) as DeepReadonly<Rubric>;
+  const minValidVotes = plain(record.minValidVotes, copier) as number;
+  const votes = votesView(listOf(record.votes), copier);
+  const consensus = consensusView(record.consensus, copier);
+  const evidenceView = evidence.length === 0 ? NO_ITEMS : new Array<EvidenceView>(evidence.length);
+  for (let i = 0; i < evidence.length; i += 1) (evidenceView as EvidenceView[])[i] = evidenceItemView(evidence[i] as Evidence, copier);
+  const claims = listOf(record.claims);
+  const claimsView = claims.length === 0 ? NO_ITEMS : new Array<unknown>(claims.length);
+  for (let i = 0; i < claims.length; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
   return Object.freeze({
-    id: plain(record.id, seen) as string,
-    tier: plain(record.tier, seen) as Tier,
-    rubric: frozenCopy(record.rubric, seen) as DeepReadonly<Rubric>,
-    minValidVotes: plain(record.minValidVotes, seen) as number,
-    votes: Object.freeze(
-      listOf(record.votes).map((vote) =>
-        vote !== null && typeof vote === 'object'
-          ? Object.freeze({ memberId: plain(vote.memberId, seen) as string, scores: scores(vote.scores), ...(vote.weight === undefined ? {} : { weight: plain(vote.weight, seen) as number }) })
-          : (vote as unknown as Vote),
-      ),
-    ),
-    consensus: consensusView(record.consensus, scores, seen),
-    evidence: Object.freeze(
-      evidence.map((item) =>
-        Object.freeze({
-          id: plain(item.id, seen) as string,
-          sourceId: plain(item.sourceId, seen) as string,
-          kind: plain(item.kind, seen) as Evidence['kind'],
-          strength: plain(item.strength, seen) as number,
-          confidence: plain(item.confidence, seen) as number,
-          supports: plain(item.supports, seen) as string,
-          validation: item.validation === undefined || item.validation.length === 0 ? NO_SIGNALS : Object.freeze(listOf(item.validation).map((signal) => Object.freeze({ kind: plain(signal.kind, seen) as 'gate' | 'test', name: plain(signal.name, seen) as string, passed: plain(signal.passed, seen) as boolean }))),
-        }),
-      ),
-    ),
-    claims: Object.freeze(listOf(record.claims).map((claim) => frozenCopy(claim, seen) as DeepReadonly<Claim>)),
+    id,
+    tier,
+    rubric,
+    minValidVotes,
+    votes,
+    consensus,
+    evidence: freezeList(evidenceView),
+    claims: freezeList(claimsView) as readonly DeepReadonly<Claim>[],
   });
 }
 
-/**
- * The consensus, copied field by field (its shape is known, and this is the hot part of a
- * verification). A dissenter is the same object in `members` and `dissent`, as in the input.
- */
-function consensusView(consensus: ConsensusResult, scores: (value: unknown) => Vote['scores'], seen: Map<object, unknown>): DeepReadonly<ConsensusResult> {
-  if (consensus === null || typeof consensus !== 'object' || consensus.status !== 'scored') {
-    return frozenCopy(consensus, seen) as DeepReadonly<ConsensusResult>;
-  }
-  const members = new Map<unknown, object>();
-  const member = (m: ScoredConsensus['members'][number] | ScoredConsensus['dissent'][number]) => {
-    let copy = members.get(m);
-    if (copy === undefined) {
-      copy = Object.freeze({
-        memberId: plain(m.memberId, seen),
-        weight: plain(m.weight, seen),
-        scores: scores(m.scores),
-        score: plain(m.score, seen),
-        verdict: plain(m.verdict, seen),
-        ...('direction' in m ? { direction: plain(m.direction, seen) } : {}),
-      });
-      members.set(m, copy);
+/** The votes; a vote that is not an object is passed on as it is (the shape check reports it). */
+function votesView(votes: readonly Vote[], copier: Copier): readonly DeepReadonly<Vote>[] {
+  if (votes.length === 0) return NO_ITEMS;
+  const copies = new Array<DeepReadonly<Vote>>(votes.length);
+  for (let i = 0; i < votes.length; i += 1) {
+    const vote = votes[i] as Vote;
+    if (vote === null || typeof vote !== 'object') {
+      copies[i] = vote;
+      continue;
     }
-    return copy;
-  };
-  const { spread } = consensus;
+    const memberId = plain(vote.memberId, copier) as string;
+    const scores = copier.scores(vote.scores, -1);
+    const weight: unknown = vote.weight;
+    copies[i] = weight === undefined ? Object.freeze({ memberId, scores }) : Object.freeze({ memberId, scores, weight: plain(weight, copier) as number });
+  }
+  return Object.freeze(copies);
+}
+
+function evidenceItemView(item: Evidence, copier: Copier): EvidenceView {
+  const id = plain(item.id, copier) as string;
+  const sourceId = plain(item.sourceId, copier) as string;
+  const kind = plain(item.kind, copier) as Evidence['kind'];
+  const strength = plain(item.strength, copier) as number;
+  const confidence = plain(item.confidence, copier) as number;
+  const supports = plain(item.supports, copier) as string;
+  const given = item.validation;
+  let validation = NO_SIGNALS;
+  // `length` is read even when it is not a list: a null here makes the record unreadable.
+  if (given !== undefined && given.length !== 0 && Array.isArray(given)) {
+    const signals = new Array<ValidationSignalView>(given.length);
+    for (let j = 0; j < given.length; j += 1) {
+      const signal = given[j] as ValidationSignal;
+      const signalKind = plain(signal.kind, copier) as 'gate' | 'test';
+      const name = plain(signal.name, copier) as string;
+      signals[j] = Object.freeze({ kind: signalKind, name, passed: plain(signal.passed, copier) as boolean });
+    }
+    validation = Object.freeze(signals);
+  }
+  return Object.freeze({ id, sourceId, kind, strength, confidence, supports, validation });
+}
+
+/**
+ * The consensus, copied field by field (its shape is known). A dissenter is the same object in
+ * `members` and `dissent`, as in the input, and a member's scores are its vote's.
+ */
+function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly<ConsensusResult> {
+  if (consensus === null || typeof consensus !== 'object') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
+  const status = consensus.status;
+  if (status !== 'scored') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
+  const verdict = plain(consensus.verdict, copier);
+  const score = plain(consensus.score, copier);
+  const axisMeans = copier.numbers(consensus.axisMeans);
+  const spread = consensus.spread;
+  const spreadView = Object.freeze({ min: plain(spread.min, copier), max: plain(spread.max, copier), range: plain(spread.range, copier), stdDev: plain(spread.stdDev, copier) });
+  const validVotes = plain(consensus.validVotes, copier);
+  const minValidVotes = plain(consensus.minValidVotes, copier);
+  const members = listOf(consensus.members);
+  const membersView = members.length === 0 ? NO_ITEMS : new Array<object>(members.length);
+  for (let i = 0; i < members.length; i += 1) (membersView as object[])[i] = copier.member(members[i] as ScoredConsensus['members'][number], i, false);
+  const dissent = listOf(consensus.dissent);
+  const dissentView = dissent.length === 0 ? NO_ITEMS : new Array<object>(dissent.length);
+  for (let i = 0; i < dissent.length; i += 1) (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
   return Object.freeze({
-    status: consensus.status,
-    verdict: plain(consensus.verdict, seen),
-    score: plain(consensus.score, seen),
-    axisMeans: ((typeof consensus.axisMeans === 'object' && consensus.axisMeans !== null && flatNumbers(consensus.axisMeans)) || frozenCopy(consensus.axisMeans, seen)) as Record<string, number>,
-    spread: Object.freeze({ min: plain(spread.min, seen), max: plain(spread.max, seen), range: plain(spread.range, seen), stdDev: plain(spread.stdDev, seen) }),
-    validVotes: plain(consensus.validVotes, seen),
-    minValidVotes: plain(consensus.minValidVotes, seen),
-    members: Object.freeze(listOf(consensus.members).map(member)),
-    dissent: Object.freeze(listOf(consensus.dissent).map(member)),
-    invalid: frozenCopy(consensus.invalid, seen) as ScoredConsensus['invalid'],
+    status,
+    verdict,
+    score,
+    axisMeans,
+    spread: spreadView,
+    validVotes,
+    minValidVotes,
+    members: freezeList(membersView),
+    dissent: freezeList(dissentView),
+    invalid: frozenCopy(consensus.invalid, copier),
   }) as DeepReadonly<ConsensusResult>;
 }
+
+/**
+ * The copies made for one record, by the object they copy, so that what the input shares the
+ * view shares: a consensus member's scores are its vote's, and a dissenter is also a member.
+ * Short lists are searched (first at the index where the copy is expected); long ones go through
+ * a Map.
+ */
+class Copier {
+  /** What `frozenCopy` has copied, made on first use. */
+  seen: Map<object, unknown> | undefined = undefined;
+  readonly #scoresFrom: unknown[] = [];
+  readonly #scoresTo: unknown[] = [];
+  #scoresIndex: Map<unknown, unknown> | undefined = undefined;
+  readonly #membersFrom: unknown[] = [];
+  readonly #membersTo: object[] = [];
+  #membersIndex: Map<unknown, object> | undefined = undefined;
+
+  /**
+   * A vote's or member's scores, as a frozen copy. A vote's scores are copied (`hint` is -1); a
+   * member's are usually its vote's, so they are looked up first at `hint`, then among them all.
+   */
+  scores(value: unknown, hint: number): Vote['scores'] {
+    if (value === null || typeof value !== 'object') return frozenCopy(value, this) as Vote['scores'];
+    const from = this.#scoresFrom;
+    if (hint >= 0) {
+      if (from[hint] === value) return this.#scoresTo[hint] as Vote['scores'];
+      const known = this.#scoresIndex !== undefined ? this.#scoresIndex.get(value) : from.length > 0 ? this.#scoresTo[from.indexOf(value)] : undefined;
+      if (known !== undefined) return known as Vote['scores'];
+    }
+    const copy = this.numbers(value);
+    from.push(value);
+    this.#scoresTo.push(copy);
+    if (this.#scoresIndex !== undefined) {
+      if (!this.#scoresIndex.has(value)) this.#scoresIndex.set(value, copy);
+    } else if (from.length > SHORT_LIST) {
+      // Built backwards so that, as with `indexOf`, the first copy of an object is the one found.
+      const index = new Map<unknown, unknown>();
+      for (let i = from.length - 1; i >= 0; i -= 1) index.set(from[i], this.#scoresTo[i]);
+      this.#scoresIndex = index;
+    }
+    return copy;
+  }
+
+  /** Scores or means: a frozen copy of an object of numbers, or the generic copy of anything else. */
+  numbers(value: unknown): Readonly<Record<string, number>> {
+    return ((value !== null && typeof value === 'object' && flatNumbers(value)) || frozenCopy(value, this)) as Readonly<Record<string, number>>;
+  }
+
+  /**
+   * A consensus member, copied. A dissenter (`dissent: true`) is usually a member too, and then
+   * it is the member's copy: looked up first at `hint`, then among the members.
+   */
+  member(m: ScoredConsensus['members'][number] | ScoredConsensus['dissent'][number], hint: number, dissent: boolean): object {
+    const from = this.#membersFrom;
+    if (dissent) {
+      const known = this.#membersIndex !== undefined ? this.#membersIndex.get(m) : from.length > 0 ? this.#membersTo[from.indexOf(m)] : undefined;
+      if (known !== undefined) return known;
+    }
+    const memberId = plain(m.memberId, this);
+    const weight = plain(m.weight, this);
+    const scores = this.scores(m.scores, dissent ? 0 : hint);
+    const score = plain(m.score, this);
+    const verdict = plain(m.verdict, this);
+    const copy = 'direction' in m ? Object.freeze({ memberId, weight, scores, score, verdict, direction: plain(m.direction, this) }) : Object.freeze({ memberId, weight, scores, score, verdict });
+    from.push(m);
+    this.#membersTo.push(copy);
+    if (this.#membersIndex !== undefined) {
+      if (!this.#membersIndex.has(m)) this.#membersIndex.set(m, copy);
+    } else if (from.length > SHORT_LIST) {
+      const index = new Map<unknown, object>();
+      for (let i = from.length - 1; i >= 0; i -= 1) index.set(from[i], this.#membersTo[i] as object);
+      this.#membersIndex = index;
+    }
+    return copy;
+  }
+}
+
+/** Lists up to this long are searched for an object already copied; longer ones are indexed. */
+const SHORT_LIST = 16;
 
 /**
  * A field that should hold a primitive, copied: a primitive as it is, anything else as a frozen
  * copy, so a malformed record never lends its own (mutable) objects to the view.
  */
-function plain(value: unknown, seen: Map<object, unknown>): unknown {
-  return value !== null && typeof value === 'object' ? frozenCopy(value, seen) : value;
+function plain(value: unknown, copier: Copier): unknown {
+  return value !== null && typeof value === 'object' ? frozenCopy(value, copier) : value;
 }
 
 /** The list, or an empty one when the record has none (or something that is not a list). */
 function listOf<T>(value: readonly T[] | undefined): readonly T[] {
-  return Array.isArray(value) ? (value as readonly T[]) : [];
+  return Array.isArray(value) ? (value as readonly T[]) : NO_ITEMS;
 }
 
-const NO_SIGNALS: readonly ValidationSignalView[] = Object.freeze([]);
+/** A list the view just made, frozen; an empty one is the shared frozen empty list. */
+function freezeList<T>(list: readonly T[]): readonly T[] {
+  return list === NO_ITEMS ? list : Object.freeze(list);
+}
+
+const NO_ITEMS: readonly never[] = Object.freeze([]);
+const NO_SIGNALS: readonly ValidationSignalView[] = NO_ITEMS;
 
 /** Deeper than any real record; deeper means a cycle (or an attack), and copying stops. */
 const MAX_DEPTH = 64;
@@ -145,45 +255,123 @@ const deepFrozen = new WeakSet<object>();
 
 /**
  * A frozen deep copy of plain data (objects, arrays, primitives). Inputs frozen all the way down
- * are shared, not copied; an object reached twice (a consensus member's scores are its vote's
- * scores) is copied once, through `seen`.
+ * (plain data only, see `isDeepFrozen`) are shared, not copied; an object reached twice is
+ * copied once, through the copier's `seen`.
  */
-function frozenCopy(value: unknown, seen: Map<object, unknown>, depth = 0): unknown {
+function frozenCopy(value: unknown, copier: Copier, depth = 0): unknown {
   // Records are data: a function has no place in one and is not passed on.
   if (typeof value === 'function') return undefined;
   if (value === null || typeof value !== 'object') return value;
+  if (deepFrozen.has(value)) return value;
+  // An empty list (the usual `invalid`) needs no bookkeeping: it becomes the shared empty list.
+  if (Array.isArray(value) && value.length === 0 && !Object.isFrozen(value)) return NO_ITEMS;
+  const seen = (copier.seen ??= new Map<object, unknown>());
   const known = seen.get(value);
   if (known !== undefined) return known;
   if (depth > MAX_DEPTH) throw new TypeError('the record is nested too deeply (or contains a cycle)');
-  if (Object.isFrozen(value) && (deepFrozen.has(value) || isDeepFrozen(value, depth))) return value;
-  let copy: unknown = flatNumbers(value);
-  if (copy !== undefined) {
-    // Scores and means: numbers only, nothing to recurse into.
-  } else if (Array.isArray(value)) {
-    const items = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i += 1) items[i] = frozenCopy(value[i], seen, depth + 1);
-    copy = Object.freeze(items);
-  } else {
-    const fields: Record<string, unknown> = {};
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      const item = frozenCopy((value as Record<string, unknown>)[key], seen, depth + 1);
-      // `__proto__` must become an own key, not the copy's prototype.
-      if (key === '__proto__') Object.defineProperty(fields, key, { value: item, enumerable: true, writable: true, configurable: true });
-      else fields[key] = item;
+  if (Object.isFrozen(value) && isDeepFrozen(value, depth)) return value;
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      copy = NO_ITEMS;
+    } else {
+      const items = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i += 1) items[i] = frozenCopy(value[i], copier, depth + 1);
+      copy = Object.freeze(items);
     }
-    copy = Object.freeze(fields);
+  } else {
+    // Scores and means: numbers only, nothing to recurse into.
+    copy = flatNumbers(value);
+    if (copy === undefined) {
+      const fields: Record<string, unknown> = {};
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const item = frozenCopy((value as Record<string, unknown>)[key], copier, depth + 1);
+        // `__proto__` must become an own key, not the copy's prototype.
+        if (key === '__proto__') Object.defineProperty(fields, key, { value: item, enumerable: true, writable: true, configurable: true });
+        else fields[key] = item;
+      }
+      copy = Object.freeze(fields);
+    }
   }
   seen.set(value, copy);
   return copy;
 }
 
-/** A frozen copy of an object whose own values are all numbers (scores, means); otherwise undefined. */
+/**
+ * A frozen copy of an object whose own enumerable values are all numbers (scores, means);
+ * otherwise undefined. Walked with for-in, which V8 turns into plain field loads: own keys come
+ * first, so when the last key is the object's own, every key was, and the copy is exact.
+ */
 function flatNumbers(value: object): Readonly<Record<string, number>> | undefined {
   if (Array.isArray(value)) return undefined;
-  const keys = Object.keys(value);
+  // The walk's keys and values go to scratch lists, unless a getter read during the walk has
+  // started another copy (re-entry), which then gets lists of its own.
+  const mine = !scratchInUse;
+  const keys = mine ? SCRATCH_KEYS : [];
+  const values = mine ? SCRATCH_VALUES : [];
+  let count = 0;
+  scratchInUse = true;
+  try {
+    for (const key in value) {
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item !== 'number' || key === '__proto__') return slowFlatNumbers(value);
+      keys[count] = key;
+      values[count] = item;
+      count += 1;
+    }
+    // (`hasOwnProperty.call` rather than `Object.hasOwn`: V8 answers it without a call.)
+    if (count > 0 && !Object.prototype.hasOwnProperty.call(value, keys[count - 1] as string)) return slowFlatNumbers(value);
+    return Object.freeze(objectOf(keys, values, count));
+  } finally {
+    if (mine) scratchInUse = false;
+  }
+}
+
+/** Scratch lists for `flatNumbers` (one copy at a time; a re-entrant one makes its own). */
+const SCRATCH_KEYS: string[] = [];
+const SCRATCH_VALUES: number[] = [];
+let scratchInUse = false;
+
+/**
+ * An object with the first `count` of these keys and values, in this order. Written out as literals for up to eight
+ * keys: each literal's key slots see the same axis names call after call, which V8 handles much
+ * faster than one assignment site that sees every name. (`__proto__` never gets here.)
+ */
+function objectOf(k: readonly string[], v: readonly number[], count: number): Record<string, number> {
+  const at = (i: number) => k[i] as string;
+  const of = (i: number) => v[i] as number;
+  switch (count) {
+    case 0:
+      return {};
+    case 1:
+      return { [at(0)]: of(0) };
+    case 2:
+      return { [at(0)]: of(0), [at(1)]: of(1) };
+    case 3:
+      return { [at(0)]: of(0), [at(1)]: of(1), [at(2)]: of(2) };
+    case 4:
+      return { [at(0)]: of(0), [at(1)]: of(1), [at(2)]: of(2), [at(3)]: of(3) };
+    case 5:
+      return { [at(0)]: of(0), [at(1)]: of(1), [at(2)]: of(2), [at(3)]: of(3), [at(4)]: of(4) };
+    case 6:
+      return { [at(0)]: of(0), [at(1)]: of(1), [at(2)]: of(2), [at(3)]: of(3), [at(4)]: of(4), [at(5)]: of(5) };
+    case 7:
+      return { [at(0)]: of(0), [at(1)]: of(1), [at(2)]: of(2), [at(3)]: of(3), [at(4)]: of(4), [at(5)]: of(5), [at(6)]: of(6) };
+    case 8:
+      return { [at(0)]: of(0), [at(1)]: of(1), [at(2)]: of(2), [at(3)]: of(3), [at(4)]: of(4), [at(5)]: of(5), [at(6)]: of(6), [at(7)]: of(7) };
+    default: {
+      const copy: Record<string, number> = {};
+      for (let i = 0; i < count; i += 1) copy[at(i)] = of(i);
+      return copy;
+    }
+  }
+}
+
+/** `flatNumbers` for objects with inherited enumerable keys: own keys only, looked up by name. */
+function slowFlatNumbers(value: object): Readonly<Record<string, number>> | undefined {
   const copy: Record<string, number> = {};
-  for (const key of keys) {
+  for (const key of Object.keys(value)) {
     const item: unknown = (value as Record<string, unknown>)[key];
     if (typeof item !== 'number' || key === '__proto__') return undefined;
     copy[key] = item;
@@ -191,12 +379,22 @@ function flatNumbers(value: object): Readonly<Record<string, number>> | undefine
   return Object.freeze(copy);
 }
 
-/** Whether an object is frozen all the way down (remembered, so each is walked once). */
+/**
+ * Whether an object is frozen all the way down and holds plain data only (remembered, so each is
+ * walked once). A getter, even on a frozen object, could answer each oracle differently, and an
+ * object with a prototype of its own could inherit one, so neither is shared: it is copied.
+ */
 function isDeepFrozen(value: object, depth: number): boolean {
+  if (deepFrozen.has(value)) return true;
   if (!Object.isFrozen(value) || depth > MAX_DEPTH) return false;
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item !== null && typeof item === 'object' && !deepFrozen.has(item) && !isDeepFrozen(item, depth + 1)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== null && proto !== Object.prototype && proto !== Array.prototype) return false;
+  for (const key of Reflect.ownKeys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor)) return false;
+    const item: unknown = descriptor.value;
+    if (typeof item === 'function') return false;
+    if (item !== null && typeof item === 'object' && !isDeepFrozen(item, depth + 1)) return false;
   }
   deepFrozen.add(value);
   return true;

@@ -124,10 +124,14 @@ interface PanelConfig {
   readonly escalateAfter: number;
 }
 
+/** The default composition, checked once: the built-in lenses have distinct names. */
+const DEFAULT_CONFIG: PanelConfig = Object.freeze({ lenses: BUILT_IN_LENSES, quorum: DEFAULT_PANEL_QUORUM, escalateAfter: 3 });
+
 function panelConfig(options: PanelOptions): PanelConfig {
   const lenses = options.lenses ?? BUILT_IN_LENSES;
   const quorum = options.quorum ?? DEFAULT_PANEL_QUORUM;
   const escalateAfter = options.escalateAfter ?? 3;
+  if (lenses === BUILT_IN_LENSES && quorum === DEFAULT_PANEL_QUORUM && escalateAfter === 3) return DEFAULT_CONFIG;
   const issues: string[] = [];
   const names = lenses.map((lens) => lens.name);
   const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
@@ -145,9 +149,16 @@ function judge(record: DecisionRecord, config: PanelConfig, verify: VerifyOption
   // One frozen snapshot for the verifier and every lens; an unreadable record has none, and
   // every lens then vetoes.
   const { report, view } = verifyWithView(record, verify);
-  const results = config.lenses.map((lens) => consult(lens, view, report));
-  const approvals = results.filter((r) => r.decision === 'approve').length;
-  const vetoedBy = results.filter((r) => r.decision === 'veto').map((r) => r.lens);
+  const { lenses } = config;
+  const results = new Array<LensResult>(lenses.length);
+  const vetoedBy: string[] = [];
+  let approvals = 0;
+  for (let i = 0; i < lenses.length; i += 1) {
+    const found = consult(lenses[i] as Lens, view, report);
+    results[i] = found;
+    if (found.decision === 'approve') approvals += 1;
+    else if (found.decision === 'veto') vetoedBy.push(found.lens);
+  }
   const key = report.recordId;
   const passed = vetoedBy.length === 0 && approvals >= config.quorum;
 
@@ -171,7 +182,7 @@ function judge(record: DecisionRecord, config: PanelConfig, verify: VerifyOption
     status,
     approvals,
     quorum: config.quorum,
-    lenses: Object.freeze(results.map((r) => Object.freeze({ ...r, reasons: Object.freeze([...r.reasons]) }))),
+    lenses: Object.freeze(results),
     vetoedBy: Object.freeze(vetoedBy),
     consecutiveNonApprovals: streak,
     escalateAfter: config.escalateAfter,
@@ -181,28 +192,29 @@ function judge(record: DecisionRecord, config: PanelConfig, verify: VerifyOption
   return verdict;
 }
 
-const DECISIONS: readonly LensDecision[] = ['approve', 'reject', 'veto'];
-
-/** Runs one lens; a lens that throws or answers nonsense vetoes, so crashing can never approve. */
+/** Runs one lens; a lens that throws or answers nonsense vetoes, so crashing can never approve. The result is frozen. */
 function consult(lens: Lens, view: DecisionView | undefined, report: VerificationReport): LensResult {
-  if (view === undefined) return { lens: lens.name, decision: 'veto', reasons: ['the record cannot be read'] };
-  let judgement: LensJudgement | undefined;
+  if (view === undefined) return lensResult(lens.name, 'veto', ['the record cannot be read']);
+  let judgement: LensResult | undefined;
   try {
     // Read once, inside the try: a judgement whose getters throw vetoes like a lens that throws.
-    judgement = asJudgement(lens.evaluate(view, { report }));
+    judgement = asJudgement(lens.name, lens.evaluate(view, { report }));
   } catch (thrown) {
-    return { lens: lens.name, decision: 'veto', reasons: [`the lens failed: ${describe(thrown)}`] };
+    return lensResult(lens.name, 'veto', [`the lens failed: ${describe(thrown)}`]);
   }
-  if (judgement === undefined) return { lens: lens.name, decision: 'veto', reasons: ['the lens returned something that is not a judgement'] };
-  return { lens: lens.name, ...judgement };
+  return judgement ?? lensResult(lens.name, 'veto', ['the lens returned something that is not a judgement']);
 }
 
-/** A copy of what a lens returned if it is a judgement (each field read once), else undefined. */
-function asJudgement(value: unknown): LensJudgement | undefined {
+function lensResult(lens: string, decision: LensDecision, reasons: string[]): LensResult {
+  return Object.freeze({ lens, decision, reasons: Object.freeze(reasons) });
+}
+
+/** A frozen copy of what a lens returned if it is a judgement (each field read once), else undefined. */
+function asJudgement(lens: string, value: unknown): LensResult | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { decision, reasons } = value as Partial<LensJudgement>;
-  if (!DECISIONS.includes(decision as LensDecision) || !Array.isArray(reasons)) return undefined;
-  return { decision: decision as LensDecision, reasons: [...(reasons as string[])] };
+  if ((decision !== 'approve' && decision !== 'reject' && decision !== 'veto') || !Array.isArray(reasons)) return undefined;
+  return lensResult(lens, decision, [...(reasons as string[])]);
 }
 
 function describe(thrown: unknown): string {

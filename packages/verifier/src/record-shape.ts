@@ -19,7 +19,6 @@ function isValidRubric(rubric: DecisionView['rubric']): boolean {
  */
 export function recordShapeIssues(view: DecisionView): string[] {
   const issues: string[] = [];
-  const unit = (value: unknown) => typeof value === 'number' && value >= 0 && value <= 1;
   if (typeof view.id !== 'string' || view.id === '') issues.push('id: must be a non-empty string (the decision key)');
   if (!(TIERS as readonly unknown[]).includes(view.tier)) issues.push(`tier: must be one of ${TIERS.join(', ')}`);
   if (!isValidRubric(view.rubric)) issues.push('rubric: is not a valid rubric (validateRubric rejects it)');
@@ -28,24 +27,32 @@ export function recordShapeIssues(view: DecisionView): string[] {
   if (consensus === null || typeof consensus !== 'object' || (consensus.status !== 'scored' && consensus.status !== 'quorum_not_met')) {
     issues.push('consensus: must be a ConsensusResult (status "scored" or "quorum_not_met")');
   }
-  view.evidence.forEach((item, i) => {
+  const { evidence, claims } = view;
+  for (let i = 0; i < evidence.length; i += 1) {
+    const item = evidence[i] as (typeof evidence)[number];
     if (typeof item.id !== 'string' || typeof item.sourceId !== 'string' || typeof item.supports !== 'string') {
       issues.push(`evidence[${i}]: id, sourceId and supports must be strings`);
     }
     if (!(EVIDENCE_KINDS as readonly unknown[]).includes(item.kind)) issues.push(`evidence[${i}].kind: must be one of ${EVIDENCE_KINDS.join(', ')}`);
-    if (!unit(item.strength)) issues.push(`evidence[${i}].strength: must be a number in [0, 1]`);
-    if (!unit(item.confidence)) issues.push(`evidence[${i}].confidence: must be a number in [0, 1]`);
-    item.validation.forEach((signal, j) => {
+    if (!isUnit(item.strength)) issues.push(`evidence[${i}].strength: must be a number in [0, 1]`);
+    if (!isUnit(item.confidence)) issues.push(`evidence[${i}].confidence: must be a number in [0, 1]`);
+    const { validation } = item;
+    for (let j = 0; j < validation.length; j += 1) {
+      const signal = validation[j] as (typeof validation)[number];
       if ((signal.kind !== 'gate' && signal.kind !== 'test') || typeof signal.name !== 'string' || typeof signal.passed !== 'boolean') {
         issues.push(`evidence[${i}].validation[${j}]: must be { kind: "gate" | "test", name, passed: boolean }`);
       }
-    });
-  });
-  view.claims.forEach((claim, i) => {
-    const c = claim as { id?: unknown; kind?: unknown; subject?: unknown } | null;
+    }
+  }
+  for (let i = 0; i < claims.length; i += 1) {
+    const c = claims[i] as { id?: unknown; kind?: unknown; subject?: unknown } | null;
     if (c === null || typeof c !== 'object' || typeof c.id !== 'string' || typeof c.kind !== 'string' || typeof c.subject !== 'string') {
       issues.push(`claims[${i}]: must be { id, kind, subject, expected }`);
     }
-  });
+  }
   return issues;
+}
+
+function isUnit(value: unknown): boolean {
+  return typeof value === 'number' && value >= 0 && value <= 1;
 }

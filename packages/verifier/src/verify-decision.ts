@@ -1,8 +1,8 @@
 import { aggregateConsensus, type ConsensusResult } from '@conclave/scoring';
-import type { Claim, ClaimResult, ClaimStatus, JsonValue, OracleFinding } from './claim.js';
+import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { decisionView, type DecisionView } from './decision-view.js';
-import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type OracleContext } from './oracle.js';
+import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
 import { BUILT_IN_REGISTRY, type OracleRegistry } from './oracle-registry.js';
 import { BUILT_IN_ORACLES } from './oracles/built-in.js';
 import { recordShapeIssues } from './record-shape.js';
@@ -25,8 +25,6 @@ export interface VerificationReport {
   /** Why the record could not be read as a DecisionRecord; empty when it could. */
   readonly malformed: readonly string[];
 }
-
-const STATUSES: readonly ClaimStatus[] = ['proven', 'refuted', 'unprovable'];
 
 /**
  * Checks a decision record as a maker-checker would: every claim, built-in and custom, is
@@ -56,30 +54,58 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
   } catch (thrown) {
     return { report: Object.freeze({ recordId: safeId(record), approved: false, claims: Object.freeze([]), malformed: Object.freeze([`the record cannot be read: ${message(thrown)}`]) }) };
   }
-  return { report: verifyView(view, safeId(record), options), view };
+  return { report: verifyView(view, record, options), view };
 }
 
-function verifyView(view: DecisionView, recordId: string, options: VerifyOptions): VerificationReport {
-  const policy = evidencePolicy(options.policy);
-  const claims = [...builtInClaims(view, policy), ...view.claims];
+function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyOptions): VerificationReport {
+  const policy = options.policy === undefined ? DEFAULT_EVIDENCE_POLICY : evidencePolicy(options.policy);
+  const builtIn = builtInClaims(view, policy);
+  const custom = view.claims as readonly Claim[];
   const malformed = recordShapeIssues(view);
+  const count = builtIn.length + custom.length;
+  const results = new Array<ClaimResult>(count);
   if (malformed.length > 0) {
-    const results = claims.map((claim) => result(claim, '(none)', { status: 'unprovable', reason: 'the record is malformed, see `malformed`' }));
-    return Object.freeze({ recordId, approved: false, claims: Object.freeze(results), malformed: Object.freeze(malformed) });
+    for (let i = 0; i < count; i += 1) {
+      const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
+      results[i] = result(claim, '(none)', MALFORMED);
+    }
+    return Object.freeze({ recordId: safeId(record), approved: false, claims: Object.freeze(results), malformed: Object.freeze(malformed) });
   }
 
-  const context = oracleContext(view, policy);
-  const registry = options.oracles ?? BUILT_IN_REGISTRY;
-  const results = claims.map((claim) => decide(claim, view, context, registry));
+  // Built-in oracles share the recomputed consensus as it is (they are the verifier's own code
+  // and only read it); any other oracle gets a context whose recomputation is deep-frozen first.
+  const context = new BuiltInContext(view, policy);
+  let approved = true;
+  for (let i = 0; i < builtIn.length; i += 1) {
+    const found = decideWith(builtIn[i] as Claim, BUILT_IN_ORACLES[i] as Oracle, view, context);
+    results[i] = found;
+    if (found.status !== 'proven') approved = false;
+  }
+  if (custom.length > 0) {
+    const registry = options.oracles ?? BUILT_IN_REGISTRY;
+    const frozenContext = context.forOthers();
+    for (let i = 0; i < custom.length; i += 1) {
+      const claim = custom[i] as Claim;
+      // A built-in claim kind is always decided by its built-in oracle, whatever the registry says.
+      const own = BUILT_IN_REGISTRY.get(claim.kind);
+      const oracle = own ?? registry.get(claim.kind);
+      const found = oracle === undefined ? result(claim, '(none)', { status: 'unprovable', reason: `no oracle proves claims of kind "${claim.kind}"` }) : decideWith(claim, oracle, view, own === undefined ? frozenContext : context);
+      results[builtIn.length + i] = found;
+      if (found.required && found.status !== 'proven') approved = false;
+    }
+  }
   // Frozen: the panel hands the same report to every lens, so no lens can change what the next one reads.
-  return Object.freeze({ recordId: view.id, approved: results.every((r) => !r.required || r.status === 'proven'), claims: Object.freeze(results), malformed: Object.freeze(malformed) });
+  return Object.freeze({ recordId: view.id, approved, claims: Object.freeze(results), malformed: NO_ISSUES });
 }
+
+const MALFORMED: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the record is malformed, see `malformed`' });
+const NO_ISSUES: readonly string[] = Object.freeze([]);
 
 /**
  * The policy with defaults filled in. A value out of range (NaN above all, which would quietly
  * switch a floor off) is a programmer error, thrown as a RangeError.
  */
-function evidencePolicy(given: Partial<EvidencePolicy> | undefined): EvidencePolicy {
+function evidencePolicy(given: Partial<EvidencePolicy>): EvidencePolicy {
   const policy: EvidencePolicy = { ...DEFAULT_EVIDENCE_POLICY, ...given };
   const unit = (value: number) => value >= 0 && value <= 1;
   const problems = [
@@ -89,65 +115,129 @@ function evidencePolicy(given: Partial<EvidencePolicy> | undefined): EvidencePol
     policy.maxSourceShare > 0 && policy.maxSourceShare <= 1 ? '' : `maxSourceShare must be in (0, 1], got ${policy.maxSourceShare}`,
   ].filter(Boolean);
   if (problems.length > 0) throw new RangeError(`verifyDecision: invalid evidence policy: ${problems.join('; ')}`);
-  return policy;
+  return Object.freeze(policy);
 }
 
-/** The claims every record is checked for, one per built-in oracle. */
-function builtInClaims(view: DecisionView, policy: EvidencePolicy): Claim[] {
+type BuiltInKind = (typeof BUILT_IN_ORACLES)[number]['kind'];
+
+/** A frozen built-in claim. */
+function builtInClaim(kind: BuiltInKind, expected: Claim['expected']): Claim {
+  return Object.freeze({ id: kind, kind, subject: 'record', expected: Object.freeze(expected) });
+}
+
+/**
+ * The last claim made for one kind and what it expected: a claim is frozen data, so the next
+ * record expecting the same primitive value gets the very same claim object.
+ */
+class ClaimSlot {
+  #expected: unknown = undefined;
+  #claim: Claim | undefined = undefined;
+  constructor(readonly kind: BuiltInKind) {}
+
+  claim(expected: Claim['expected']): Claim {
+    if (expected !== null && typeof expected === 'object') return builtInClaim(this.kind, expected);
+    if (this.#claim !== undefined && Object.is(this.#expected, expected)) return this.#claim;
+    const made = builtInClaim(this.kind, expected);
+    this.#expected = expected;
+    this.#claim = made;
+    return made;
+  }
+}
+
+const QUORUM = new ClaimSlot('quorum_met');
+const VERDICT = new ClaimSlot('verdict_matches_score');
+const SCORE = new ClaimSlot('score_matches_votes');
+const MEMBERS = builtInClaim('members_self_consistent', true);
+const PRESENT = builtInClaim('evidence_present', true);
+const VALIDATION = builtInClaim('go_has_validation', true);
+const floorsClaim = (policy: EvidencePolicy) => builtInClaim('evidence_clears_floors', { minConfidence: policy.minConfidence, minStrength: policy.minStrength });
+const diversityClaim = (policy: EvidencePolicy) => builtInClaim('evidence_diverse', { minKinds: policy.minKinds, maxSourceShare: policy.maxSourceShare });
+const DEFAULT_FLOORS = floorsClaim(DEFAULT_EVIDENCE_POLICY);
+const DEFAULT_DIVERSITY = diversityClaim(DEFAULT_EVIDENCE_POLICY);
+
+/** The claims every record is checked for, one per built-in oracle, in `BUILT_IN_ORACLES` order. */
+function builtInClaims(view: DecisionView, policy: EvidencePolicy): readonly Claim[] {
   // Listed before the shape is checked: the consensus may be anything, even null.
   const consensus: unknown = view.consensus;
   const { status, verdict, score } = (consensus !== null && typeof consensus === 'object' ? consensus : {}) as { status?: unknown; verdict?: unknown; score?: unknown };
-  const expected: Record<(typeof BUILT_IN_ORACLES)[number]['kind'], Claim['expected']> = {
-    quorum_met: view.minValidVotes,
-    verdict_matches_score: (verdict ?? null) as Claim['expected'],
-    score_matches_votes: status === 'scored' ? ((score ?? null) as Claim['expected']) : null,
-    members_self_consistent: true,
-    evidence_present: true,
-    evidence_clears_floors: { minConfidence: policy.minConfidence, minStrength: policy.minStrength },
-    go_has_validation: true,
-    evidence_diverse: { minKinds: policy.minKinds, maxSourceShare: policy.maxSourceShare },
-  };
-  return BUILT_IN_ORACLES.map((oracle) => Object.freeze({ id: oracle.kind, kind: oracle.kind, subject: 'record', expected: Object.freeze(expected[oracle.kind]) }));
-}
-
-function oracleContext(view: DecisionView, policy: EvidencePolicy): OracleContext {
-  let recomputed: ConsensusResult | undefined;
-  return Object.freeze({
-    policy: Object.freeze(policy),
-    recomputed: () => (recomputed ??= deepFreeze(aggregateConsensus(view.votes, { rubric: view.rubric, minValidVotes: view.minValidVotes }))),
+  const byDefault = policy === DEFAULT_EVIDENCE_POLICY;
+  // In `BUILT_IN_ORACLES` order, whatever that is: `verifyView` pairs claim i with oracle i.
+  return BUILT_IN_ORACLES.map((oracle): Claim => {
+    switch (oracle.kind) {
+      case 'quorum_met':
+        return QUORUM.claim(view.minValidVotes);
+      case 'verdict_matches_score':
+        return VERDICT.claim((verdict ?? null) as Claim['expected']);
+      case 'score_matches_votes':
+        return SCORE.claim(status === 'scored' ? ((score ?? null) as Claim['expected']) : null);
+      case 'members_self_consistent':
+        return MEMBERS;
+      case 'evidence_present':
+        return PRESENT;
+      case 'evidence_clears_floors':
+        return byDefault ? DEFAULT_FLOORS : floorsClaim(policy);
+      case 'go_has_validation':
+        return VALIDATION;
+      case 'evidence_diverse':
+        return byDefault ? DEFAULT_DIVERSITY : diversityClaim(policy);
+    }
   });
 }
 
+/**
+ * What the built-in oracles get: the policy and the consensus recomputed from the view's votes,
+ * once per verification. Built-in oracles only read it, so it is not frozen for them; every
+ * other oracle gets `forOthers()`, whose recomputation is deep-frozen before it is handed out,
+ * so no oracle can change what the next one reads.
+ */
+class BuiltInContext implements OracleContext {
+  #recomputed: ConsensusResult | undefined = undefined;
+  #others: OracleContext | undefined = undefined;
+  readonly #view: DecisionView;
+  constructor(
+    view: DecisionView,
+    readonly policy: EvidencePolicy,
+  ) {
+    this.#view = view;
+  }
+
+  recomputed(): ConsensusResult {
+    const view = this.#view;
+    return (this.#recomputed ??= aggregateConsensus(view.votes, { rubric: view.rubric, minValidVotes: view.minValidVotes }));
+  }
+
+  /** The frozen context any oracle that is not built in gets. */
+  forOthers(): OracleContext {
+    return (this.#others ??= Object.freeze({ policy: this.policy, recomputed: () => deepFreeze(this.recomputed()) }));
+  }
+}
+
 /** Runs one oracle and never lets it approve by accident: a throw or a non-finding is unprovable. */
-function decide(claim: Claim, view: DecisionView, context: OracleContext, registry: OracleRegistry): ClaimResult {
-  // A built-in claim kind is always decided by its built-in oracle, whatever the registry says.
-  const oracle = BUILT_IN_REGISTRY.get(claim.kind) ?? registry.get(claim.kind);
-  if (!oracle) return result(claim, '(none)', { status: 'unprovable', reason: `no oracle proves claims of kind "${claim.kind}"` });
-  let finding: OracleFinding | undefined;
+function decideWith(claim: Claim, oracle: Oracle, view: DecisionView, context: OracleContext): ClaimResult {
+  let status: unknown;
+  let reason: unknown;
+  let details: unknown;
   try {
+    const value: unknown = oracle.prove(claim, view, context);
+    if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function') return result(claim, oracle.name, NOT_A_FINDING);
     // Read once, inside the try: a finding whose getters throw or change their answer proves nothing.
-    finding = asFinding(oracle.prove(claim, view, context));
+    ({ status, reason, details } = value as { status?: unknown; reason?: unknown; details?: unknown });
   } catch (thrown) {
     // The view is frozen, so an oracle that tries to change the record throws and lands here.
     return result(claim, oracle.name, { status: 'unprovable', reason: `the oracle threw: ${message(thrown)}` });
   }
-  if (finding === undefined) return result(claim, oracle.name, { status: 'unprovable', reason: 'the oracle returned something that is not a finding' });
-  return result(claim, oracle.name, finding);
+  if ((status !== 'proven' && status !== 'refuted' && status !== 'unprovable') || typeof reason !== 'string') return result(claim, oracle.name, NOT_A_FINDING);
+  const required = (claim as Partial<Claim> | null)?.required !== false;
+  return Object.freeze(details === undefined ? { claim, oracle: oracle.name, required, status, reason } : { claim, oracle: oracle.name, required, status, reason, details: details as JsonValue });
 }
+
+const NOT_A_FINDING: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the oracle returned something that is not a finding' });
 
 function result(claim: Claim, oracle: string, finding: OracleFinding): ClaimResult {
   // A malformed record's claims may be anything, even null: such a claim is required.
   const required = (claim as Partial<Claim> | null)?.required !== false;
   const { status, reason, details } = finding;
   return Object.freeze(details === undefined ? { claim, oracle, required, status, reason } : { claim, oracle, required, status, reason, details });
-}
-
-/** A copy of what an oracle returned if it is a finding (each field read once), else undefined. */
-function asFinding(value: unknown): OracleFinding | undefined {
-  if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function') return undefined;
-  const { status, reason, details } = value as { status?: unknown; reason?: unknown; details?: unknown };
-  if (!STATUSES.includes(status as ClaimStatus) || typeof reason !== 'string') return undefined;
-  return details === undefined ? { status: status as ClaimStatus, reason } : { status: status as ClaimStatus, reason, details: details as JsonValue };
 }
 
 /** Freezes an object the verifier made, and everything in it not frozen already (the view's scores are). */

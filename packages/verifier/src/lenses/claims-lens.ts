@@ -11,14 +11,24 @@ export type OnRefuted = 'reject' | 'veto';
  */
 export function claimsLens(name: string, watched: Readonly<Partial<Record<BuiltInClaimKind, OnRefuted>>>): Lens {
   const kinds = Object.keys(watched) as BuiltInClaimKind[];
+  // What an approval says, made once: the panel copies a lens's reasons, so one list serves every call.
+  const allProven: readonly string[] = Object.freeze(kinds.map((kind) => `${kind}: proven`));
   const lens: Lens = {
     name,
     evaluate(_record, { report }): LensJudgement {
       if (report.malformed.length > 0) return { decision: 'veto', reasons: report.malformed.map((issue) => `malformed record: ${issue}`) };
+      const { claims } = report;
       let decision: LensJudgement['decision'] = 'approve';
       const reasons: string[] = [];
-      for (const kind of kinds) {
-        const found = report.claims.find((c) => c.claim.id === kind);
+      for (let k = 0; k < kinds.length; k += 1) {
+        const kind = kinds[k] as BuiltInClaimKind;
+        let found: (typeof claims)[number] | undefined;
+        for (let i = 0; i < claims.length; i += 1) {
+          if ((claims[i] as (typeof claims)[number]).claim.id === kind) {
+            found = claims[i];
+            break;
+          }
+        }
         if (!found) {
           decision = decision === 'veto' ? 'veto' : 'reject';
           reasons.push(`${kind}: not checked`);
@@ -31,7 +41,7 @@ export function claimsLens(name: string, watched: Readonly<Partial<Record<BuiltI
           reasons.push(`${kind}: unprovable: ${found.reason}`);
         }
       }
-      return { decision, reasons: decision === 'approve' ? kinds.map((kind) => `${kind}: proven`) : reasons };
+      return { decision, reasons: decision === 'approve' ? allProven : reasons };
     },
   };
   return Object.freeze(lens);

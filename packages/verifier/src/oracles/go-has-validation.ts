@@ -6,8 +6,10 @@ export const goHasValidation: Oracle<'go_has_validation'> = {
   name: 'go-has-validation',
   kind: 'go_has_validation',
   prove(_claim, record) {
-    if (record.consensus.verdict !== 'GO') return proven(`the verdict is ${record.consensus.verdict}, not GO: no validation signal is needed`);
-    const passed = record.evidence.flatMap((item) => item.validation.filter((signal) => signal.passed === true).map((signal) => signal.name));
+    const { verdict } = record.consensus;
+    if (verdict !== 'GO') return proven(`the verdict is ${verdict}, not GO: no validation signal is needed`);
+    const passed: string[] = [];
+    for (const item of record.evidence) for (const signal of item.validation) if (signal.passed === true) passed.push(signal.name);
     return passed.length > 0
       ? proven(`the GO is backed by ${passed.length} passing validation signal${passed.length === 1 ? '' : 's'}`, { passed })
       : refuted('a GO needs at least one passing gate or test among the evidence, and there is none');

@@ -1,4 +1,4 @@
-import { verdictFor, weightedScore } from '@conclave/scoring';
+import { verdictFor, weightedScore, type MemberScore } from '@conclave/scoring';
 import type { Oracle } from '../oracle.js';
 import { proven, refuted, SCORE_TOLERANCE, unprovable } from './finding.js';
 
@@ -13,32 +13,58 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
   prove(_claim, record, context) {
     const { consensus, rubric } = record;
     if (consensus.status !== 'scored') return unprovable('there is no scored consensus whose members could be checked');
+    const members = consensus.members;
     const problems: string[] = [];
     // Self-consistent is not enough: a maker could rewrite a dissenter's scores to hide it.
     const truth = context.recomputed();
+    // The recomputed member behind each recorded one (by member id), when there is one.
+    const matched = new Array<MemberScore | undefined>(members.length);
     if (truth.status === 'scored') {
-      const real = new Map(truth.members.map((m) => [m.memberId, m.score]));
-      const recordedIds = new Set(consensus.members.map((m) => m.memberId));
-      const left = truth.members.filter((m) => !recordedIds.has(m.memberId)).map((m) => m.memberId);
-      if (left.length > 0) problems.push(`members left out: ${left.join(', ')}`);
-      for (const member of consensus.members) {
-        const score = real.get(member.memberId);
-        if (score === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
-        else if (!(Math.abs(score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${score}, recorded ${member.score}`);
+      const real = truth.members;
+      if (sameIds(members, real)) {
+        // The usual case, an honest record: the same members in the same order.
+        for (let i = 0; i < members.length; i += 1) {
+          const member = members[i] as (typeof members)[number];
+          const found = real[i] as MemberScore;
+          matched[i] = found;
+          if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
+        }
+      } else {
+        const recordedIds = idsOf(members);
+        let left: string[] | undefined;
+        for (const m of real) if (!recordedIds.has(m.memberId)) (left ??= []).push(m.memberId);
+        if (left !== undefined) problems.push(`members left out: ${left.join(', ')}`);
+        const realIds = idsOf(real);
+        for (let i = 0; i < members.length; i += 1) {
+          const member = members[i] as (typeof members)[number];
+          const at = realIds.indexOf(member.memberId);
+          const found = at < 0 ? undefined : real[at];
+          matched[i] = found;
+          if (found === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
+          else if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
+        }
       }
     }
     const dissenters: string[] = [];
-    for (const member of consensus.members) {
-      const own = weightedScore(member.scores, rubric);
+    for (let i = 0; i < members.length; i += 1) {
+      const member = members[i] as (typeof members)[number];
+      // A member whose scores are the very (frozen) object its recomputed twin was scored from
+      // already has that score: the recomputation is `weightedScore`'s sum, in the same order.
+      const twin = matched[i];
+      const own = twin !== undefined && twin.scores === member.scores ? twin.score : weightedScore(member.scores, rubric);
       const earned = verdictFor(own, rubric.thresholds);
       if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
       if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
       if (earned !== consensus.verdict) dissenters.push(member.memberId);
     }
-    const recorded = new Set(consensus.dissent.map((d) => d.memberId));
-    const expected = new Set(dissenters);
-    const missing = dissenters.filter((id) => !recorded.has(id));
-    const invented = [...recorded].filter((id) => !expected.has(id));
+    let missing: string[] = [];
+    let invented: string[] = [];
+    if (!sameIds(consensus.dissent, dissenters.map((memberId) => ({ memberId })))) {
+      const recorded = idsOf(consensus.dissent);
+      missing = dissenters.filter((id) => !recorded.has(id));
+      const expected = dissenters.length > SHORT_LIST ? new Set(dissenters) : undefined;
+      invented = recorded.distinct().filter((id) => !(expected !== undefined ? expected.has(id) : dissenters.includes(id)));
+    }
     if (missing.length > 0) problems.push(`dissent left out: ${missing.join(', ')}`);
     if (invented.length > 0) problems.push(`listed as dissent but agreeing: ${invented.join(', ')}`);
     return problems.length === 0
@@ -46,3 +72,58 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
       : refuted(problems.join('; '), { problems, dissent: dissenters });
   },
 };
+
+/** Whether two lists hold the same member ids in the same order (no id missing, none invented). */
+function sameIds(a: readonly { readonly memberId: string }[], b: readonly { readonly memberId: string }[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = (a[i] as { readonly memberId: string }).memberId;
+    const y = (b[i] as { readonly memberId: string }).memberId;
+    if (x !== y && !(x !== x && y !== y)) return false;
+  }
+  return true;
+}
+
+/** Lists up to this long are searched; longer ones are indexed. */
+const SHORT_LIST = 16;
+
+/** Member ids, looked up as a Set would (SameValueZero): a short list is searched, a long one indexed. */
+class Ids {
+  readonly #ids: string[];
+  readonly #first: Map<string, number> | undefined;
+  constructor(list: readonly { readonly memberId: string }[]) {
+    const ids = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i += 1) ids[i] = (list[i] as { readonly memberId: string }).memberId;
+    this.#ids = ids;
+    if (ids.length > SHORT_LIST) {
+      const first = new Map<string, number>();
+      for (let i = 0; i < ids.length; i += 1) if (!first.has(ids[i] as string)) first.set(ids[i] as string, i);
+      this.#first = first;
+    }
+  }
+
+  has(id: string): boolean {
+    return this.#first !== undefined ? this.#first.has(id) : this.#ids.includes(id);
+  }
+
+  /** Where the id first appears, or -1. */
+  indexOf(id: string): number {
+    if (this.#first !== undefined) return this.#first.get(id) ?? -1;
+    const ids = this.#ids;
+    for (let i = 0; i < ids.length; i += 1) if (ids[i] === id || (ids[i] !== ids[i] && id !== id)) return i;
+    return -1;
+  }
+
+  /** Each id once, in the order of first appearance. */
+  distinct(): string[] {
+    if (this.#first !== undefined) return [...this.#first.keys()];
+    const ids = this.#ids;
+    const once: string[] = [];
+    for (let i = 0; i < ids.length; i += 1) if (!once.includes(ids[i] as string)) once.push(ids[i] as string);
+    return once;
+  }
+}
+
+function idsOf(list: readonly { readonly memberId: string }[]): Ids {
+  return new Ids(list);
+}
