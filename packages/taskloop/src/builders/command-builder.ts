@@ -63,7 +63,9 @@ export interface CommandBuilderOptions {
  * own error report become the result's failure.
  */
 export function createCommandBuilder(options: CommandBuilderOptions): Builder {
-  const name = options.name ?? `command:${basename(options.command.trim().split(/\s+/)[0] ?? 'agent')}`;
+  const parsed = checkCommand(options.command.split(PROMPT_PLACEHOLDER).join(PROMPT_SENTINEL), { allowUnlisted: true });
+  // The program's name as the shell would read it, quotes and all: `'/usr/bin/node' x.js` is `node`.
+  const name = options.name ?? `command:${parsed.ok ? basename(parsed.file) : 'agent'}`;
   return {
     name,
     async build(task, feedback, context) {

@@ -4,7 +4,7 @@ import type { BuildResult } from '../builders/builder.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import { LEVELS } from '../gates/gate-definition.js';
 import type { GateRunReport } from '../gates/run-gates.js';
-import { initialLoopState, loopStep, type LoopConfig, type LoopEffect, type LoopEvent, type LoopState } from './loop-step.js';
+import { decideAttempt, initialLoopState, loopStep, type LoopConfig, type LoopEffect, type LoopEvent, type LoopState } from './loop-step.js';
 
 const okBuild: BuildResult = { ok: true, summary: 'done', transcript: '', durationMs: 1 };
 const failedBuild: BuildResult = { ok: false, failure: { kind: 'exit_nonzero', message: 'exit 1' }, summary: 'crashed', transcript: '', durationMs: 1 };
@@ -160,5 +160,19 @@ describe('loopStep (property)', () => {
     const step = loopStep(initialLoopState(config), { type: 'flipped' });
     expect(step.effect).toEqual({ type: 'finish' });
     expect(step.state.halted?.kind).toBe('io_error');
+  });
+});
+
+describe('decideAttempt', () => {
+  const passing: GateRunReport = { level: 'balanced', gates: [gate(true)], passed: true, skipped: [] };
+  it('a builder that never started fails the attempt even when the gates pass', () => {
+    for (const kind of ['permission_denied', 'spawn_failed'] as const) {
+      expect(decideAttempt('balanced', { ...failedBuild, failure: { kind, message: 'not run' } }, passing)).toBe('failed');
+    }
+    // A builder that ran but reported an error does not decide: the gates do.
+    expect(decideAttempt('balanced', failedBuild, passing)).toBe('passed');
+    expect(decideAttempt('balanced', okBuild, { ...passing, gates: [] })).toBe('unverified');
+    expect(decideAttempt('speed', okBuild, { ...passing, gates: [] })).toBe('passed');
+    expect(decideAttempt('speed', failedBuild, { ...passing, gates: [] })).toBe('failed');
   });
 });

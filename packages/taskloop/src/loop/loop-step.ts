@@ -177,9 +177,13 @@ function afterCommit(state: LoopState, current: AttemptState): { state: LoopStat
 /**
  * Whether the evidence proves the attempt. At balanced and strict only gates can: with none
  * selected the task is unverifiable, whatever the builder says. At speed with no gate, the
- * builder running properly is all the evidence there is.
+ * builder running properly is all the evidence there is. A builder that never started fails the
+ * attempt whatever the gates say.
  */
 export function decideAttempt(level: Level, build: BuildResult, report: GateRunReport): AttemptDecision {
+  // A builder that never ran (refused by the policy, not found) did no work this attempt; gates
+  // that pass anyway prove a state nobody produced, so the attempt fails and says why.
+  if (build.failure?.kind === 'permission_denied' || build.failure?.kind === 'spawn_failed') return 'failed';
   if (report.gates.length === 0) {
     if (level !== 'speed') return 'unverified';
     return build.ok ? 'passed' : 'failed';

@@ -65,7 +65,7 @@ describe('runTaskLoop resumes after SIGKILL at random moments', () => {
             }
             expect(run).toBeLessThan(MAX_KILLS + 2);
           }
-          expect(JSON.parse(finished)).toEqual(expect.objectContaining({ outcome: 'completed' }));
+          expect(JSON.parse(finished), finished).toEqual(expect.objectContaining({ outcome: 'completed' }));
           expect((await planState(repo.dir))?.checked).toEqual(TASKS);
           // Builds start in plan order: once a later task started, no earlier (completed) task is built again.
           const starts = (await readFile(join(repo.dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith(' start')).map((line) => line.split(' ')[0] as string);

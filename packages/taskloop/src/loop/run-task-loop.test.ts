@@ -68,8 +68,9 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
       `[second-a] attempt 1: failed|.conclave/runs/${runId}/second-a/attempt-1`,
       `[second-a] attempt 2: passed|.conclave/runs/${runId}/second-a/attempt-2`,
     ]);
-    // Everything is committed but the timeline's last lines (the final commit's own entry and the finish).
-    expect(git('status', '--porcelain').trim()).toBe(`M .conclave/runs/${runId}/timeline.jsonl`);
+    // Everything is committed; the timeline, which grows after the last commit, is ignored, so the tree is clean.
+    expect(git('status', '--porcelain').trim()).toBe('');
+    expect(git('check-ignore', `.conclave/runs/${runId}/timeline.jsonl`).trim()).toBe(`.conclave/runs/${runId}/timeline.jsonl`);
     const timeline = (await readFile(join(dir, '.conclave/runs', runId, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { state: string });
     expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'flip', 'commit', 'finish']);
   }, 60_000);

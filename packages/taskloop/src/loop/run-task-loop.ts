@@ -19,7 +19,7 @@ import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
 import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
-import { appendTimeline, attemptCommitMessage, readAttempts, readRunAttempts, writeAttemptEvidence, type EvidenceBundle } from './evidence-store.js';
+import { appendTimeline, attemptCommitMessage, readAttempts, readRunAttempts, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
 import { commitAttempt, committedEvidence, gitStatus, switchToBranch } from './git.js';
 import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
 
@@ -48,10 +48,10 @@ export interface TaskLoopOptions {
   /** Where the scrubbed environment and the secret values come from (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
-  /** Per stream, for gate and builder output kept in the evidence (default 64 KiB). */
+  /** Per stream, for shell gate output kept in the evidence (default 64 KiB); builders keep their own limit. */
   readonly maxOutputBytes?: number;
   /** Called with each timeline entry as it is written. */
-  readonly onProgress?: (entry: { readonly state: string; readonly taskId?: string; readonly attempt?: number; readonly detail?: string }) => void;
+  readonly onProgress?: (entry: Omit<TimelineEntry, 'at'>) => void;
 }
 
 /** Why the loop refused to start; nothing was changed. */
@@ -83,6 +83,13 @@ export interface TaskLoopResult {
 
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
+
+/**
+ * What the run's commits leave out: the timeline keeps growing after the last commit (its own
+ * entry, the finish), and a killed atomic write can leave a temp file. Ignoring both keeps the
+ * working tree clean after a run, so the user can switch branches at once.
+ */
+const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\n*.tmp\n';
 
 /** The run's identity, written once at start, so a rerun knows it is resuming and what it is resuming. */
 interface RunRecord {
@@ -245,12 +252,17 @@ class LoopRun {
     this.#policy = policy;
     const switched = await switchToBranch(this.#workspace, run.branch);
     if (!switched.ok) return refusal('io_error', switched.message, switched.fix);
+    // A new run plans before it writes anything, so a planner failure leaves the workspace as it was.
+    let planned: string | undefined;
     if (existing === undefined) {
       const planText = await this.#planText();
       if (typeof planText !== 'string') return planText;
+      planned = planText;
       await mkdir(join(this.#workspace, CONCLAVE_DIR), { recursive: true });
-      const written = await writeFileAtomic(join(this.#workspace, RUN_FILE), `${JSON.stringify(run, null, 2)}\n`);
-      if (!written.ok) return refusal('io_error', written.message, 'check the workspace is writable');
+      for (const [file, text] of [[RUN_FILE, `${JSON.stringify(run, null, 2)}\n`], [join(CONCLAVE_DIR, '.gitignore'), CONCLAVE_GITIGNORE]] as const) {
+        const written = await writeFileAtomic(join(this.#workspace, file), text);
+        if (!written.ok) return refusal('io_error', written.message, 'check the workspace is writable');
+      }
     }
     this.#run = run;
     this.#resumed = existing !== undefined;
@@ -259,7 +271,7 @@ class LoopRun {
     let opened: Awaited<ReturnType<typeof openLedger>> | Awaited<ReturnType<typeof initLedger>> = await openLedger(this.#workspace);
     if (!opened.ok && opened.kind === 'ledger_missing') {
       // A new run, or a start killed before its first plan write finished.
-      const planText = await this.#planText();
+      const planText = planned ?? (await this.#planText());
       if (typeof planText !== 'string') return planText;
       opened = await initLedger(this.#workspace, planText);
     }
