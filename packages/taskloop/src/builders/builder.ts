@@ -1,3 +1,5 @@
+import type { ProcessGroupWatcher } from '../process/run-process.js';
+
 /**
  * The builder contract: the agent that does the work of one plan item. A builder is told what to
  * do (the task, its spec and, on a retry, why the last attempt failed) and where (the workspace);
@@ -51,6 +53,8 @@ export interface BuildContext {
   readonly env: Readonly<Record<string, string>>;
   /** Values redacted from everything a builder reports (keys, tokens). */
   readonly secretValues: readonly string[];
+  /** Pass to `runProcess` for every process the builder starts, so a rerun after a kill can stop leftovers. */
+  readonly groups?: ProcessGroupWatcher;
 }
 
 /**

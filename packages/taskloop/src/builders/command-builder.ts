@@ -93,6 +93,7 @@ export function createCommandBuilder(options: CommandBuilderOptions): Builder {
         timeoutMs: context.timeoutMs,
         ...(context.signal !== undefined ? { signal: context.signal } : {}),
         maxOutputBytes: options.maxOutputBytes ?? DEFAULT_BUILDER_OUTPUT_BYTES,
+        ...(context.groups === undefined ? {} : { groups: context.groups }),
       });
       const transcript = redact(renderTranscript(options, prompt, outcome));
       const report = parseAgentOutput(outcome.stdout);

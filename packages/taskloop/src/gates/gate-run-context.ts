@@ -1,3 +1,4 @@
+import type { ProcessGroupWatcher } from '../process/run-process.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { Level } from './gate-definition.js';
 
@@ -20,4 +21,6 @@ export interface GateRunContext {
   readonly maxOutputBytes: number;
   /** Aborting kills the running gate's process tree; gates not yet run fail as aborted. */
   readonly signal?: AbortSignal;
+  /** Told of every process group a shell gate starts (see `ProcessGroupWatcher`). */
+  readonly groups?: ProcessGroupWatcher;
 }

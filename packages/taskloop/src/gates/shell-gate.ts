@@ -29,6 +29,7 @@ export async function runShellGate(gate: ShellGate, context: GateRunContext): Pr
     timeoutMs,
     maxOutputBytes: context.maxOutputBytes,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
+    ...(context.groups === undefined ? {} : { groups: context.groups }),
   });
   const passed = outcome.spawnError === undefined && !outcome.timedOut && !outcome.aborted && outcome.exitCode === 0;
   return {

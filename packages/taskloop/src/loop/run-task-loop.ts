@@ -19,8 +19,9 @@ import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
 import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
-import { appendTimeline, attemptCommitMessage, readAttempts, readRunAttempts, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
+import { appendTimeline, attemptCommitMessage, readAttempts, readRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
 import { commitAttempt, committedEvidence, gitStatus, switchToBranch } from './git.js';
+import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
 import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
 
 /** Where the plan comes from when the workspace has none yet. */
@@ -89,7 +90,7 @@ const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
  * entry, the finish), and a killed atomic write can leave a temp file. Ignoring both keeps the
  * working tree clean after a run, so the user can switch branches at once.
  */
-const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\n*.tmp\n';
+const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\n*.tmp\n';
 
 /** The run's identity, written once at start, so a rerun knows it is resuming and what it is resuming. */
 interface RunRecord {
@@ -176,6 +177,7 @@ class LoopRun {
   #run!: RunRecord;
   #resumed = false;
   #policy: CommandPolicy | undefined;
+  #journal: ProcessJournal | undefined;
   /** The current task's lifecycle deadline: every build, gate and retry of the task shares it. */
   #task: { readonly id: string; readonly deadline: number; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
 
@@ -266,6 +268,14 @@ class LoopRun {
     }
     this.#run = run;
     this.#resumed = existing !== undefined;
+    const dir = join(this.#workspace, runDir(run.runId));
+    await mkdir(dir, { recursive: true });
+    if (this.#resumed) {
+      // A killed run's builder or gate may still be running: stop it before anything else happens.
+      const stopped = await stopLeftoverGroups(dir, this.#workspace);
+      if (stopped.length > 0) await this.#timeline({ state: 'resume', detail: `stopped ${stopped.length} process group(s) the killed run left running` });
+    }
+    this.#journal = new ProcessJournal(dir);
     const snapshot = await snapshotSpec(this.#workspace, spec.source);
     if (!snapshot.ok) return refusal('io_error', snapshot.message, 'fix' in snapshot ? snapshot.fix : 'check the workspace is writable');
     let opened: Awaited<ReturnType<typeof openLedger>> | Awaited<ReturnType<typeof initLedger>> = await openLedger(this.#workspace);
@@ -373,7 +383,14 @@ class LoopRun {
   async #build(taskId: string, attempt: number, feedback: AttemptState['feedback']): Promise<LoopEvent> {
     const item = this.#ledger.plan.items.find((candidate) => candidate.id === taskId);
     const started = performance.now();
-    const context: BuildContext = { workspace: this.#workspace, timeoutMs: Math.max(1, this.#remainingMs()), env: this.#env, secretValues: this.#secrets, signal: this.#signal() };
+    const context: BuildContext = {
+      workspace: this.#workspace,
+      timeoutMs: Math.max(1, this.#remainingMs()),
+      env: this.#env,
+      secretValues: this.#secrets,
+      signal: this.#signal(),
+      ...(this.#journal === undefined ? {} : { groups: this.#journal }),
+    };
     const result = await safeBuild(this.#options.builder, buildTask(this.#spec, { id: taskId, text: item?.text ?? taskId }), feedback, context);
     await this.#timeline({ state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : `${result.failure?.kind ?? 'failed'}` });
     if (this.#taskTimedOut()) return { type: 'task_timed_out' };
@@ -392,6 +409,7 @@ class LoopRun {
       defaultTimeoutMs: Math.max(1, Math.min(this.#spec.budgets.gateTimeoutMs, this.#remainingMs())),
       maxOutputBytes: this.#options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       signal: this.#signal(),
+      ...(this.#journal === undefined ? {} : { groups: this.#journal }),
     });
     const failed = report.gates.filter((gate) => !gate.passed).map((gate) => gate.name);
     await this.#timeline({ state: 'validate', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: `${report.gates.length} gate(s), ${failed.length === 0 ? 'all passed' : `failed: ${failed.join(', ')}`}` });

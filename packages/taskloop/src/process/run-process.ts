@@ -19,6 +19,17 @@ export interface ProcessSpec {
   readonly signal?: AbortSignal;
   /** Per stream; beyond it the middle of the output is cut and a marker says how many bytes went. */
   readonly maxOutputBytes: number;
+  /** Told when the child's process group starts and when nothing in it can run any more (see `ProcessGroupWatcher`). */
+  readonly groups?: ProcessGroupWatcher;
+}
+
+/**
+ * Learns of every process group a run starts, so that an orchestrator killed with SIGKILL (which
+ * cannot clean up) leaves a record its rerun can use to stop what is still running.
+ */
+export interface ProcessGroupWatcher {
+  started(pgid: number): void;
+  ended(pgid: number): void;
 }
 
 /** What happened. Every failure is described here; `runProcess` never rejects. */
@@ -108,7 +119,10 @@ function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> 
     let killing: Promise<void> | undefined;
     let drain: NodeJS.Timeout | undefined;
     const pgid = child.pid;
-    if (pgid !== undefined) trackGroup(pgid);
+    if (pgid !== undefined) {
+      trackGroup(pgid);
+      spec.groups?.started(pgid);
+    }
 
     const killTree = (): Promise<void> => {
       if (pgid === undefined) return Promise.resolve();
@@ -146,7 +160,12 @@ function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> 
         ...(spawnError === undefined ? {} : { spawnError }),
       };
       // Keep tracking the group until the (possibly still running) kill is over.
-      if (pgid !== undefined) void (killing ?? Promise.resolve()).then(() => untrackGroup(pgid));
+      if (pgid !== undefined) {
+        void (killing ?? Promise.resolve()).then(() => {
+          untrackGroup(pgid);
+          spec.groups?.ended(pgid);
+        });
+      }
       resolve(outcome);
     };
 
