@@ -17,6 +17,7 @@ import { memory } from './memory.js';
 import { providers } from './providers.js';
 import { taskloopLedger } from './taskloop-ledger.js';
 import { taskloopLoop } from './taskloop-loop.js';
+import { taskloopVerifiers } from './taskloop-verifiers.js';
 import { verifier } from './verifier.js';
 
 interface Benchmark {
@@ -35,6 +36,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
   { name: 'taskloop-ledger', title: 'Task loop: plan ledger flips in a 5,000-task plan', run: taskloopLedger },
   { name: 'taskloop-loop', title: 'Task loop: overhead per attempt', run: taskloopLoop },
+  { name: 'taskloop-verifiers', title: 'Task loop: tokens per verification round (50-file diff)', run: taskloopVerifiers },
 ];
 
 interface SummaryEntry {

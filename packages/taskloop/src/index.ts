@@ -26,7 +26,7 @@ export { isRunnable, nextRunnable } from './ledger/plan-runnable.js';
 export type { PlanTaskInput } from './ledger/plan-render.js';
 export { planFromTasks } from './ledger/plan-render.js';
 export { planSeedFromSpecBody } from './ledger/plan-seed.js';
-export type { CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerTampered, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
+export type { CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerTampered, LedgerWriteOptions, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
 export { checkLedger, flip, initLedger, openLedger, PlanLedger, restoreLedger } from './ledger/plan-ledger.js';
 
 // Gates: shell, file_exists, regex; levels; structured evidence.
@@ -64,3 +64,15 @@ export { decideAttempt, feedbackFrom, initialLoopState, loopStep } from './loop/
 export type { EvidenceBundle, TimelineEntry } from './loop/evidence-store.js';
 export type { PlanSource, StartRefusal, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
+
+// Judgement: neural verifiers that report state, a declarative rule table that decides, failure fingerprints.
+export type { AlignmentState, BigPictureState, BuildState, StyleState, VerifierFailure, VerifierKind, VerifierStates } from './judgement/verifier-schemas.js';
+export { alignmentStateSchema, bigPictureStateSchema, buildPassed, buildStateSchema, styleStateSchema, styleTotal, VERIFIER_KINDS, verifierSchemas } from './judgement/verifier-schemas.js';
+export type { InputPack, InputPackLimits, InputPackResult, InputPackSource, PackSpecInput, SpecExcerpt, WorkspaceDiff, WorkspaceDiffOptions } from './judgement/input-pack.js';
+export { buildInputPack, capDiff, DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_EXCERPT_CHARS, workspaceDiff } from './judgement/input-pack.js';
+export type { BuildCommandOutcome, BuildStateOptions, RunVerifierOptions, VerificationRound, VerifierExchange, VerifierRequestMetadata, VerifierResult } from './judgement/neural-verifiers.js';
+export { buildStateFromCommand, modelVerifierKinds, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest } from './judgement/neural-verifiers.js';
+export type { Judgement, JudgementOutcome, JudgementState, Rule, RuleOptions } from './judgement/rule-table.js';
+export { checkRules, decide, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
+export type { FailureFingerprint, FingerprintInput, FingerprintOptions } from './judgement/fingerprint.js';
+export { DEFAULT_FINGERPRINT_TOP_N, failureFingerprint, FingerprintTracker, normaliseMessage } from './judgement/fingerprint.js';

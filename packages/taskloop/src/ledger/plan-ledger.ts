@@ -69,8 +69,19 @@ export type CheckLedgerResult = { readonly ok: true } | LedgerTampered | LedgerI
 /** What `restoreLedger` did. */
 export type RestoreLedgerResult = { readonly ok: true; readonly discardedDiff: string } | LedgerIoError;
 
+/** How the ledger writes. */
+export interface LedgerWriteOptions {
+  /**
+   * fsync every flip's writes (and their folder), so a tick survives a power cut too (default
+   * true). Without it each write is still atomic (temp file + rename), which is what a killed
+   * process needs; the task loop turns it off because its git commit after every attempt is the
+   * run's durable record, and git itself does not fsync by default either.
+   */
+  readonly durable?: boolean;
+}
+
 /** Options for `openLedger`. */
-export interface OpenLedgerOptions {
+export interface OpenLedgerOptions extends LedgerWriteOptions {
   /** Put a tampered plan.md back to the orchestrator's last write instead of refusing to open. */
   readonly restoreTampered?: boolean;
 }
@@ -83,7 +94,8 @@ const TAMPER_FIX = 'only the orchestrator writes plan.md: put the file back (res
  * `ledger_tampered`, with a diff, at the next `flip` or `checkLedger`, before anything is written.
  *
  * Every write records itself in ledger.json (`pending`: the new plan's hash and the boxes it
- * ticks) before it touches plan.md and as `current` after, each write atomic and fsynced, so a
+ * ticks) before it touches plan.md and as `current` after, each write atomic (and fsynced unless
+ * `durable: false`), so a
  * kill at any point leaves plan.md equal to the recorded `current` or `pending` and `openLedger`
  * tells a crash from a tamper. A flip does not re-parse the markdown (seconds for 5,000 tasks with
  * micromark): the ledger keeps the parsed plan and the exact bytes it last wrote, compares the
@@ -97,10 +109,12 @@ export class PlanLedger {
   #bytes: Buffer;
   #sha: string;
   readonly #index: ReadonlyMap<string, number>;
+  readonly #sync: { readonly sync: boolean };
   #queue: Promise<unknown> = Promise.resolve();
 
   /** @internal Use `openLedger` or `initLedger`. */
-  constructor(workspace: string, plan: Plan, text: string, sha: string) {
+  constructor(workspace: string, plan: Plan, text: string, sha: string, options: LedgerWriteOptions = {}) {
+    this.#sync = { sync: options.durable !== false };
     this.workspace = workspace;
     this.#plan = plan;
     this.#text = text;
@@ -170,7 +184,7 @@ export class PlanLedger {
       const path = conclavePath(this.workspace, 'plan.md');
       const actual = await readOptional(path);
       if (!actual.ok) return actual;
-      const written = await writeFileAtomic(path, this.#bytes);
+      const written = await writeFileAtomic(path, this.#bytes, this.#sync);
       if (!written.ok) return written;
       const discardedDiff = actual.bytes !== undefined && actual.bytes.equals(this.#bytes) ? '' : diffAgainst(this.#text, actual.bytes);
       return { ok: true, discardedDiff };
@@ -209,10 +223,11 @@ export class PlanLedger {
     const pending = await writeFileAtomic(
       conclavePath(this.workspace, 'ledger.json'),
       serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: { sha256: sha, ticks: [...ticks] } }),
+      this.#sync,
     );
     if (!pending.ok) return pending;
     const bytes = Buffer.from(text, 'utf8');
-    const planned = await writeFileAtomic(conclavePath(this.workspace, 'plan.md'), bytes);
+    const planned = await writeFileAtomic(conclavePath(this.workspace, 'plan.md'), bytes, this.#sync);
     if (!planned.ok) return planned;
     this.#plan = plan;
     this.#text = text;
@@ -220,7 +235,7 @@ export class PlanLedger {
     this.#sha = sha;
     // Without this, a builder restoring the previous plan.md would look like a kill before the
     // write and be accepted on the next open.
-    await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }), { syncDir: false });
+    await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }), { ...this.#sync, syncDir: false });
     return { ok: true };
   }
 }
@@ -281,7 +296,7 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
 
   const parsed = parsePlan(text);
   if (!parsed.ok) return { ok: false, kind: 'plan_invalid', issues: parsed.issues };
-  const ledger = new PlanLedger(workspace, parsed.plan, text, sha256(text));
+  const ledger = new PlanLedger(workspace, parsed.plan, text, sha256(text), options);
   return { ok: true, ledger, ...(recovered === undefined ? {} : { recovered }), ...(restoredDiff === undefined ? {} : { restoredDiff }) };
 }
 
@@ -290,7 +305,7 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
  * `.conclave/plan.md`, creating `.conclave/`. Refuses when the workspace already has a ledger
  * (resume it with `openLedger`); a start that was killed half-way may be run again.
  */
-export async function initLedger(workspace: string, planText: string): Promise<InitLedgerResult> {
+export async function initLedger(workspace: string, planText: string, options: LedgerWriteOptions = {}): Promise<InitLedgerResult> {
   const parsed = parsePlan(planText);
   if (!parsed.ok) return { ok: false, kind: 'plan_invalid', issues: parsed.issues };
   const dir = join(workspace, CONCLAVE_DIR);
@@ -318,7 +333,7 @@ export async function initLedger(workspace: string, planText: string): Promise<I
     const written = await step();
     if (!written.ok) return written;
   }
-  return { ok: true, ledger: new PlanLedger(workspace, parsed.plan, planText, sha) };
+  return { ok: true, ledger: new PlanLedger(workspace, parsed.plan, planText, sha, options) };
 }
 
 /** `ledger.flip(itemId)`: marks a task done (see `PlanLedger.flip`). */

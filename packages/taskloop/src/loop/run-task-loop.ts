@@ -51,6 +51,12 @@ export interface TaskLoopOptions {
   readonly signal?: AbortSignal;
   /** Per stream, for shell gate output kept in the evidence (default 64 KiB); builders keep their own limit. */
   readonly maxOutputBytes?: number;
+  /**
+   * fsync the plan ledger's writes, so a tick survives a power cut (default false: every write is
+   * atomic, which is what a killed run needs, and each attempt's git commit is the run's record;
+   * see `LedgerWriteOptions`).
+   */
+  readonly durable?: boolean;
   /** Called with each timeline entry as it is written. */
   readonly onProgress?: (entry: Omit<TimelineEntry, 'at'>) => void;
 }
@@ -278,12 +284,13 @@ class LoopRun {
     this.#journal = new ProcessJournal(dir);
     const snapshot = await snapshotSpec(this.#workspace, spec.source);
     if (!snapshot.ok) return refusal('io_error', snapshot.message, 'fix' in snapshot ? snapshot.fix : 'check the workspace is writable');
-    let opened: Awaited<ReturnType<typeof openLedger>> | Awaited<ReturnType<typeof initLedger>> = await openLedger(this.#workspace);
+    const durability = { durable: this.#options.durable === true };
+    let opened: Awaited<ReturnType<typeof openLedger>> | Awaited<ReturnType<typeof initLedger>> = await openLedger(this.#workspace, durability);
     if (!opened.ok && opened.kind === 'ledger_missing') {
       // A new run, or a start killed before its first plan write finished.
       const planText = planned ?? (await this.#planText());
       if (typeof planText !== 'string') return planText;
-      opened = await initLedger(this.#workspace, planText);
+      opened = await initLedger(this.#workspace, planText, durability);
     }
     if (!opened.ok) {
       const issues = 'issues' in opened ? opened.issues : undefined;
