@@ -1,29 +1,26 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import {
-  addUsage,
+  createCallScope,
   createLimiter,
+  deadlineFailure,
   errorMessage,
-  parseStructured,
   priceUsage,
-  repairRequest,
+  runStructured,
   systemClock,
-  withRetries,
-  type AdapterFailure,
+  type CallScope,
   type Clock,
   type ModelAdapter,
   type ModelRequest,
-  type ModelRunFailure,
   type ModelRunOptions,
   type ModelRunResult,
   type ModelRunSuccess,
   type PriceTable,
   type RetryPolicy,
-  type TimerHandle,
   type Usage,
 } from '@conclave/core';
-import { classifyThrown, deadlineFailure, stoppedFailure, type ClassifiedFailure, type StopState } from './errors.js';
-import { toMessageParams, toOutputConfig } from './request.js';
+import { classifyThrown, type ClassifiedFailure } from './errors.js';
+import { cachedOutputConfig, toMessageParams } from './request.js';
 import { readMessage, type AnthropicAnswer } from './response.js';
 
 /** Options for `createAnthropicAdapter`. */
@@ -109,10 +106,10 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
 
   /** One HTTP call, inside the concurrency cap. */
   const callOnce = async (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<AnswerOrFailure> => {
-    const stopped = stoppedFailure(scope);
+    const stopped = scope.stopFailure();
     if (stopped !== undefined) return stopped;
     const remaining = scope.remainingMs();
-    if (remaining <= 0) return scope.deadlinePassed();
+    if (remaining <= 0) return deadlineFailure(scope.timeoutMs ?? 0);
     const sdkTimeoutMs = Number.isFinite(remaining) ? Math.max(1, Math.ceil(remaining)) : SDK_DEFAULT_TIMEOUT_MS;
     try {
       // The SDK puts the request id on the message itself (`_request_id`); `.withResponse()` would
@@ -137,57 +134,34 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     }
   };
 
-  /** One call with retries: the first answer, or the last failure. */
-  const callWithRetries = async (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<AnswerOrFailure> => {
-    const latest: { outcome?: AnswerOrFailure } = {};
-    const result = await withRetries(
+  /** One call with retries (`CallScope.retry`): the first answer, or the last failure. */
+  const callWithRetries = (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<ModelRunResult> =>
+    scope.retry(
       async () => {
-        const outcome = await scope.whileNotStopped(limiter(() => callOnce(params, scope)));
-        latest.outcome = outcome;
-        return 'answer' in outcome ? scope.succeed(outcome.answer, outcome.answer.text, undefined, outcome.answer.usage) : scope.fail(outcome);
+        const outcome = await limiter(() => callOnce(params, scope));
+        return 'answer' in outcome ? succeed(scope, outcome.answer) : scope.fail(outcome);
       },
-      { policy, signal: scope.signal, ...(scope.deadline === undefined ? {} : { deadline: scope.deadline }), clock, random },
+      { policy, random },
     );
-    if (result.ok && latest.outcome !== undefined && 'answer' in latest.outcome) return latest.outcome;
-    // An abort during a backoff wait ends the retries with the previous failure: report the abort.
-    return stoppedFailure(scope) ?? (result.ok ? scope.stopped() : { failure: result.failure, retryable: result.retryable });
-  };
 
   const runGuarded = async (request: ModelRequest, scope: CallScope): Promise<ModelRunResult> => {
     const format = request.responseFormat;
     let outputConfig: OutputConfig | undefined;
     if (format !== undefined) {
-      try {
-        outputConfig = toOutputConfig(format);
-      } catch (thrown) {
+      const converted = cachedOutputConfig(format);
+      if (!converted.ok) {
         return scope.fail({
-          failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(thrown)}` },
+          failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}` },
           retryable: false,
         });
       }
+      outputConfig = converted.config;
     }
-    const first = await callWithRetries(toMessageParams(request, model, maxOutputTokens, outputConfig), scope);
-    if (!('answer' in first)) return scope.fail(first);
-    if (format === undefined) return scope.succeed(first.answer, first.answer.text, undefined, first.answer.usage);
-
-    const parsed = parseStructured(first.answer.text, format.schema);
-    if (parsed.ok) return scope.succeed(first.answer, JSON.stringify(parsed.value), parsed.value, first.answer.usage);
-
-    // One repair: the same request plus the invalid reply and what is wrong with it.
-    const repair = repairRequest(request, first.answer.text, parsed.issues);
-    const second = await callWithRetries(toMessageParams(repair, model, maxOutputTokens, outputConfig), scope);
-    if (!('answer' in second)) return scope.fail(second);
-    const usage = addUsage(first.answer.usage, second.answer.usage);
-    const repaired = parseStructured(second.answer.text, format.schema);
-    if (repaired.ok) return scope.succeed(second.answer, JSON.stringify(repaired.value), repaired.value, usage, { repaired: true });
-    return scope.fail({
-      failure: {
-        kind: 'invalid_output',
-        message: `the reply did not match the schema "${format.name}", even after one repair attempt`,
-        issues: repaired.issues,
-      },
-      retryable: false,
+    // One call and, for a structured request, validation and at most one repair (same output config).
+    const result = await runStructured(request, (asked) => callWithRetries(toMessageParams(asked, model, maxOutputTokens, outputConfig), scope), {
+      provider: 'anthropic',
     });
+    return result.ok ? { ...result, latencyMs: scope.elapsedMs() } : scope.fail(result);
   };
 
   return {
@@ -197,7 +171,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       const started = clock.now();
       let scope: CallScope | undefined;
       try {
-        scope = new CallScope(clock, started, model, runOptions.signal, runOptions.timeoutMs ?? options.timeoutMs);
+        // The caller's deadline replaces the adapter's default (a NaN one means none).
+        scope = createCallScope({ signal: runOptions.signal, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs, clock, startedAt: started, modelId: model });
         return await runGuarded(request, scope);
       } catch (thrown) {
         // Not reached by any known path; the contract says run() never rejects.
@@ -218,129 +193,14 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
 /** A read answer, or a classified failure. */
 type AnswerOrFailure = { readonly answer: AnthropicAnswer } | ClassifiedFailure;
 
-/**
- * One `run()`: its deadline, the caller's signal, and a signal for the SDK that fires on either.
- */
-class CallScope implements StopState {
-  private readonly controller = new AbortController();
-  private readonly timer: { readonly handle: TimerHandle } | undefined;
-  private readonly onCallerAbort: (() => void) | undefined;
-  timedOut = false;
-  callerAborted = false;
-  abortReason: unknown = undefined;
-  readonly deadline: number | undefined;
-  readonly timeoutMs: number | undefined;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly started: number,
-    private readonly model: string,
-    private readonly outer: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-  ) {
-    // A NaN or negative deadline from a caller is read as "none" and "already passed".
-    const deadlineMs = timeoutMs === undefined || Number.isNaN(timeoutMs) ? undefined : Math.max(0, timeoutMs);
-    this.timeoutMs = deadlineMs !== undefined && Number.isFinite(deadlineMs) ? deadlineMs : undefined;
-    this.deadline = this.timeoutMs === undefined ? undefined : started + this.timeoutMs;
-    if (outer !== undefined) {
-      if (outer.aborted) this.abortFromCaller();
-      else {
-        this.onCallerAbort = () => this.abortFromCaller();
-        outer.addEventListener('abort', this.onCallerAbort, { once: true });
-      }
-    }
-    if (this.timeoutMs !== undefined && !this.controller.signal.aborted) {
-      const ms = this.timeoutMs;
-      this.timer = {
-        handle: clock.setTimeout(() => {
-          if (this.controller.signal.aborted) return;
-          this.timedOut = true;
-          this.controller.abort(new Error(`deadline of ${ms} ms passed`));
-        }, ms),
-      };
-    }
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** Milliseconds left before the deadline (`Infinity` without one). */
-  remainingMs(): number {
-    return this.deadline === undefined ? Number.POSITIVE_INFINITY : this.deadline - this.clock.now();
-  }
-
-  /**
-   * Waits for `pending`, or stops waiting as soon as the call is stopped (e.g. while queued
-   * behind the concurrency cap; the queued attempt then returns at once when its turn comes).
-   */
-  whileNotStopped(pending: Promise<AnswerOrFailure>): Promise<AnswerOrFailure> {
-    const signal = this.controller.signal;
-    if (signal.aborted) {
-      pending.catch(() => undefined);
-      return Promise.resolve(this.stopped());
-    }
-    return new Promise((resolve) => {
-      const onAbort = (): void => resolve(this.stopped());
-      signal.addEventListener('abort', onAbort, { once: true });
-      pending.then(
-        (outcome) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(outcome);
-        },
-        (thrown: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve({ failure: { kind: 'provider_error', message: `the Anthropic adapter failed unexpectedly: ${errorMessage(thrown)}` }, retryable: false });
-        },
-      );
-    });
-  }
-
-  /** Why the call was stopped (its deadline or the caller). */
-  stopped(): ClassifiedFailure {
-    return stoppedFailure(this) ?? { failure: { kind: 'aborted', message: 'the call was stopped' }, retryable: false };
-  }
-
-  /** The deadline has passed, whether or not its timer has fired yet. */
-  deadlinePassed(): ClassifiedFailure {
-    return deadlineFailure(this.timeoutMs ?? 0);
-  }
-
-  succeed(
-    answer: AnthropicAnswer,
-    text: string,
-    value: unknown,
-    usage: Usage,
-    extra: Readonly<Record<string, unknown>> = {},
-  ): ModelRunSuccess {
-    return {
-      ok: true,
-      text,
-      ...(value === undefined ? {} : { value }),
-      usage,
-      latencyMs: this.latency(),
-      modelId: answer.modelId,
-      providerMetadata: { anthropic: { ...answer.metadata, ...extra } },
-    };
-  }
-
-  fail(outcome: { readonly failure: AdapterFailure; readonly retryable: boolean }): ModelRunFailure {
-    return { ok: false, failure: outcome.failure, retryable: outcome.retryable, latencyMs: this.latency(), modelId: this.model };
-  }
-
-  dispose(): void {
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer.handle);
-    if (this.onCallerAbort !== undefined) this.outer?.removeEventListener('abort', this.onCallerAbort);
-  }
-
-  private latency(): number {
-    return Math.max(0, this.clock.now() - this.started);
-  }
-
-  private abortFromCaller(): void {
-    if (this.controller.signal.aborted) return;
-    this.callerAborted = true;
-    this.abortReason = this.outer?.reason;
-    this.controller.abort(this.outer?.reason);
-  }
+/** An answer as a success result, its metadata under `providerMetadata.anthropic`. */
+function succeed(scope: CallScope, answer: AnthropicAnswer): ModelRunSuccess {
+  return {
+    ok: true,
+    text: answer.text,
+    usage: answer.usage,
+    latencyMs: scope.elapsedMs(),
+    modelId: answer.modelId,
+    providerMetadata: { anthropic: { ...answer.metadata } },
+  };
 }

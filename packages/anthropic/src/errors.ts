@@ -1,36 +1,10 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { errorMessage, retryAfterMs, type AdapterFailure } from '@conclave/core';
+import { deadlineFailure, errorMessage, retryAfterMs, type CallScope, type ClassifiedFailure } from '@conclave/core';
 
-/** A failure and whether the same call may succeed if retried. */
-export interface ClassifiedFailure {
-  readonly failure: AdapterFailure;
-  readonly retryable: boolean;
-}
+export type { ClassifiedFailure } from '@conclave/core';
 
-/** Why a call was cut short by this adapter rather than by the provider, if it was. */
-export interface StopState {
-  /** The call's own deadline passed (`timeoutMs`). */
-  readonly timedOut: boolean;
-  readonly timeoutMs: number | undefined;
-  /** The caller's signal fired; its reason, when it gave one. */
-  readonly callerAborted: boolean;
-  readonly abortReason: unknown;
-}
-
-/** The failure for a call whose deadline of `timeoutMs` passed. */
-export function deadlineFailure(timeoutMs: number): ClassifiedFailure {
-  return { failure: { kind: 'timeout', timeoutMs, message: `no answer within ${timeoutMs} ms` }, retryable: true };
-}
-
-/** The failure for a call stopped by its deadline or by the caller. */
-export function stoppedFailure(stop: StopState): ClassifiedFailure | undefined {
-  if (stop.timedOut) return deadlineFailure(stop.timeoutMs ?? 0);
-  if (stop.callerAborted) {
-    const message = stop.abortReason === undefined ? 'aborted by the caller' : errorMessage(stop.abortReason);
-    return { failure: { kind: 'aborted', message }, retryable: false };
-  }
-  return undefined;
-}
+/** What `classifyThrown` needs of a call's scope: why it stopped, and its deadline. */
+export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;
 
 /**
  * Maps whatever the SDK call threw to a typed failure, using the SDK's error classes:
@@ -43,7 +17,7 @@ export function stoppedFailure(stop: StopState): ClassifiedFailure | undefined {
  * - anything else (e.g. no credentials configured) → a non-retryable `provider_error`.
  */
 export function classifyThrown(thrown: unknown, stop: StopState, sdkTimeoutMs: number): ClassifiedFailure {
-  const stopped = stoppedFailure(stop);
+  const stopped = stop.stopFailure();
   if (stopped !== undefined) return stopped;
   if (thrown instanceof APIUserAbortError) return { failure: { kind: 'aborted', message: errorMessage(thrown) }, retryable: false };
   if (thrown instanceof APIConnectionTimeoutError) {

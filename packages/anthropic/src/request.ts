@@ -1,7 +1,7 @@
 import type { MessageCreateParamsNonStreaming, MessageParam, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { ModelRequest, ResponseFormat } from '@conclave/core';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 
 /** The Messages API allows at most four `cache_control` breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;
@@ -51,4 +51,28 @@ export function toMessages(request: ModelRequest): MessageParam[] {
 export function toOutputConfig(format: ResponseFormat): OutputConfig {
   const jsonSchema = z.toJSONSchema(format.schema, { io: 'input' }) as Record<string, unknown>;
   return { format: { type: 'json_schema', schema: transformJSONSchema(jsonSchema) } };
+}
+
+/** `toOutputConfig` of a schema, or why it failed. */
+export type CachedOutputConfig = { readonly ok: true; readonly config: OutputConfig } | { readonly ok: false; readonly error: unknown };
+
+const outputConfigs = new WeakMap<ZodType, CachedOutputConfig>();
+
+/**
+ * `toOutputConfig(format)`, converted once per schema object: the conversion walks the whole
+ * schema, and the callers of a run (the members of a board) reuse the same few schemas on every
+ * call. A schema that cannot be converted is remembered as such. The result is shared between
+ * calls: treat it as read-only.
+ */
+export function cachedOutputConfig(format: ResponseFormat): CachedOutputConfig {
+  let entry = outputConfigs.get(format.schema);
+  if (entry === undefined) {
+    try {
+      entry = { ok: true, config: toOutputConfig(format) };
+    } catch (thrown) {
+      entry = { ok: false, error: thrown };
+    }
+    outputConfigs.set(format.schema, entry);
+  }
+  return entry;
 }

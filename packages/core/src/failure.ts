@@ -75,3 +75,9 @@ export function describeFailure(failure: AdapterFailure): string {
       return `${failure.kind}: ${failure.message}`;
   }
 }
+
+/** A failure and whether the same call may succeed if retried: what an adapter decides about one attempt. */
+export interface ClassifiedFailure {
+  readonly failure: AdapterFailure;
+  readonly retryable: boolean;
+}

@@ -1,13 +1,11 @@
 import {
-  addUsage,
+  createCallScope,
   createLimiter,
   errorMessage,
-  parseStructured,
   priceUsage,
-  repairRequest,
+  runStructured,
   systemClock,
-  withRetries,
-  type AdapterFailure,
+  type CallScope,
   type Clock,
   type ModelAdapter,
   type ModelRequest,
@@ -17,7 +15,6 @@ import {
   type ModelRunSuccess,
   type PriceTable,
   type RetryPolicy,
-  type TimerHandle,
   type Usage,
 } from '@conclave/core';
 import OpenAI from 'openai';
@@ -114,43 +111,17 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     const failed = ({ failure, retryable }: ClassifiedFailure): ModelRunFailure => ({ ok: false, failure, retryable, latencyMs: elapsed(), modelId: model });
     try {
       if (client === undefined) return failed({ failure: { kind: 'refused', message: problem }, retryable: false });
-      const outer = runOptions.signal;
-      if (outer?.aborted) return failed({ failure: abortedFailure(outer), retryable: false });
-
+      // Of the caller's deadline and the adapter's, the earlier wins.
       const timeoutMs = Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
-      const controller = new AbortController();
-      let timedOut = false;
-      const onOuterAbort = (): void => controller.abort(outer?.reason);
-      outer?.addEventListener('abort', onOuterAbort, { once: true });
-      let timer: TimerHandle;
-      if (Number.isFinite(timeoutMs)) {
-        timer = clock.setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error(`deadline of ${timeoutMs} ms passed`));
-        }, timeoutMs);
-      }
-      // Abort and deadline answer at once, whatever is in flight or queued behind the cap.
-      const stopped = new Promise<ModelRunFailure>((resolve) => {
-        controller.signal.addEventListener(
-          'abort',
-          () =>
-            resolve(
-              failed(
-                timedOut
-                  ? { failure: { kind: 'timeout', timeoutMs, message: `no answer within ${timeoutMs} ms` }, retryable: true }
-                  : { failure: abortedFailure(outer), retryable: false },
-              ),
-            ),
-          { once: true },
-        );
-      });
+      const scope = createCallScope({ signal: runOptions.signal, timeoutMs, clock, startedAt: started, modelId: model });
       try {
-        const deadline = Number.isFinite(timeoutMs) ? started + timeoutMs : undefined;
-        const result = await Promise.race([answer(request, controller.signal, deadline), stopped]);
+        const stopped = scope.stopFailure();
+        if (stopped !== undefined) return failed(stopped);
+        // Abort and deadline answer at once, whatever is in flight or queued behind the cap.
+        const result = await answer(request, scope);
         return { ...result, latencyMs: elapsed() };
       } finally {
-        if (timer !== undefined) clock.clearTimeout(timer);
-        outer?.removeEventListener('abort', onOuterAbort);
+        scope.dispose();
       }
     } catch (thrown) {
       return failed({ failure: { kind: 'provider_error', message: `the OpenAI adapter failed unexpectedly: ${errorMessage(thrown)}` }, retryable: false });
@@ -158,33 +129,9 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
   }
 
   /** One call with retries, then, for a structured request, validation and at most one repair. */
-  async function answer(request: ModelRequest, signal: AbortSignal, deadline: number | undefined): Promise<ModelRunResult> {
-    const first = await callWithRetries(request, signal, deadline);
-    const format = request.responseFormat;
-    if (!first.ok || format === undefined) return first.ok ? priced(first, first.usage) : first;
-
-    const parsed = parseStructured(first.text, format.schema);
-    if (parsed.ok) return priced({ ...first, text: JSON.stringify(parsed.value), value: parsed.value }, first.usage);
-
-    const second = await callWithRetries(repairRequest(request, first.text, parsed.issues), signal, deadline);
-    if (!second.ok) return second;
-    const usage = addUsage(first.usage, second.usage);
-    const repaired = parseStructured(second.text, format.schema);
-    if (repaired.ok) {
-      const metadata = { openai: { ...second.providerMetadata.openai, repaired: true } };
-      return priced({ ...second, text: JSON.stringify(repaired.value), value: repaired.value, providerMetadata: metadata }, usage);
-    }
-    return {
-      ok: false,
-      failure: {
-        kind: 'invalid_output',
-        message: `the reply did not match the "${format.name}" schema, also after one repair attempt`,
-        issues: repaired.issues,
-      },
-      retryable: false,
-      latencyMs: 0,
-      modelId: second.modelId,
-    };
+  async function answer(request: ModelRequest, scope: CallScope): Promise<ModelRunResult> {
+    const result = await runStructured(request, (asked) => callWithRetries(asked, scope), { provider: 'openai' });
+    return result.ok ? priced(result, result.usage) : result;
   }
 
   function priced<T extends ModelRunSuccess>(result: T, usage: Usage): T {
@@ -192,14 +139,8 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     return { ...result, usage: priceUsage(usage, price) };
   }
 
-  function callWithRetries(request: ModelRequest, signal: AbortSignal, deadline: number | undefined): Promise<CallSuccess | ModelRunFailure> {
-    return withRetries(() => limiter(() => call(request, signal)), {
-      signal,
-      clock,
-      ...(options.retry === undefined ? {} : { policy: options.retry }),
-      ...(deadline === undefined ? {} : { deadline }),
-      ...(options.random === undefined ? {} : { random: options.random }),
-    }) as Promise<CallSuccess | ModelRunFailure>;
+  function callWithRetries(request: ModelRequest, scope: CallScope): Promise<ModelRunResult> {
+    return scope.retry(() => limiter(() => call(request, scope.signal)), { policy: options.retry, random: options.random });
   }
 
   /** One HTTP call (two when an `auto` adapter learns that `json_schema` is not supported). */
@@ -235,8 +176,10 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     if (signal.aborted) call.abort(signal.reason);
     signal.addEventListener('abort', forward, { once: true });
     try {
-      const { data, request_id } = await sdk.chat.completions.create(body, { signal: call.signal, maxRetries: 0 }).withResponse();
-      return interpret(data, request_id, request.responseFormat === undefined ? undefined : mode);
+      // The SDK puts the `x-request-id` header on the parsed body (`_request_id`, not enumerable);
+      // `.withResponse()` would cost two more promises per call for the same string.
+      const data: unknown = await sdk.chat.completions.create(body, { signal: call.signal, maxRetries: 0 });
+      return interpret(data, requestIdOf(data), request.responseFormat === undefined ? undefined : mode);
     } finally {
       signal.removeEventListener('abort', forward);
     }
@@ -290,6 +233,12 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
   };
 }
 
+/** The request id the SDK attached to a parsed response body, if any. */
+function requestIdOf(data: unknown): string | null {
+  const id: unknown = typeof data === 'object' && data !== null ? (data as { _request_id?: unknown })._request_id : undefined;
+  return typeof id === 'string' ? id : null;
+}
+
 function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
   const cached = count(usage?.prompt_tokens_details?.cached_tokens);
   return {
@@ -307,11 +256,6 @@ function count(value: unknown): number | undefined {
 function duration(ms: number | undefined): number {
   if (ms === undefined || Number.isNaN(ms)) return Number.POSITIVE_INFINITY;
   return Math.max(0, ms);
-}
-
-function abortedFailure(signal: AbortSignal | undefined): AdapterFailure {
-  const reason: unknown = signal?.reason;
-  return { kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) };
 }
 
 function resolveClient(

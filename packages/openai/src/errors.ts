@@ -1,4 +1,4 @@
-import { errorMessage, isRetryableByDefault, retryAfterMs, type AdapterFailure } from '@conclave/core';
+import { errorMessage, isRetryableByDefault, retryAfterMs, type AdapterFailure, type ClassifiedFailure } from '@conclave/core';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -9,11 +9,7 @@ import {
   RateLimitError,
 } from 'openai';
 
-/** A failure and whether the same call may succeed when retried. */
-export interface ClassifiedFailure {
-  readonly failure: AdapterFailure;
-  readonly retryable: boolean;
-}
+export type { ClassifiedFailure } from '@conclave/core';
 
 const classified = (failure: AdapterFailure, retryable = isRetryableByDefault(failure)): ClassifiedFailure => ({ failure, retryable });
 
