@@ -324,10 +324,11 @@ export async function initLedger(workspace: string, planText: string, options: L
     }
   }
   const sha = sha256(planText);
+  const sync = { sync: options.durable !== false };
   const steps: (() => ReturnType<typeof writeFileAtomic>)[] = [
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha } })),
-    () => writeFileAtomic(conclavePath(workspace, 'plan.md'), planText),
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: sha, text: planText } })),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha } }), sync),
+    () => writeFileAtomic(conclavePath(workspace, 'plan.md'), planText, sync),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: sha, text: planText } }), sync),
   ];
   for (const step of steps) {
     const written = await step();

@@ -172,6 +172,12 @@ export interface TimelineEntry {
  */
 export async function appendTimeline(workspace: string, runId: string, entry: Omit<TimelineEntry, 'at'>): Promise<void> {
   const dir = join(workspace, runDir(runId));
-  await mkdir(dir, { recursive: true });
-  await appendFile(join(dir, 'timeline.jsonl'), `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+  const line = `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`;
+  try {
+    await appendFile(join(dir, 'timeline.jsonl'), line);
+  } catch {
+    // The run folder does not exist yet: only the first line of a run pays for creating it.
+    await mkdir(dir, { recursive: true });
+    await appendFile(join(dir, 'timeline.jsonl'), line);
+  }
 }

@@ -193,15 +193,15 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
 
   it('the task lifecycle timeout kills the builder and ends the task as task_timed_out, unticked', async () => {
     const { dir } = await repo();
-    const slow = sampleSpec({ maxRetries: 2, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace('taskTimeoutMs: 60000, gateTimeoutMs: 30000', 'taskTimeoutMs: 1500, gateTimeoutMs: 1000');
+    const slow = sampleSpec({ maxRetries: 2, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace('taskTimeoutMs: 60000, gateTimeoutMs: 30000', 'taskTimeoutMs: 2500, gateTimeoutMs: 1000');
     const started = performance.now();
     const result = await runTaskLoop({ workspace: dir, spec: spec(slow), builder: agent('slow'), commandPolicy: policy, env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' } });
     expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'task_timed_out' });
     expect(performance.now() - started).toBeLessThan(15_000);
     const bundle = await evidence(dir, result.runId as string, 'first', 1);
     expect(bundle).toEqual(expect.objectContaining({ decision: 'failed', disposition: 'task_timed_out' }));
-    // The agent never got past its sleep: killed with its process tree.
-    expect(await readFile(join(dir, 'build-log.txt'), 'utf8')).toBe('first attempt 1 start\n');
+    // The agent never got past its sleep (on a loaded machine it may not even have started): killed with its process tree.
+    expect(await readFile(join(dir, 'build-log.txt'), 'utf8').catch(() => '')).not.toContain('end');
     expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
   }, 60_000);
 
