@@ -1,23 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const root = new URL('..', import.meta.url).pathname;
-const run = promisify(execFile);
-
-/** Runs a TypeScript entry point the way the README tells a new user to. */
-async function runTs(file: string, args: string[] = []) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+import { root, runTs } from './run-example.js';
 
 describe('the README quick start', () => {
   it('shows examples/quickstart.ts verbatim, and docs/council.md embeds it too', async () => {

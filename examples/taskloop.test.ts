@@ -1,24 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const root = new URL('..', import.meta.url).pathname;
-const run = promisify(execFile);
-
-/** Runs a TypeScript entry point the way docs/taskloop.md tells a new user to. */
-async function runTs(file: string, args: string[] = []) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+import { root, runTs } from './run-example.js';
 
 describe('the task loop example (examples/taskloop.ts)', () => {
   it('completes the sample task offline: the TODO left by attempt 1 fails a gate, attempt 2 passes, every box ticked', async () => {

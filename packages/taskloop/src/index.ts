@@ -76,3 +76,11 @@ export type { Judgement, JudgementOutcome, JudgementState, Rule, RuleOptions } f
 export { checkRules, decide, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
 export type { FailureFingerprint, FingerprintInput, FingerprintOptions } from './judgement/fingerprint.js';
 export { DEFAULT_FINGERPRINT_TOP_N, failureFingerprint, FingerprintTracker, normaliseMessage } from './judgement/fingerprint.js';
+
+// Guardian: alignment monitoring of progress reports against the original intent.
+export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, JobRefusal, PendingReport, Transition } from './guardian/guardian-state.js';
+export { applyOutcomeStep, enqueueReportStep, GUARDIAN_MODES, initialGuardianState, jobGate, startJobStep, switchModeStep, unblockStep } from './guardian/guardian-state.js';
+export type { GuardianIntent, GuardianRequestInput, GuardianVerdict, ProgressKind, ProgressReport, TrajectoryEntry } from './guardian/guardian-request.js';
+export { GUARDIAN_PROTOCOL, GUARDIAN_SYSTEM, guardianIntentPrefix, guardianRequest, guardianResolutionsText, guardianVerdictSchema, progressReportSchema } from './guardian/guardian-request.js';
+export type { Guardian, GuardianEvent, GuardianOptions, GuardianResult, GuardianTimelineEntry, JobStart, ReportReceipt } from './guardian/guardian.js';
+export { createGuardian } from './guardian/guardian.js';
