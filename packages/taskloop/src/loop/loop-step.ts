@@ -32,6 +32,8 @@ export type HaltReason =
   | { readonly kind: 'ledger_tampered'; readonly diff: string }
   | { readonly kind: 'task_failed'; readonly taskId: string; readonly disposition: TaskDisposition }
   | { readonly kind: 'aborted'; readonly message: string }
+  /** The guardian judged the trajectory misaligned (or failed too often): no new attempt starts until a person unblocks it. */
+  | { readonly kind: 'guardian_blocked'; readonly reason: string }
   | { readonly kind: 'io_error'; readonly message: string };
 
 /** The one attempt in flight. */

@@ -205,6 +205,37 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
   }, 60_000);
 
+  it('with a guardian: a misaligned verdict halts the run with guardian_blocked after at most one extra attempt; reports and verdicts are evidence', async () => {
+    const { dir } = await repo();
+    const { scriptedAdapter } = await import('@conclave/testing');
+    const { createGuardian } = await import('../guardian/guardian.js');
+    // A slow guardian: the first report is judged misaligned, 400 ms later.
+    const adapter = scriptedAdapter(() => ({ value: { status: 'misaligned', rationale: 'The work writes greeting files, but the intent was a farewell feature.' }, delayMs: 400 }));
+    const guardian = createGuardian({ adapter, intent: { spec: sampleSpec(), context: 'We agreed on a farewell feature.' } });
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy, guardian });
+    expect(result.stop).toEqual({ kind: 'guardian_blocked', reason: expect.stringMatching(/^misaligned: The work writes greeting files/) as string });
+    expect(result.alignment).toBe('misaligned');
+    // Attempt 1 was reported; attempt 2 was the one extra job before the block took effect; nothing after it.
+    const starts = (await readFile(join(dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith('start'));
+    expect(starts.length).toBeLessThanOrEqual(2);
+    const recorded = JSON.parse(await readFile(join(dir, '.conclave/runs', result.runId as string, 'guardian.json'), 'utf8')) as { kind: string; report?: { id: string } }[];
+    expect(recorded.filter((e) => e.kind === 'report').map((e) => e.report?.id)[0]).toBe(`${result.runId as string}:first#1`);
+    expect(recorded.some((e) => e.kind === 'verdict')).toBe(true);
+    guardian.dispose();
+  }, 60_000);
+
+  it('with an aligned guardian the run completes, every attempt reported once', async () => {
+    const { dir } = await repo();
+    const { scriptedAdapter } = await import('@conclave/testing');
+    const { createGuardian } = await import('../guardian/guardian.js');
+    const adapter = scriptedAdapter(() => ({ value: { status: 'aligned' } }));
+    const guardian = createGuardian({ adapter, intent: { spec: sampleSpec(), context: 'Greeting files, as specified.' } });
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy, guardian });
+    expect(result).toEqual(expect.objectContaining({ outcome: 'completed', alignment: 'aligned' }));
+    expect(adapter.calls).toHaveLength(2);
+    guardian.dispose();
+  }, 60_000);
+
   it('a rerun after the run finished resumes, finds nothing to do and builds nothing', async () => {
     const { dir } = await repo();
     const first = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy });

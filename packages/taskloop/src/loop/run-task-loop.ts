@@ -14,6 +14,9 @@ import { planSeedFromSpecBody } from '../ledger/plan-seed.js';
 import { planFromTasks, type PlanTaskInput } from '../ledger/plan-render.js';
 import { sha256 } from '../ledger/sha256.js';
 import { loadProjectConfig, PROJECT_CONFIG_FILE } from '../config/project-config.js';
+import type { Guardian } from '../guardian/guardian.js';
+import type { ProgressReport } from '../guardian/guardian-request.js';
+import type { AlignmentStatus } from '../guardian/guardian-state.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
@@ -57,6 +60,13 @@ export interface TaskLoopOptions {
    * see `LedgerWriteOptions`).
    */
   readonly durable?: boolean;
+  /**
+   * Alignment monitoring: every attempt waits for the guardian's job gate (a misaligned
+   * trajectory halts the run with `guardian_blocked`, after at most one extra attempt) and is
+   * reported to it once committed. Its reports and verdicts are written to the run's
+   * `guardian.json`. The caller owns the guardian (unblock, dispose).
+   */
+  readonly guardian?: Guardian;
   /** Called with each timeline entry as it is written. */
   readonly onProgress?: (entry: Omit<TimelineEntry, 'at'>) => void;
 }
@@ -84,6 +94,8 @@ export interface TaskLoopResult {
   readonly resumed: boolean;
   readonly completed: readonly string[];
   readonly failed: readonly { readonly taskId: string; readonly disposition: TaskDisposition }[];
+  /** The guardian's status when the run ended, when one was given. */
+  readonly alignment?: AlignmentStatus;
   /** Only when disabled: each task's single build. */
   readonly builds?: readonly { readonly taskId: string; readonly result: BuildResult }[];
 }
@@ -96,7 +108,7 @@ const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
  * entry, the finish), and a killed atomic write can leave a temp file. Ignoring both keeps the
  * working tree clean after a run, so the user can switch branches at once.
  */
-const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\n*.tmp\n';
+const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\nruns/*/guardian.json\n*.tmp\n';
 
 /** The run's identity, written once at start, so a rerun knows it is resuming and what it is resuming. */
 interface RunRecord {
@@ -210,6 +222,12 @@ class LoopRun {
       this.#endTask();
     }
     const { state } = step;
+    const guardian = this.#options.guardian;
+    if (guardian !== undefined) {
+      // The last reports' verdicts belong in the evidence; each evaluation has its own deadline.
+      await guardian.idle();
+      await writeFileAtomic(join(this.#workspace, runDir(this.#run.runId), 'guardian.json'), `${JSON.stringify(guardian.timeline, null, 2)}\n`, { sync: false });
+    }
     await this.#timeline({ state: state.halted === undefined ? 'finish' : 'halt', ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }) });
     const completedAll = this.#ledger.plan.items.every((item) => item.checked);
     const outcome = state.halted !== undefined ? 'halted' : completedAll ? 'completed' : 'incomplete';
@@ -221,6 +239,7 @@ class LoopRun {
       resumed: this.#resumed,
       completed: state.completed,
       failed: state.failed,
+      ...(guardian === undefined ? {} : { alignment: guardian.status }),
     };
   }
 
@@ -388,6 +407,11 @@ class LoopRun {
   }
 
   async #build(taskId: string, attempt: number, feedback: AttemptState['feedback']): Promise<LoopEvent> {
+    const gate = await this.#options.guardian?.beforeJob();
+    if (gate !== undefined && !gate.started) {
+      const why = gate.block?.kind === 'misaligned' ? `misaligned: ${gate.block.rationale}` : gate.block?.kind === 'failures' ? `${gate.block.count} guardian evaluations failed in a row` : gate.reason;
+      return { type: 'halt', reason: { kind: 'guardian_blocked', reason: why } };
+    }
     const item = this.#ledger.plan.items.find((candidate) => candidate.id === taskId);
     const started = performance.now();
     const context: BuildContext = {
@@ -461,6 +485,7 @@ class LoopRun {
     const committed = await commitAttempt(this.#workspace, message, { 'Conclave-Evidence': evidence, 'Conclave-Run': this.#run.runId });
     if (!committed.ok) return { type: 'halt', reason: { kind: 'io_error', message: `${committed.message} (${committed.fix})` } };
     await this.#timeline({ state: 'commit', taskId: attempt.taskId, attempt: attempt.attempt, detail: message });
+    this.#options.guardian?.report(progressOf(this.#run.runId, attempt, message));
     this.#pendingEvidence = undefined;
     return { type: 'committed' };
   }
@@ -491,6 +516,13 @@ class LoopRun {
       // The timeline is an account of the run, not its state: a failed append must not stop it.
     }
   }
+}
+
+/** What the guardian hears of an attempt: the decision, the failing gates, the builder's own account. */
+function progressOf(runId: string, attempt: AttemptState, message: string): ProgressReport {
+  const failing = (attempt.report?.gates ?? []).filter((gate) => !gate.passed).map((gate) => `${gate.name}: ${gate.reason}`);
+  const summary = [message, failing.length > 0 ? `failing gates: ${failing.join('; ')}` : '', attempt.build === undefined ? '' : `builder: ${attempt.build.summary}`].filter((part) => part !== '').join('\n');
+  return { id: `${runId}:${attempt.taskId}#${attempt.attempt}`, kind: attempt.disposition === 'completed' ? 'task_completed' : 'attempt', summary: summary.slice(0, 4_000) };
 }
 
 function attemptFromBundle(bundle: EvidenceBundle): AttemptState {
@@ -537,6 +569,8 @@ export function describeHalt(reason: HaltReason): string {
       return `task ${reason.taskId}: ${reason.disposition}`;
     case 'aborted':
       return `aborted: ${reason.message}`;
+    case 'guardian_blocked':
+      return `guardian_blocked: ${reason.reason}; a person resolves it with guardian.unblock(resolution), then reruns`;
     case 'io_error':
       return `io_error: ${reason.message}`;
   }
