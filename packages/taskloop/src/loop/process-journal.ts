@@ -14,6 +14,8 @@ import type { ProcessGroupWatcher } from '../process/run-process.js';
 export class ProcessJournal implements ProcessGroupWatcher {
   readonly #file: string;
   readonly #groups = new Set<number>();
+  #closed = false;
+  #drained: (() => void) | undefined;
 
   constructor(runDir: string) {
     this.#file = join(runDir, 'processes.json');
@@ -25,10 +27,29 @@ export class ProcessJournal implements ProcessGroupWatcher {
   }
 
   ended(pgid: number): void {
-    if (this.#groups.delete(pgid)) this.#write();
+    if (!this.#groups.delete(pgid)) return;
+    this.#write();
+    if (this.#groups.size === 0) this.#drained?.();
+  }
+
+  /**
+   * Waits (at most `limitMs`) until every group on record has ended, then stops writing, so that
+   * when a run returns nothing it started is still running and nothing writes into its folder.
+   */
+  async close(limitMs: number): Promise<void> {
+    if (this.#groups.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#drained = resolve;
+        timer = setTimeout(resolve, limitMs);
+      });
+      clearTimeout(timer);
+    }
+    this.#closed = true;
   }
 
   #write(): void {
+    if (this.#closed) return;
     const temp = `${this.#file}.${process.pid}.tmp`;
     try {
       writeFileSync(temp, `${JSON.stringify([...this.#groups])}\n`);

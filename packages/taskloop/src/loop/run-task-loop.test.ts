@@ -200,6 +200,9 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(performance.now() - started).toBeLessThan(15_000);
     const bundle = await evidence(dir, result.runId as string, 'first', 1);
     expect(bundle).toEqual(expect.objectContaining({ decision: 'failed', disposition: 'task_timed_out' }));
+    // When the run returns, the killed builder's process group is gone: the journal holds nothing.
+    const { readJournal } = await import('./process-journal.js');
+    expect(readJournal(join(dir, '.conclave/runs', result.runId as string))).toEqual([]);
     // The agent never got past its sleep (on a loaded machine it may not even have started): killed with its process tree.
     expect(await readFile(join(dir, 'build-log.txt'), 'utf8').catch(() => '')).not.toContain('end');
     expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');

@@ -17,6 +17,7 @@ import { loadProjectConfig, PROJECT_CONFIG_FILE } from '../config/project-config
 import type { Guardian } from '../guardian/guardian.js';
 import type { ProgressReport } from '../guardian/guardian-request.js';
 import type { AlignmentStatus } from '../guardian/guardian-state.js';
+import { KILL_GRACE_MS } from '../process/process-group.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
@@ -220,6 +221,8 @@ class LoopRun {
       }
     } finally {
       this.#endTask();
+      // A timed-out builder or gate is still being killed (SIGTERM, grace, SIGKILL): wait for it.
+      await this.#journal?.close(KILL_GRACE_MS + 1_000);
     }
     const { state } = step;
     const guardian = this.#options.guardian;
