@@ -26,7 +26,7 @@ export { isRunnable, nextRunnable } from './ledger/plan-runnable.js';
 export type { PlanTaskInput } from './ledger/plan-render.js';
 export { planFromTasks } from './ledger/plan-render.js';
 export { planSeedFromSpecBody } from './ledger/plan-seed.js';
-export type { CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerTampered, LedgerWriteOptions, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
+export type { AppendResult, CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerTampered, LedgerWriteOptions, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
 export { checkLedger, flip, initLedger, openLedger, PlanLedger, restoreLedger } from './ledger/plan-ledger.js';
 
 // Gates: shell, file_exists, regex; levels; structured evidence.

@@ -14,7 +14,10 @@ import { z } from 'zod';
 export const ledgerRecordSchema = z.strictObject({
   version: z.literal(1),
   current: z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), text: z.string() }).nullable(),
-  pending: z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), ticks: z.array(z.number().int().nonnegative()).optional() }).optional(),
+  /** A flip records only its ticks; a structural write (subtasks appended by a split) records its whole text. */
+  pending: z
+    .strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), ticks: z.array(z.number().int().nonnegative()).optional(), text: z.string().optional() })
+    .optional(),
 });
 
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;

@@ -16,7 +16,7 @@ interface Real {
 
 /** The model: which tasks the orchestrator has checked, what it last wrote, and what is on disk. */
 interface Model {
-  readonly items: readonly PlanItem[];
+  items: readonly PlanItem[];
   readonly checked: Set<string>;
   lastWrite: string;
   /** undefined: the file was deleted. */
@@ -37,7 +37,7 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
   expect(await readOrNone(planPath(real))).toBe(model.disk);
   // The record always knows the orchestrator's last write (pending folded onto current).
   const record = JSON.parse((await readOrNone(ledgerPath(real))) ?? '{}') as LedgerRecord;
-  const recorded = record.current && (record.pending === undefined ? record.current.text : pendingText(record.current.text, record.pending.ticks ?? []));
+  const recorded = record.current && (record.pending === undefined ? record.current.text : (record.pending.text ?? pendingText(record.current.text, record.pending.ticks ?? [])));
   expect(recorded).toBe(model.lastWrite);
 }
 
@@ -73,6 +73,43 @@ class FlipCommand implements fc.AsyncCommand<Model, Real> {
   }
   toString(): string {
     return `Flip(${this.pick})`;
+  }
+}
+
+/** The orchestrator splits a task: subtasks appended under it (refused for a checked task). */
+class AppendCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly pick: number,
+    readonly count: number,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const item = model.items[this.pick % model.items.length] as PlanItem;
+    const recordBefore = await readOrNone(ledgerPath(real));
+    const titles = Array.from({ length: this.count }, (_, i) => `Split ${i + 1} of ${item.id}`);
+    const result = await real.ledger.appendSubtasks(item.id, titles);
+    if (tampered(model)) {
+      expect(result).toMatchObject({ ok: false, kind: 'ledger_tampered' });
+      expect(await readOrNone(ledgerPath(real))).toBe(recordBefore);
+    } else if (model.checked.has(item.id)) {
+      expect(result).toMatchObject({ ok: false, kind: 'cannot_append' });
+    } else {
+      expect(result.ok).toBe(true);
+      // Old tasks keep their ids and boxes; the new ones are open children of the split task.
+      const before = new Map(model.items.map((i) => [i.id, model.checked.has(i.id)]));
+      model.items = real.ledger.plan.items;
+      for (const [id, checked] of before) expect(model.items.find((i) => i.id === id)?.checked).toBe(checked);
+      const added = model.items.filter((i) => !before.has(i.id));
+      expect(added.map((i) => [i.parentId, i.checked])).toEqual(titles.map(() => [item.id, false]));
+      model.lastWrite = (await readOrNone(planPath(real))) as string;
+      model.disk = model.lastWrite;
+    }
+    await checkInvariants(model, real);
+  }
+  toString(): string {
+    return `Append(${this.pick}, ${this.count})`;
   }
 }
 
@@ -158,6 +195,7 @@ const tasks: fc.Arbitrary<PlanTaskInput[]> = fc.array(fc.oneof(leaf, top), { min
 const commands = fc.commands(
   [
     fc.nat(40).map((pick) => new FlipCommand(pick)),
+    fc.tuple(fc.nat(40), fc.integer({ min: 1, max: 3 })).map(([pick, count]) => new AppendCommand(pick, count)),
     fc.tuple(fc.constantFrom<TamperKind>('tick', 'untick', 'reword', 'append', 'delete', 'same', 'recreate'), fc.nat(40)).map(([kind, at]) => new TamperCommand(kind, at)),
     fc.constant(new ReopenCommand()),
     fc.constant(new RestoreCommand()),

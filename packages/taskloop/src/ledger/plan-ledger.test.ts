@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serializeLedgerRecord } from './ledger-record.js';
 import { checkLedger, flip, initLedger, openLedger, restoreLedger, type PlanLedger } from './plan-ledger.js';
+import { parsePlan } from './plan-parse.js';
 import { planFromTasks } from './plan-render.js';
+import { nextRunnable } from './plan-runnable.js';
 import { sha256 } from './sha256.js';
 
 const PLAN = planFromTasks(['Set up', { title: 'Build', children: ['Form', 'Validation'] }, 'Ship']);
+const SPLIT_PLAN = planFromTasks(['Set up', { title: 'Build', children: ['Form', { title: 'Validation', children: ['Rules'] }] }, { title: 'Ship', id: 'ship' }]);
 
 describe('plan ledger', () => {
   let workspace: string;
@@ -186,5 +189,56 @@ describe('plan ledger', () => {
       await writeFile(ledgerPath(), 'not json');
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
     });
+  });
+
+  // How a split lands in the plan: subtasks appended under a task.
+  it('nests new subtasks under a leaf, numbered from its id; every other task keeps id, text and box', async () => {
+    const ledger = await init(SPLIT_PLAN);
+    const result = await ledger.appendSubtasks('1', ['Install the toolchain', 'Configure  the\nlinter']);
+    expect(result).toMatchObject({ ok: true, added: ['1.1', '1.2'] });
+    expect(await readFile(planPath(), 'utf8')).toBe(
+      '# Plan\n\n- [ ] Set up\n  - [ ] Install the toolchain\n  - [ ] Configure the linter\n- [ ] Build\n  - [ ] Form\n  - [ ] Validation\n    - [ ] Rules\n- [ ] Ship {#ship}\n',
+    );
+    expect(nextRunnable(ledger.plan)?.id).toBe('1.1');
+    // Flipping the new subtasks completes the split task, as with any parent.
+    expect(await ledger.flip('1.1')).toMatchObject({ ok: true, flipped: ['1.1'] });
+    expect(await ledger.flip('1.2')).toMatchObject({ ok: true, flipped: ['1.2', '1'] });
+  });
+
+  it('appends after existing subtasks and their descendants, at the subtask column; explicit ids number from the id', async () => {
+    const ledger = await init(SPLIT_PLAN);
+    expect(await ledger.appendSubtasks('2', ['Error messages'])).toMatchObject({ ok: true, added: ['2.3'] });
+    expect(await ledger.appendSubtasks('ship', ['Tag the release'])).toMatchObject({ ok: true, added: ['ship.1'] });
+    const text = await readFile(planPath(), 'utf8');
+    expect(text).toContain('    - [ ] Rules\n  - [ ] Error messages\n- [ ] Ship {#ship}\n  - [ ] Tag the release\n');
+    const parsed = parsePlan(text);
+    expect(parsed.ok && parsed.plan.items.find((i) => i.id === '2')?.childIds).toEqual(['2.1', '2.2', '2.3']);
+  });
+
+  it('refuses a checked task, an unknown one, empty titles and a tampered plan, writing nothing', async () => {
+    const ledger = await init(SPLIT_PLAN);
+    await ledger.flip('1');
+    const before = await readFile(planPath(), 'utf8');
+    expect(await ledger.appendSubtasks('1', ['x'])).toMatchObject({ ok: false, kind: 'cannot_append' });
+    expect(await ledger.appendSubtasks('nope', ['x'])).toMatchObject({ ok: false, kind: 'unknown_item' });
+    expect(await ledger.appendSubtasks('ship', [' '])).toMatchObject({ ok: false, kind: 'cannot_append' });
+    expect(await readFile(planPath(), 'utf8')).toBe(before);
+    await writeFile(planPath(), before.replace('- [ ] Ship', '- [x] Ship'));
+    expect(await ledger.appendSubtasks('ship', ['x'])).toMatchObject({ ok: false, kind: 'ledger_tampered' });
+  });
+
+  it('a kill between the pending record and plan.md is recovered either way (the record carries the whole text)', async () => {
+    const ledger = await init(SPLIT_PLAN);
+    const current = { sha256: ledger.sha256, text: ledger.text };
+    const next = `${ledger.text.replace('- [ ] Build\n', '- [ ] Build\n')}`.replace('- [ ] Ship {#ship}\n', '- [ ] Ship {#ship}\n  - [ ] Tag\n');
+    const record = serializeLedgerRecord({ version: 1, current, pending: { sha256: sha256(next), text: next } });
+    // Killed after the record, before plan.md: the append never happened.
+    await writeFile(join(workspace, '.conclave', 'ledger.json'), record);
+    expect(await openLedger(workspace)).toMatchObject({ ok: true, recovered: 'pending_discarded' });
+    // Killed after plan.md, before the record caught up: the append stands.
+    await writeFile(join(workspace, '.conclave', 'ledger.json'), record);
+    await writeFile(planPath(), next);
+    const reopened = await openLedger(workspace);
+    expect(reopened.ok && reopened.ledger.plan.items.map((i) => i.id)).toContain('ship.1');
   });
 });

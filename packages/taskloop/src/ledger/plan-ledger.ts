@@ -63,6 +63,13 @@ export type FlipResult =
   | LedgerIoError
   | { readonly ok: false; readonly kind: 'unknown_item' | 'already_checked' | 'not_runnable'; readonly itemId: string; readonly message: string };
 
+/** What `appendSubtasks` did. */
+export type AppendResult =
+  | { readonly ok: true; readonly added: readonly string[]; readonly plan: Plan }
+  | LedgerTampered
+  | LedgerIoError
+  | { readonly ok: false; readonly kind: 'unknown_item' | 'cannot_append'; readonly itemId: string; readonly message: string };
+
 /** What `checkLedger` found. */
 export type CheckLedgerResult = { readonly ok: true } | LedgerTampered | LedgerIoError;
 
@@ -108,7 +115,7 @@ export class PlanLedger {
   #text: string;
   #bytes: Buffer;
   #sha: string;
-  readonly #index: ReadonlyMap<string, number>;
+  #index: ReadonlyMap<string, number>;
   readonly #sync: { readonly sync: boolean };
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -172,9 +179,49 @@ export class PlanLedger {
       const text = pendingText(this.#text, ticks);
       if (text === undefined) throw new Error(`plan ledger invariant broken: no "[ ]" at the checkbox offsets of ${flipped.join(', ')}`);
       const plan: Plan = { items: this.#plan.items.map((entry) => (checked.has(entry.id) ? { ...entry, checked: true } : entry)) };
-      const written = await this.#write(text, ticks, plan);
+      const written = await this.#write(text, { ticks }, plan);
       if (!written.ok) return written;
       return { ok: true, flipped, plan };
+    });
+  }
+
+  /**
+   * Appends subtasks under an open task (how a split lands in the plan): nested one level under
+   * it, after its existing subtasks, numbered from its id (`<id>.<n>`). Every existing task keeps
+   * its id, text and box, which is checked by parsing the new text before anything is written; a
+   * plan that cannot take the subtasks that way is refused as a value. The same tamper check and
+   * crash-safe write protocol as a flip apply (the pending record carries the whole new text).
+   */
+  appendSubtasks(parentId: string, titles: readonly string[]): Promise<AppendResult> {
+    return this.#serial(async (): Promise<AppendResult> => {
+      const disk = await this.#verifyDisk();
+      if (!disk.ok) return disk;
+      const refuse = (message: string): AppendResult => ({ ok: false, kind: 'cannot_append', itemId: parentId, message });
+      const at = this.#index.get(parentId);
+      const parent = at === undefined ? undefined : this.#plan.items[at];
+      if (parent === undefined) return { ok: false, kind: 'unknown_item', itemId: parentId, message: `the plan has no task "${parentId}"` };
+      if (parent.checked) return refuse(`task "${parentId}" is already checked: a completed task is not split`);
+      const clean = titles.map((title) => title.replace(/\s+/g, ' ').trim());
+      if (clean.length === 0 || clean.some((title) => title === '')) return refuse('give at least one non-empty subtask title');
+
+      const text = withSubtasks(this.#text, this.#plan, parent, clean);
+      const parsed = parsePlan(text);
+      if (!parsed.ok) return refuse(`the plan would not parse with the subtasks added: ${parsed.issues[0]?.message ?? 'unknown problem'}`);
+      // Every task keeps its id, text and box; the new ones are exactly the parent's new children.
+      const before = this.#plan.items;
+      const after = parsed.plan.items;
+      const added = after.filter((item) => !this.#index.has(item.id));
+      const kept = before.every((item) => {
+        const now = after.find((candidate) => candidate.id === item.id);
+        return now !== undefined && now.text === item.text && now.checked === item.checked && now.depth === item.depth;
+      });
+      const newChildren = after.find((item) => item.id === parent.id)?.childIds.slice(parent.childIds.length) ?? [];
+      if (!kept || added.length !== clean.length || added.some((item, i) => item.parentId !== parent.id || item.text !== clean[i] || newChildren[i] !== item.id)) {
+        return refuse(`task "${parentId}" cannot take subtasks without changing other tasks (its list is not in the form the orchestrator writes)`);
+      }
+      const written = await this.#write(text, { text }, parsed.plan);
+      if (!written.ok) return written;
+      return { ok: true, added: added.map((item) => item.id), plan: parsed.plan };
     });
   }
 
@@ -218,11 +265,11 @@ export class PlanLedger {
    * pending state `openLedger` finishes. Once plan.md is written the flip stands, even if the
    * last record write fails (the next write or `openLedger` catches up).
    */
-  async #write(text: string, ticks: readonly number[], plan: Plan): Promise<{ ok: true } | LedgerIoError> {
+  async #write(text: string, change: { readonly ticks: readonly number[] } | { readonly text: string }, plan: Plan): Promise<{ ok: true } | LedgerIoError> {
     const sha = sha256(text);
     const pending = await writeFileAtomic(
       conclavePath(this.workspace, 'ledger.json'),
-      serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: { sha256: sha, ticks: [...ticks] } }),
+      serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: 'ticks' in change ? { sha256: sha, ticks: [...change.ticks] } : { sha256: sha, text: change.text } }),
       this.#sync,
     );
     if (!pending.ok) return pending;
@@ -233,6 +280,7 @@ export class PlanLedger {
     this.#text = text;
     this.#bytes = bytes;
     this.#sha = sha;
+    if (plan.items.length !== this.#index.size) this.#index = new Map(plan.items.map((item, i) => [item.id, i]));
     // Without this, a builder restoring the previous plan.md would look like a kill before the
     // write and be accepted on the next open.
     await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }), { ...this.#sync, syncDir: false });
@@ -381,7 +429,7 @@ function parseRecord(text: string): ParsedRecord {
   if (current === null) return { ok: true, record: parsed.data, intended: undefined };
   if (sha256(current.text) !== current.sha256) return corrupt('does not match its own hash');
   if (pending === undefined) return { ok: true, record: parsed.data, intended: current };
-  const next = pendingText(current.text, pending.ticks ?? []);
+  const next = pending.text ?? pendingText(current.text, pending.ticks ?? []);
   if (next === undefined || sha256(next) !== pending.sha256) return corrupt('records a pending write that does not match its own hash');
   return { ok: true, record: parsed.data, intended: { sha256: pending.sha256, text: next } };
 }
@@ -402,4 +450,24 @@ function tampered(expected: string, expectedSha256: string, actual: Buffer | und
     message: deleted ? `${CONCLAVE_DIR}/plan.md was deleted by someone other than the orchestrator` : `${CONCLAVE_DIR}/plan.md was changed by someone other than the orchestrator`,
     fix: TAMPER_FIX,
   };
+}
+
+/**
+ * The plan text with `titles` as new unchecked subtasks of `parent`: inserted after the last line
+ * of the parent's block (its last descendant's line and any deeper-indented continuation), at
+ * the column of the parent's checkbox, which is where its list item's content starts.
+ */
+function withSubtasks(text: string, plan: Plan, parent: PlanItem, titles: readonly string[]): string {
+  const lines = text.split('\n');
+  const lineStart = text.lastIndexOf('\n', parent.checkboxOffset - 1) + 1;
+  const indent = ' '.repeat(parent.checkboxOffset - lineStart);
+  const descendants = new Set<string>([parent.id]);
+  for (const item of plan.items) if (item.parentId !== undefined && descendants.has(item.parentId)) descendants.add(item.id);
+  const last = plan.items.filter((item) => descendants.has(item.id)).at(-1) ?? parent;
+  // Lines are 1-based; extend over continuation lines indented deeper than the parent's marker.
+  const markerIndent = /^\s*/.exec(lines[parent.line - 1] ?? '')?.[0].length ?? 0;
+  let end = last.line;
+  while (end < lines.length && /^\s+\S/.test(lines[end] ?? '') && ((/^\s*/.exec(lines[end] ?? '')?.[0].length ?? 0) > markerIndent)) end += 1;
+  const added = titles.map((title) => `${indent}- [ ] ${title}`);
+  return [...lines.slice(0, end), ...added, ...lines.slice(end)].join('\n');
 }
