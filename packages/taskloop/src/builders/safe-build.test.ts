@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BuildContext, BuildResult, BuildTask, Builder } from './builder.js';
 import { safeBuild } from './safe-build.js';
+import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 
 const task: BuildTask = { id: 'T1', text: 'do it', specId: 's', specTitle: 'S', acceptance: [], constraints: [], specBody: '' };
 const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({ workspace: '/tmp', timeoutMs: 5_000, env: {}, secretValues: ['hunter2-secret'], ...overrides });
@@ -141,14 +142,14 @@ describe('safeBuild', () => {
         ok: false,
         failure: { kind: 'exit_nonzero', message: 'failed with hunter2-secret' },
         summary: 'used hunter2-secret',
-        transcript: 'key=hunter2-secret and sk-ant-api03-abcdefghijklmnopqrstuvwxyz',
+        transcript: `key=hunter2-secret and ${FAKE_SECRETS.anthropicKey}`,
         durationMs: 0,
         permissionDenials: ['Bash: curl -H hunter2-secret'],
       }),
     );
     const result = await safeBuild(leaky, task, undefined, context());
     expect(JSON.stringify(result)).not.toContain('hunter2-secret');
-    expect(result.transcript).not.toContain('sk-ant-api03');
+    expect(result.transcript).not.toContain(FAKE_SECRETS.anthropicKey.slice(0, 'sk-ant-api03'.length));
     expect(result.transcript).toContain('[REDACTED:secret]');
     expect(result.failure?.kind).toBe('exit_nonzero');
   });

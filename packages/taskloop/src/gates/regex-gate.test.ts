@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RegexGate } from './gate-definition.js';
 import type { GateRunContext } from './gate-run-context.js';
 import { MAX_REGEX_FILE_BYTES, runRegexGate } from './regex-gate.js';
+import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 
 let base: string;
 let workspace: string;
@@ -85,7 +86,7 @@ describe('runRegexGate', () => {
   });
 
   it('redacts secrets in what it reports', async () => {
-    await writeFile(join(workspace, 'src', 'env.ts'), 'const key = "ghp_1234567890abcdefghijABCDEFGHIJ123456";\n');
+    await writeFile(join(workspace, 'src', 'env.ts'), `const key = "${FAKE_SECRETS.githubToken}";\n`);
     const evidence = await runRegexGate(gate('ghp_\\w+', 'must_not_match'), context());
     expect(evidence.stdout).toBe('src/env.ts:1: const key = "[REDACTED:github_token]";');
   });

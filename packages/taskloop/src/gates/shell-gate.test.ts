@@ -6,6 +6,7 @@ import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { ShellGate } from './gate-definition.js';
 import type { GateRunContext } from './gate-run-context.js';
 import { runShellGate } from './shell-gate.js';
+import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 
 let workspace: string;
 beforeEach(async () => {
@@ -58,7 +59,7 @@ describe('runShellGate', () => {
   });
 
   it('redacts secrets from the output', async () => {
-    await script('leak.js', 'console.log("value=" + process.env.GATE_SECRET + " token=ghp_1234567890abcdefghijABCDEFGHIJ123456")');
+    await script('leak.js', `console.log("value=" + process.env.GATE_SECRET + " token=${FAKE_SECRETS.githubToken}")`);
     const evidence = await runShellGate(gate('node leak.js'), context());
     expect(evidence.stdout).toBe('value=[REDACTED:secret] token=[REDACTED:github_token]\n');
   });

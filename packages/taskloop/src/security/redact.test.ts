@@ -1,28 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 import { redactSecrets } from './redact.js';
 
-const pem = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEAuZ0nq', 'abcdefABCDEF0123456789+/==', '-----END RSA PRIVATE KEY-----'].join('\n');
+const pem = FAKE_SECRETS.rsaPrivateKey;
 
 describe('redactSecrets', () => {
   it.each([
-    ['aws_access_key', 'key AKIAIOSFODNN7EXAMPLE used', 'key [REDACTED:aws_access_key] used'],
-    ['aws_secret_key', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws_secret_access_key = [REDACTED:aws_secret_key]'],
-    ['github_token (ghp_)', 'token=ghp_1234567890abcdefghijABCDEFGHIJ123456', 'token=[REDACTED:github_token]'],
-    ['github_token (gho_)', 'gho_1234567890abcdefghijABCDEFGHIJ123456', '[REDACTED:github_token]'],
-    ['github_token (github_pat_)', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '[REDACTED:github_token]'],
-    ['gitlab_token', 'glpat-abcdefghij0123456789', '[REDACTED:gitlab_token]'],
-    ['slack_token', 'xoxb-1234567890-abcdefghij', '[REDACTED:slack_token]'],
-    ['anthropic_key', 'ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz-0123456789', 'ANTHROPIC_API_KEY=[REDACTED:anthropic_key]'],
-    ['openai_key', 'sk-abcdefghijklmnopqrstuvwxyz0123456789', '[REDACTED:openai_key]'],
-    ['openai_key (sk-proj-)', '"sk-proj-abcdefghijklmnopqrstuvwxyz_0123456789"', '"[REDACTED:openai_key]"'],
-    ['google_api_key', 'AIzaSyA-abcdefghijklmnopqrstuvwxyz01234', '[REDACTED:google_api_key]'],
-    ['stripe_key', 'sk_live_abcdefghijklmnop0123', '[REDACTED:stripe_key]'],
-    ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', '[REDACTED:jwt]'],
+    ['aws_access_key', `key ${FAKE_SECRETS.awsAccessKey} used`, 'key [REDACTED:aws_access_key] used'],
+    ['aws_secret_key', `aws_secret_access_key = ${FAKE_SECRETS.awsSecretKey}`, 'aws_secret_access_key = [REDACTED:aws_secret_key]'],
+    ['github_token (ghp_)', `token=${FAKE_SECRETS.githubToken}`, 'token=[REDACTED:github_token]'],
+    ['github_token (gho_)', FAKE_SECRETS.githubOauthToken, '[REDACTED:github_token]'],
+    ['github_token (github_pat_)', FAKE_SECRETS.githubPat, '[REDACTED:github_token]'],
+    ['gitlab_token', FAKE_SECRETS.gitlabToken, '[REDACTED:gitlab_token]'],
+    ['slack_token', FAKE_SECRETS.slackToken, '[REDACTED:slack_token]'],
+    ['anthropic_key', `ANTHROPIC_API_KEY=${FAKE_SECRETS.anthropicKey}`, 'ANTHROPIC_API_KEY=[REDACTED:anthropic_key]'],
+    ['openai_key', FAKE_SECRETS.openaiKey, '[REDACTED:openai_key]'],
+    ['openai_key (sk-proj-)', `"${FAKE_SECRETS.openaiProjectKey}"`, '"[REDACTED:openai_key]"'],
+    ['google_api_key', FAKE_SECRETS.googleApiKey, '[REDACTED:google_api_key]'],
+    ['stripe_key', FAKE_SECRETS.stripeKey, '[REDACTED:stripe_key]'],
+    ['jwt', FAKE_SECRETS.jwt, '[REDACTED:jwt]'],
     ['bearer_token', 'Authorization: Bearer abc.def-ghi_jkl~mno+pqr/stu=', 'Authorization: Bearer [REDACTED:bearer_token]'],
     ['url_password', 'postgres://admin:hunter2secret@db.local:5432/app', 'postgres://admin:[REDACTED:url_password]@db.local:5432/app'],
     ['private_key', `before\n${pem}\nafter`, 'before\n[REDACTED:private_key]\nafter'],
-    ['private_key cut off by truncation', 'x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n… [truncated 99 bytes]', 'x\n[REDACTED:private_key]'],
+    ['private_key cut off by truncation', `x\n${FAKE_SECRETS.opensshKeyHead}\nb3BlbnNzaC1rZXktdjEAAAA\n… [truncated 99 bytes]`, 'x\n[REDACTED:private_key]'],
   ])('redacts %s', (_kind, input, expected) => {
     expect(redactSecrets(input)).toBe(expected);
   });

@@ -1,0 +1,23 @@
+/**
+ * Credential-shaped strings for the redaction tests, assembled at runtime from parts so that no
+ * file in the repository holds a literal that secret scanners flag. None of them is a real key.
+ */
+const join = (...parts: readonly string[]): string => parts.join('');
+
+export const FAKE_SECRETS = {
+  awsAccessKey: join('AK', 'IA', 'IOSFODNN7', 'EXAMPLE'),
+  awsSecretKey: join('wJalrXUtnFEMI', '/K7MDENG/', 'bPxRfiCYEXAMPLEKEY'),
+  githubToken: join('gh', 'p_', '1234567890abcdefghij', 'ABCDEFGHIJ123456'),
+  githubOauthToken: join('gh', 'o_', '1234567890abcdefghij', 'ABCDEFGHIJ123456'),
+  githubPat: join('github', '_pat_', '11ABCDEFG0123456789', '_abcdefghijklmnopqrstuvwxyz'),
+  gitlabToken: join('gl', 'pat-', 'abcdefghij', '0123456789'),
+  slackToken: join('xo', 'xb-', '1234567890-', 'abcdefghij'),
+  anthropicKey: join('sk-', 'ant-', 'api03-', 'abcdefghijklmnopqrstuvwxyz-0123456789'),
+  openaiKey: join('sk', '-', 'abcdefghijklmnopqrstuvwxyz', '0123456789'),
+  openaiProjectKey: join('sk-', 'proj-', 'abcdefghijklmnopqrstuvwxyz', '_0123456789'),
+  googleApiKey: join('AI', 'za', 'SyA-abcdefghijklmnopqrstuvwxyz01234'),
+  stripeKey: join('sk', '_live_', 'abcdefghijklmnop0123'),
+  jwt: join('ey', 'JhbGciOiJIUzI1NiJ9', '.', 'ey', 'JzdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'),
+  rsaPrivateKey: ['-----BEGIN RSA ' + 'PRIVATE KEY-----', 'MIIEowIBAAKCAQEAuZ0nq', 'abcdefABCDEF0123456789+/==', '-----END RSA ' + 'PRIVATE KEY-----'].join('\n'),
+  opensshKeyHead: join('-----BEGIN OPENSSH ', 'PRIVATE KEY-----'),
+} as const;
