@@ -36,6 +36,7 @@ describe('loadProjectConfig', () => {
   it('reports YAML syntax errors with their position', async () => {
     await writeFile(join(dir, PROJECT_CONFIG_FILE), 'commands:\n  allow: ["npm test"\n');
     const result = await loadProjectConfig(dir);
-    expect(result.ok || result.issues[0]?.code).toBe('syntax');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues[0]?.code).toBe('syntax');
   });
 });
