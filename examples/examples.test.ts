@@ -19,11 +19,12 @@ describe('the README quick start', () => {
     expect(lines.slice(1).map((line) => line.split(':')[0])).toEqual(['cfo', 'pm', 'cto', 'skeptic']);
   });
 
-  it('runs the demo offline: phases, scores, consensus and dissent, labelled offline', async () => {
-    const { code, stdout } = await runTs('examples/demo.ts');
+  it('runs the demo offline (`npm run demo` is `conclave demo`): debate, gate, meeting, task, HTML report', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'conclave-demo-')), 'demo-report.html');
+    const { code, stdout, stderr } = await runTs('packages/cli/src/bin.ts', ['demo', '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toContain('OFFLINE');
-    expect(stdout).toMatch(/phase 3: challenge \(contrarian, speaks last\)/);
+    expect(stderr).toMatch(/phase 3: challenge \(contrarian, speaks last\)/);
     expect(stdout).toMatch(/Consensus: (GO|PIVOT|NO_GO) at \d+\.\d\d/);
     expect(stdout).toMatch(/Dissent: /);
     expect(stdout).toMatch(/Verdict: (GO|PIVOT|NO_GO)/);
@@ -35,6 +36,9 @@ describe('the README quick start', () => {
     expect(stdout).toMatch(/outcome: decided, stopped: converged; isolated prep round \+ \d+ meeting rounds/);
     expect(stdout).toMatch(/minority report: /);
     expect(stdout).toContain('Status: proposed');
+    expect(stdout).toContain('outcome: completed');
+    expect(stdout).toContain(`report: ${out}`);
+    expect(await readFile(out, 'utf8')).toMatch(/^<!doctype html>/i);
   });
 
   it('runs the verifier example: a GO on opinions alone is vetoed by DOMAIN, a passing test lets it through', async () => {
@@ -76,7 +80,7 @@ describe('the README quick start', () => {
         '',
       ].join('\n'),
     );
-    const { code, stdout, stderr } = await runTs('examples/demo.ts', [file]);
+    const { code, stdout, stderr } = await runTs('packages/cli/src/bin.ts', ['demo', file]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(`${file}:4:5 phases[0].contrarian: the contrarian phase must be the last phase`);

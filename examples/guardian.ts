@@ -1,7 +1,7 @@
 import { createGuardian, type GuardianEvent } from '@conclave/taskloop';
 import { scriptedAdapter } from '@conclave/testing';
 
-// Usage: node --conditions=source --import tsx examples/guardian.ts
+// Usage: node --conditions=conclave-source --import tsx examples/guardian.ts
 // The original intent: the spec, and the ideation transcript it came out of.
 const intent = {
   spec: '# Greeter\nA command line that greets people by name (`greet Ada`). Plain Node, no dependencies, no server.',

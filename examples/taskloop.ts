@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createCommandBuilder, describeHalt, formatSpecIssue, loadSpec, runTaskLoop, type EvidenceBundle } from '@conclave/taskloop';
+import { describeHalt, formatSpecIssue, loadSpec, runTaskLoop, type EvidenceBundle } from '@conclave/taskloop';
+import { offlineAgent, sampleWorkspace } from './sample-workspace.js';
 
-// Usage: node --conditions=source --import tsx examples/taskloop.ts [spec.md] [--clean]
+// Usage: node --conditions=conclave-source --import tsx examples/taskloop.ts [spec.md] [--clean]
 const args = process.argv.slice(2);
 const specFile = args.find((arg) => !arg.startsWith('--')) ?? 'examples/tasks/add-farewell.md';
 const loaded = await loadSpec(specFile);
@@ -16,19 +14,9 @@ if (!loaded.ok) {
 const spec = loaded.spec;
 
 // A fresh git repository holding a copy of the sample project: the loop commits every attempt.
-const workspace = await mkdtemp(join(tmpdir(), 'conclave-taskloop-example-'));
-await cp(fileURLToPath(new URL('tasks/sample-project', import.meta.url)), workspace, { recursive: true });
-const identity = { GIT_AUTHOR_NAME: 'example', GIT_AUTHOR_EMAIL: 'example@localhost', GIT_COMMITTER_NAME: 'example', GIT_COMMITTER_EMAIL: 'example@localhost' };
-const git = (...argv: string[]) => execFileSync('git', argv, { cwd: workspace, encoding: 'utf8', env: { ...process.env, ...identity } });
-git('init', '-q', '-b', 'main');
-git('add', '-A');
-git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample project');
-
-// The builder: a coding-agent CLI run as a child process with the prompt on stdin. Here a
-// deterministic stand-in; `claude -p --output-format json` would go in the same place. The
-// command runs in the workspace, so its script is given by absolute path (quoted: no shell).
-const agent = fileURLToPath(new URL('tasks/offline-agent.js', import.meta.url));
-const builder = createCommandBuilder({ command: `'${process.execPath}' '${agent}'`, promptVia: 'stdin', name: 'offline-agent' });
+const { workspace, git } = await sampleWorkspace();
+// The builder: a deterministic stand-in for a coding-agent CLI such as `claude -p --output-format json`.
+const builder = offlineAgent();
 
 console.log(`spec ${spec.id}: ${spec.title} (level ${spec.level}, ${spec.gates.length} gates, maxRetries ${spec.budgets.maxRetries})`);
 const result = await runTaskLoop({

@@ -1,6 +1,5 @@
 import { createOfflineAdapter, DebateEngine, defineBoard } from '@conclave/council';
-import { createPanel, emissionGate } from '@conclave/verifier';
-import { decisionRecordFromDebate } from './decision-record.js';
+import { createPanel, decisionRecordFromDebate, emissionGate } from '@conclave/verifier';
 
 const board = defineBoard({
   id: 'pricing',

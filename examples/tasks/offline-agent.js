@@ -5,7 +5,8 @@
 //
 // Its first attempt at `farewell` leaves a TODO in src/greet.js: the tests pass, the agent says
 // it is done, and the `no-todo` gate still fails the attempt. The retry prompt ("This is attempt
-// 2 of 3", with the gate's evidence) gets the finished version.
+// 2 of 3", with the gate's evidence) gets the finished version. In examples/taskloop-split.ts the
+// task splits after that first failure instead, and the child `farewell.1` finishes the work.
 import { Buffer } from 'node:buffer';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
@@ -80,6 +81,11 @@ switch (task) {
       writeFarewell(FAREWELL);
       summary = `Attempt ${attempt}: the no-todo gate found my TODO; farewell now handles an empty name and the TODO is gone.`;
     }
+    break;
+  // A child a split created (examples/taskloop-split.ts): the split planner asked it to resolve the TODO.
+  case 'farewell.1':
+    writeFarewell(FAREWELL);
+    summary = 'Resolved the TODO: farewell now says goodbye to "friend" when the name is empty.';
     break;
   case 'cli-script':
     mkdirSync('bin', { recursive: true });

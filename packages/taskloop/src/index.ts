@@ -59,11 +59,18 @@ export type { AgentSdkQuery, ClaudeAgentSdkBuilderOptions } from './builders/cla
 export { createClaudeAgentSdkBuilder } from './builders/claude-agent-sdk-builder.js';
 
 // The loop: a pure step function and the runner that performs its effects.
-export type { AttemptDecision, AttemptState, HaltReason, LoopConfig, LoopEffect, LoopEvent, LoopState, TaskDisposition } from './loop/loop-step.js';
+export type { AttemptDecision, AttemptState, HaltReason, JudgedAttempt, LoopConfig, LoopEffect, LoopEvent, LoopState, RunBudget, TaskDisposition } from './loop/loop-step.js';
 export { decideAttempt, feedbackFrom, initialLoopState, loopStep } from './loop/loop-step.js';
 export type { EvidenceBundle, TimelineEntry } from './loop/evidence-store.js';
-export type { PlanSource, StartRefusal, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
+export type { BundleJudgement } from './loop/evidence-store.js';
+export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
+export type { RunEvidence } from './loop/read-run.js';
+export { readRunEvidence } from './loop/read-run.js';
+export type { SplitRecord, TaskContext } from './loop/task-context.js';
+export { readSplits } from './loop/task-context.js';
+export type { JudgeInput, JudgementOptions, JudgeOutput, ReviewGate, ReviewVerdict } from './loop/judge-attempt.js';
+export { judgeAttempt } from './loop/judge-attempt.js';
 
 // Judgement: neural verifiers that report state, a declarative rule table that decides, failure fingerprints.
 export type { AlignmentState, BigPictureState, BuildState, StyleState, VerifierFailure, VerifierKind, VerifierStates } from './judgement/verifier-schemas.js';
@@ -76,6 +83,16 @@ export type { Judgement, JudgementOutcome, JudgementState, Rule, RuleOptions } f
 export { checkRules, decide, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
 export type { FailureFingerprint, FingerprintInput, FingerprintOptions } from './judgement/fingerprint.js';
 export { DEFAULT_FINGERPRINT_TOP_N, failureFingerprint, FingerprintTracker, normaliseMessage } from './judgement/fingerprint.js';
+export type { CompletionFacts, CompletionProof } from './judgement/completion-proof.js';
+export { COMPLETION_ORACLES, completionRecord, proveCompletion } from './judgement/completion-proof.js';
+export type { ChildSpecDraft, SplitPlan, SplitPlanner, SplitPlannerOptions, SplitRequest } from './judgement/split-planner.js';
+export { createModelSplitPlanner, MAX_SPLIT_CHILDREN, SPLIT_PROTOCOL, splitReplySchema, splitRequest } from './judgement/split-planner.js';
+export type { GrantStrategy, TaskGrants } from './judgement/grants.js';
+export { childGrants, GRANT_STRATEGIES, inheritGrants, restrictGrants } from './judgement/grants.js';
+export type { CouncilReviewOptions } from './judgement/council-review.js';
+export { councilReviewGate } from './judgement/council-review.js';
+export type { AskOptions, AskResult, ModelExchange } from './model/ask-structured.js';
+export { askStructured } from './model/ask-structured.js';
 
 // Guardian: alignment monitoring of progress reports against the original intent.
 export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, JobRefusal, PendingReport, Transition } from './guardian/guardian-state.js';

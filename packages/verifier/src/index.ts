@@ -1,5 +1,7 @@
 export type { Claim, ClaimResult, ClaimStatus, JsonValue, OracleFinding } from './claim.js';
 export type { DecisionRecord, RecordedVote } from './decision-record.js';
+export type { DebateBoardShape, DebateResultShape } from './debate-record.js';
+export { decisionRecordFromDebate } from './debate-record.js';
 export type { DecisionView, DeepReadonly, EvidenceView, ValidationSignalView } from './decision-view.js';
 export { decisionView } from './decision-view.js';
 export type { EmissionDecision, EmissionGateOptions } from './emission-gate.js';

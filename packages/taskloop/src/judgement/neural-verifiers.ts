@@ -1,4 +1,5 @@
-import { describeFailure, parseStructured, repairRequest, safeRun, type ModelAdapter, type ModelRequest, type ModelRunResult, type ModelRunSuccess } from '@conclave/core';
+import type { ModelAdapter, ModelRequest, ModelRunSuccess } from '@conclave/core';
+import { askStructured, type ModelExchange } from '../model/ask-structured.js';
 import type { InputPack } from './input-pack.js';
 import { verifierSchemas, type BuildState, type VerifierFailure, type VerifierKind, type VerifierStates } from './verifier-schemas.js';
 
@@ -18,10 +19,7 @@ export interface RunVerifierOptions {
 }
 
 /** One model call a verifier made: what it sent and what came back. */
-export interface VerifierExchange {
-  readonly request: ModelRequest;
-  readonly result: ModelRunResult;
-}
+export type VerifierExchange = ModelExchange;
 
 /**
  * A verifier's outcome. Either way the request (and every exchange, the re-ask included) is kept,
@@ -57,37 +55,14 @@ export async function runVerifier<K extends VerifierKind>(kind: K, adapter: Mode
     return fail({ kind: 'not_applicable', message: 'at depth 0 the build must actually run: run the build command and use buildStateFromCommand' }, []);
   }
 
-  const schema = verifierSchemas[kind];
-  const runOptions = { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...(options.signal === undefined ? {} : { signal: options.signal }) };
-  const exchanges: VerifierExchange[] = [];
-  let current = request;
-  for (let reasked = false; ; reasked = true) {
-    let result: ModelRunResult;
-    try {
-      result = await safeRun(adapter, current, runOptions);
-    } catch (thrown) {
-      // safeRun throws only for a bad timeoutMs: still a value here, never a throw.
-      return fail({ kind: 'adapter_failed', message: thrown instanceof Error ? thrown.message : String(thrown) }, exchanges);
-    }
-    exchanges.push({ request: current, result });
-    // A schema miss, whether the adapter or we found it, is worth one re-ask; anything else is not.
-    let invalid: { text: string; issues: readonly string[] };
-    if (result.ok) {
-      const parsed = parseStructured(result.value === undefined ? result.text : { value: result.value }, schema);
-      if (parsed.ok) {
-        // A model only ever infers a build from the diff: it cannot claim to have run one.
-        const state = (kind === 'build' ? { ...(parsed.value as BuildState), inferred: true } : parsed.value) as VerifierStates[K];
-        return { kind, ok: true, state, request, reply: result, exchanges };
-      }
-      invalid = { text: result.text, issues: parsed.issues };
-    } else if (result.failure.kind === 'invalid_output') {
-      invalid = { text: '', issues: result.failure.issues ?? [result.failure.message] };
-    } else {
-      return fail({ kind: 'adapter_failed', message: describeFailure(result.failure) }, exchanges);
-    }
-    if (reasked) return fail({ kind: 'invalid_output', message: `the ${kind} verifier's reply does not fit its schema: ${invalid.issues.join('; ')}`, issues: invalid.issues }, exchanges);
-    current = repairRequest(request, invalid.text, invalid.issues);
+  const asked = await askStructured(adapter, request, verifierSchemas[kind], options);
+  if (!asked.ok) {
+    const message = asked.kind === 'invalid_output' ? `the ${kind} verifier's reply does not fit its schema: ${(asked.issues ?? []).join('; ')}` : asked.message;
+    return fail({ kind: asked.kind, message, ...(asked.issues === undefined ? {} : { issues: asked.issues }) }, asked.exchanges);
   }
+  // A model only ever infers a build from the diff: it cannot claim to have run one.
+  const state = (kind === 'build' ? { ...(asked.value as BuildState), inferred: true } : asked.value) as VerifierStates[K];
+  return { kind, ok: true, state, request, reply: asked.reply, exchanges: asked.exchanges };
 }
 
 /** One verification round: every verifier's result, the states gathered and the failures recorded. */

@@ -19,6 +19,8 @@ export interface JudgementState {
   readonly fingerprintRepeats: number;
   /** The spec's acceptance criteria: a criterion the alignment coverage leaves out counts as unmet. */
   readonly acceptance?: readonly string[];
+  /** The deterministic gates of the attempt, when it ran any: a failing gate is a failing check like any other. */
+  readonly gates?: { readonly passed: boolean; readonly failed: readonly string[] };
 }
 
 /**
@@ -91,7 +93,7 @@ export function unmetCriteria(state: JudgementState): string[] {
 
 /**
  * The checks: one rule per way an attempt can fall short, each a `retry` (the style total is a
- * `warn` unless `retryOnWarning`). In order: a verifier failed; a required state is missing;
+ * `warn` unless `retryOnWarning`). In order: a deterministic gate failed; a verifier failed; a required state is missing;
  * the build (depth 0: ran, exit 0, no error; depth > 0: the inferred build reports no error);
  * alignment score; unmet criteria; big-picture score; constraint issues (always a `warn`: the
  * alignment score already weighs them); style total.
@@ -100,6 +102,12 @@ export function checkRules(options: RuleOptions = {}): Rule[] {
   const o = { ...DEFAULT_RULE_OPTIONS, ...options };
   const pct = (n: number) => n.toFixed(2);
   return [
+    {
+      id: 'gates-must-pass',
+      when: (s) => s.gates !== undefined && !s.gates.passed,
+      outcome: 'retry',
+      reason: (s) => (s.gates?.failed ?? []).map((gate) => `gate failed: ${gate}`),
+    },
     {
       id: 'verifier-failed',
       when: (s) => s.failures.length > 0,

@@ -154,9 +154,11 @@ export class PlanLedger {
    * Marks a task done. Refuses (as a value, nothing written) when plan.md was changed by anyone
    * else, when the id is unknown, when the task is already checked, or when it still has open
    * subtasks. Flipping the last open subtask of a parent flips the parent too (and so on up the
-   * outline): a parent is a heading for its subtasks, complete exactly when they all are.
+   * outline): a parent is a heading for its subtasks, complete exactly when they all are. A
+   * parent in `verifyFirst` is work of its own (a task that was split): the cascade stops below
+   * it, so it is ticked only by its own flip, after it is verified again.
    */
-  flip(itemId: string): Promise<FlipResult> {
+  flip(itemId: string, options: { readonly verifyFirst?: ReadonlySet<string> } = {}): Promise<FlipResult> {
     return this.#serial(async (): Promise<FlipResult> => {
       const disk = await this.#verifyDisk();
       if (!disk.ok) return disk;
@@ -169,7 +171,7 @@ export class PlanLedger {
 
       const flipped = [item.id];
       const checked = new Set(flipped);
-      for (let parent = this.#parentOf(item); parent !== undefined && !parent.checked; parent = this.#parentOf(parent)) {
+      for (let parent = this.#parentOf(item); parent !== undefined && !parent.checked && options.verifyFirst?.has(parent.id) !== true; parent = this.#parentOf(parent)) {
         if (!parent.childIds.every((id) => checked.has(id) || this.#item(id).checked)) break;
         flipped.push(parent.id);
         checked.add(parent.id);

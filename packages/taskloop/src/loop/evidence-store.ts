@@ -39,7 +39,38 @@ export interface EvidenceBundle {
     readonly permissionDenials?: readonly string[];
   } | null;
   readonly feedbackGiven: BuildFeedback | null;
+  /** 0 for the plan's tasks; a split child is one deeper. */
+  readonly depth?: number;
+  /** A re-verification of a split parent: no build, the gates and judgement only. */
+  readonly reverify?: boolean;
+  /** The judge step: the kernel's completion proof and, when verifiers ran, the rule table's decision. */
+  readonly judgement?: BundleJudgement;
+  /** The split this attempt caused: the children appended, or why none could be. */
+  readonly split?: { readonly ok: true; readonly children: readonly string[] } | { readonly ok: false; readonly message: string };
   readonly recordedAt: string;
+}
+
+/** The judge step's account in an evidence bundle (the verifiers' exchanges are in `verifiers.json`, the record in `completion.json`). */
+export interface BundleJudgement {
+  /** Whether the kernel proved the attempt complete. */
+  readonly complete: boolean;
+  /** The completion claims that were not proven, with the oracle's reason. */
+  readonly unproven: readonly { readonly claim: string; readonly status: string; readonly reason: string }[];
+  /** The lens panel's status, for tier T3 and above. */
+  readonly panel?: string;
+  /** The rule table's outcome, rule and reasons, when the neural verifiers ran. */
+  readonly outcome?: string;
+  readonly ruleId?: string;
+  readonly reasons?: readonly string[];
+  readonly warnings?: readonly string[];
+  readonly fingerprint?: string;
+  readonly fingerprintRepeats?: number;
+  /** Verifiers that produced no state (never counted as passing). */
+  readonly verifierFailures?: readonly string[];
+  /** What the verifiers' model calls cost, when the adapter priced them. */
+  readonly costUsd?: number;
+  /** The review board's verdict, when a council reviews completions. */
+  readonly review?: { readonly verdict: string; readonly score?: number; readonly dissent: readonly string[] };
 }
 
 /** The folder of one run's evidence, relative to the workspace. */
@@ -61,7 +92,18 @@ const EVIDENCE_FILE = 'evidence.json';
  */
 export async function writeAttemptEvidence(
   workspace: string,
-  input: { readonly runId: string; readonly specId: string; readonly level: Level; readonly maxRetries: number; readonly builderName: string; readonly attempt: AttemptState },
+  input: {
+    readonly runId: string;
+    readonly specId: string;
+    readonly level: Level;
+    readonly maxRetries: number;
+    readonly builderName: string;
+    readonly attempt: AttemptState;
+    readonly depth?: number;
+    readonly judgement?: BundleJudgement;
+    /** Further files for the attempt's folder (verifier exchanges, the completion record, a split), written before evidence.json. */
+    readonly files?: Readonly<Record<string, string>>;
+  },
 ): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
   const { attempt } = input;
   const dir = attemptDir(input.runId, attempt.taskId, attempt.attempt);
@@ -95,6 +137,10 @@ export async function writeAttemptEvidence(
             ...(build.permissionDenials === undefined ? {} : { permissionDenials: build.permissionDenials }),
           },
     feedbackGiven: attempt.feedback ?? null,
+    ...(input.depth === undefined || input.depth === 0 ? {} : { depth: input.depth }),
+    ...(attempt.reverify === true ? { reverify: true } : {}),
+    ...(input.judgement === undefined ? {} : { judgement: input.judgement }),
+    ...(attempt.split === undefined ? {} : { split: attempt.split }),
     recordedAt: new Date().toISOString(),
   };
   try {
@@ -102,7 +148,11 @@ export async function writeAttemptEvidence(
     // Atomic, so a kill never leaves half a file, but not fsynced: the attempt's commit follows at
     // once and is the durable record. evidence.json goes last, so it marks a finished attempt.
     const write = (file: string, data: string) => writeFileAtomic(join(absolute, file), data, { sync: false });
-    const parts = await Promise.all([write('transcript.txt', build?.transcript ?? ''), write('feedback.json', `${JSON.stringify(attempt.feedback ?? null, null, 2)}\n`)]);
+    const parts = await Promise.all([
+      write('transcript.txt', build?.transcript ?? ''),
+      write('feedback.json', `${JSON.stringify(attempt.feedback ?? null, null, 2)}\n`),
+      ...Object.entries(input.files ?? {}).map(([file, text]) => write(file, text)),
+    ]);
     const failed = parts.find((part) => !part.ok);
     if (failed !== undefined && !failed.ok) return { ok: false, message: failed.message };
     const written = await write(EVIDENCE_FILE, `${JSON.stringify(bundle, null, 2)}\n`);
@@ -159,7 +209,7 @@ export function attemptCommitMessage(attempt: { readonly taskId: string; readonl
 /** One line of the run timeline. */
 export interface TimelineEntry {
   readonly at: string;
-  readonly state: 'build' | 'validate' | 'retry' | 'flip' | 'commit' | 'halt' | 'finish' | 'resume';
+  readonly state: 'build' | 'validate' | 'judge' | 'split' | 'retry' | 'flip' | 'commit' | 'halt' | 'finish' | 'resume';
   readonly taskId?: string;
   readonly attempt?: number;
   readonly durationMs?: number;

@@ -109,3 +109,17 @@ export async function committedEvidence(workspace: string): Promise<GitResult<{ 
   if (!log.ok) return log;
   return { ok: true, paths: new Set(log.stdout.split('\0').map((path) => path.trim()).filter((path) => path !== '')) };
 }
+
+/**
+ * The commit a task started from: the parent of the task's first attempt commit on this branch,
+ * so the verifiers see everything the task changed, its split children's work included. Before
+ * the first commit (or when git cannot say) it is `HEAD`: the attempt's own uncommitted change.
+ */
+export async function taskBaseRef(workspace: string, taskId: string): Promise<string> {
+  const grep = `^\\[${taskId.replace(/[.[\]\\*^$]/g, '\\$&')}\\] attempt 1:`;
+  const found = await git(workspace, ['log', '--format=%H', '--reverse', '--extended-regexp', `--grep=${grep}`, 'HEAD', '--']);
+  const first = found.ok ? found.stdout.split('\n').find((line) => line.trim() !== '') : undefined;
+  if (first === undefined) return 'HEAD';
+  const parent = await git(workspace, ['rev-parse', '--verify', '--quiet', `${first.trim()}^`]);
+  return parent.ok && parent.stdout.trim() !== '' ? parent.stdout.trim() : 'HEAD';
+}

@@ -16,10 +16,19 @@ const configArb: fc.Arbitrary<LoopConfig> = fc.record({
   maxRetries: fc.integer({ min: 0, max: 3 }),
   failOpen: fc.boolean(),
   onExhausted: fc.constantFrom('stop' as const, 'continue' as const),
+  judgement: fc.boolean(),
 });
 
 /** One attempt's outcome as the runner would report it. */
-const outcomeArb = fc.record({ buildOk: fc.boolean(), gates: fc.array(fc.boolean(), { maxLength: 3 }), timedOut: fc.boolean() });
+const outcomeArb = fc.record({
+  buildOk: fc.boolean(),
+  gates: fc.array(fc.boolean(), { maxLength: 3 }),
+  timedOut: fc.boolean(),
+  /** The kernel's completion proof, and the rule table's outcome when verifiers run. */
+  complete: fc.boolean(),
+  outcome: fc.constantFrom(undefined, 'done' as const, 'retry' as const, 'split' as const, 'give_up' as const),
+  splitOk: fc.boolean(),
+});
 type Outcome = typeof outcomeArb extends fc.Arbitrary<infer O> ? O : never;
 
 /** A simulated runner: performs each effect with the next scripted outcome and records what happened. */
@@ -28,7 +37,10 @@ function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly 
   let step = loopStep(state, { type: 'started' });
   const flips: string[] = [];
   const builds: { taskId: string; attempt: number }[] = [];
-  const lastValidation = new Map<string, { build: BuildResult; report: GateRunReport } | 'timed_out'>();
+  const lastValidation = new Map<string, { build: BuildResult | undefined; report: GateRunReport; complete?: boolean } | 'timed_out'>();
+  const attempts = new Map<string, number>();
+  const split = new Set<string>();
+  const reverified: string[] = [];
   let pendingBuild: BuildResult = okBuild;
   let next = 0;
   for (let guard = 0; guard < 500; guard += 1) {
@@ -39,7 +51,17 @@ function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly 
     switch (effect.type) {
       case 'select_task': {
         const task = tasks.find((t) => !state.completed.includes(t) && !effect.skip.includes(t));
-        event = task === undefined ? { type: 'plan_complete' } : { type: 'selected', taskId: task, attempt: 1 };
+        if (task === undefined) {
+          event = { type: 'plan_complete' };
+          break;
+        }
+        // A split task comes back (its children done) for a re-verification, as its next attempt.
+        const attempt = (attempts.get(task) ?? 0) + 1;
+        event = { type: 'selected', taskId: task, attempt, ...(split.has(task) ? { reverify: true } : {}) };
+        if (split.has(task)) {
+          reverified.push(task);
+          split.delete(task);
+        }
         break;
       }
       case 'check_spec':
@@ -47,6 +69,7 @@ function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly 
         break;
       case 'build': {
         builds.push({ taskId: effect.taskId, attempt: effect.attempt });
+        attempts.set(effect.taskId, effect.attempt);
         const outcome = outcomes[next % Math.max(outcomes.length, 1)] ?? { buildOk: false, gates: [], timedOut: false };
         if (outcome.timedOut) {
           next += 1;
@@ -63,8 +86,22 @@ function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly 
         next += 1;
         const gates = outcome.gates.map(gate);
         const report: GateRunReport = { level: config.level, gates, passed: gates.every((g) => g.passed), skipped: [] };
-        lastValidation.set(effect.taskId, { build: pendingBuild, report });
+        attempts.set(effect.taskId, effect.attempt);
+        lastValidation.set(effect.taskId, { build: state.current?.reverify === true ? undefined : pendingBuild, report });
         event = { type: 'validated', report };
+        break;
+      }
+      case 'judge': {
+        const outcome = outcomes[(next - 1 + outcomes.length) % Math.max(outcomes.length, 1)];
+        const last = lastValidation.get(effect.attempt.taskId);
+        if (last !== undefined && last !== 'timed_out') lastValidation.set(effect.attempt.taskId, { ...last, complete: outcome?.complete ?? false });
+        event = { type: 'judged', judged: { complete: outcome?.complete ?? false, ...(outcome?.outcome === undefined ? {} : { outcome: outcome.outcome }) } };
+        break;
+      }
+      case 'split': {
+        const outcome = outcomes[(next - 1 + outcomes.length) % Math.max(outcomes.length, 1)];
+        if (outcome?.splitOk === true) split.add(effect.attempt.taskId);
+        event = outcome?.splitOk === true ? { type: 'split_done', children: [`${effect.attempt.taskId}.1`] } : { type: 'split_failed', message: 'the planner failed' };
         break;
       }
       case 'record':
@@ -80,7 +117,7 @@ function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly 
     }
     step = loopStep(state, event);
   }
-  return { state: step.state, flips, builds, lastValidation };
+  return { state: step.state, flips, builds, lastValidation, reverified };
 }
 
 describe('loopStep (property)', () => {
@@ -92,9 +129,11 @@ describe('loopStep (property)', () => {
           const last = lastValidation.get(taskId);
           expect(last).not.toBe('timed_out');
           if (last === undefined || last === 'timed_out') return;
+          // The kernel's completion proof approved the attempt that ticked the box.
+          expect(last.complete).toBe(true);
           if (last.report.gates.length === 0) {
             expect(config.level).toBe('speed');
-            expect(last.build.ok).toBe(true);
+            expect(last.build?.ok ?? true).toBe(true);
           } else {
             expect(last.report.gates.every((g) => g.passed)).toBe(true);
           }
@@ -111,8 +150,10 @@ describe('loopStep (property)', () => {
         expect(new Set(flips).size).toBe(flips.length);
         for (const task of ['t1', 't2', 't3']) {
           const attempts = builds.filter((b) => b.taskId === task).map((b) => b.attempt);
+          // Re-verifications after a split build nothing and take an attempt number of their own.
           expect(attempts.length).toBeLessThanOrEqual(config.maxRetries + 1);
-          expect(attempts).toEqual(attempts.map((_, i) => i + 1));
+          expect(attempts[0] ?? 1).toBe(1);
+          expect(attempts.every((n, i) => i === 0 || n > (attempts[i - 1] ?? 0))).toBe(true);
         }
         // A run that halted on a failed task says which, and never counts it completed.
         if (state.halted?.kind === 'task_failed') expect(state.completed).not.toContain(state.halted.taskId);

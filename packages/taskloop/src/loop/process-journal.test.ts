@@ -10,7 +10,7 @@ import { readJournal } from './process-journal.js';
 const CHILD = fileURLToPath(new URL('./test-fixtures/loop-child.ts', import.meta.url));
 
 function startLoop(workspace: string, mode: string) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, workspace, mode], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TASK_AGENT_SLEEP_MS: '60000' } });
+  const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, workspace, mode], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TASK_AGENT_SLEEP_MS: '60000' } });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<string>((resolve) => child.on('exit', () => resolve(stdout)));

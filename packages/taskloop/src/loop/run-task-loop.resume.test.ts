@@ -16,7 +16,7 @@ const MAX_KILLS = 4;
 /** Starts the loop in a child process; kills it with SIGKILL after `killAfterMs` unless it finished first. */
 function runChild(workspace: string, killAfterMs: number | undefined): Promise<{ killed: boolean; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, workspace, 'flaky'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, workspace, 'flaky'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);

@@ -1,34 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Builder } from '../builders/builder.js';
-import { createCommandBuilder } from '../builders/command-builder.js';
 import { parsePlan } from '../ledger/plan-parse.js';
-import { parseSpec, type TaskSpec } from '../spec/task-spec.js';
-import { CHECK_SCRIPT, sampleSpec, TASK_AGENT, tempRepo } from '../test-support/temp-repo.js';
+import type { TaskSpec } from '../spec/task-spec.js';
+import { loopFixtures, sampleSpec } from '../test-support/temp-repo.js';
 import type { EvidenceBundle } from './evidence-store.js';
 import { runTaskLoop } from './run-task-loop.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function repo() {
-  const made = await tempRepo({ 'scripts/check.mjs': CHECK_SCRIPT });
-  cleanups.push(made.cleanup);
-  return made;
-}
-
-function spec(text: string): TaskSpec {
-  const parsed = parseSpec(text, 'greet.md');
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  return parsed.spec;
-}
-
-const agent = (mode: string): Builder => createCommandBuilder({ command: `${process.execPath} ${TASK_AGENT} ${mode}`, promptVia: 'stdin' });
-const policy = { allow: ['node scripts/check.mjs'] };
+const { repo, spec, agent, policy, onCleanup } = loopFixtures();
 
 async function evidence(dir: string, runId: string, task: string, attempt: number): Promise<EvidenceBundle> {
   return JSON.parse(await readFile(join(dir, '.conclave/runs', runId, task, `attempt-${attempt}`, 'evidence.json'), 'utf8')) as EvidenceBundle;
@@ -72,7 +53,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(git('status', '--porcelain').trim()).toBe('');
     expect(git('check-ignore', `.conclave/runs/${runId}/timeline.jsonl`).trim()).toBe(`.conclave/runs/${runId}/timeline.jsonl`);
     const timeline = (await readFile(join(dir, '.conclave/runs', runId, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { state: string });
-    expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'flip', 'commit', 'finish']);
+    expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'finish']);
   }, 60_000);
 
   it('stops with validation_failed_max_retries and the evidence when the gates never pass; the box stays unticked', async () => {
@@ -163,7 +144,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const plain = await mkdtemp(join(tmpdir(), 'conclave-plain-'));
-    cleanups.push(() => import('node:fs/promises').then((fs) => fs.rm(plain, { recursive: true, force: true })));
+    onCleanup(() => import('node:fs/promises').then((fs) => fs.rm(plain, { recursive: true, force: true })));
     const notRepo = await runTaskLoop({ workspace: plain, spec: spec(sampleSpec()), builder: agent('good') });
     expect(notRepo.stop).toEqual(expect.objectContaining({ reason: 'not_a_repository', fix: expect.stringContaining('git init') as string }));
   }, 60_000);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { errorMessage } from '@conclave/core';
 import type { BuildContext, BuildResult, BuildTask, Builder } from '../builders/builder.js';
 import { safeBuild } from '../builders/safe-build.js';
-import { runGates } from '../gates/run-gates.js';
+import type { Level } from '../gates/gate-definition.js';
+import { runGates, type GateRunContext } from '../gates/run-gates.js';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
 import { initLedger, openLedger, type PlanLedger } from '../ledger/plan-ledger.js';
@@ -23,10 +24,15 @@ import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
 import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
-import { appendTimeline, attemptCommitMessage, readAttempts, readRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
+import { appendTimeline, attemptCommitMessage, attemptDir, readAttempts, readRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
+import type { GateEvidence } from '../gates/gate-evidence.js';
 import { commitAttempt, committedEvidence, gitStatus, switchToBranch } from './git.js';
 import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
 import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
+import { judgeAttempt, type JudgementOptions, type JudgeOutput } from './judge-attempt.js';
+import { readSplits, SPLIT_FILE, type SplitRecord, type TaskContext } from './task-context.js';
+import { childGrants, GRANT_STRATEGIES } from '../judgement/grants.js';
+import { createModelSplitPlanner } from '../judgement/split-planner.js';
 
 /** Where the plan comes from when the workspace has none yet. */
 export type PlanSource = string | ((spec: TaskSpec) => Promise<string | readonly PlanTaskInput[]>);
@@ -68,9 +74,35 @@ export interface TaskLoopOptions {
    * `guardian.json`. The caller owns the guardian (unblock, dispose).
    */
   readonly guardian?: Guardian;
+  /**
+   * Judgement: after the gates, neural verifiers report state (build, alignment, bigPicture,
+   * style), the rule table decides retry, split, done or give up, and a split runs the task's
+   * children (appended under it in plan.md) before the task is verified again. Without it, the
+   * gates and the kernel's completion proof decide alone.
+   */
+  readonly judgement?: JudgementOptions;
   /** Called with each timeline entry as it is written. */
   readonly onProgress?: (entry: Omit<TimelineEntry, 'at'>) => void;
 }
+
+/**
+ * Why a run ended, in one word: `done` (every box ticked), `blocked` (the guardian), the budget
+ * or limit that stopped it, or the halt's own kind.
+ */
+export type StopReason =
+  | 'done'
+  | 'incomplete'
+  | 'blocked'
+  | 'budget_exhausted'
+  | 'max_depth'
+  | 'gave_up'
+  | 'task_failed'
+  | 'spec_modified'
+  | 'ledger_tampered'
+  | 'aborted'
+  | 'io_error'
+  | 'refused'
+  | 'disabled';
 
 /** Why the loop refused to start; nothing was changed. */
 export interface StartRefusal {
@@ -89,6 +121,8 @@ export interface TaskLoopResult {
    * `refused`: it never started. `disabled`: the loop was off and the builder ran once per task.
    */
   readonly outcome: 'completed' | 'incomplete' | 'halted' | 'refused' | 'disabled';
+  /** The stop in one word (see `StopReason`); `stop` has the detail. */
+  readonly reason: StopReason;
   readonly stop?: HaltReason | StartRefusal;
   readonly runId?: string;
   readonly branch?: string;
@@ -142,7 +176,7 @@ export async function runTaskLoop(options: TaskLoopOptions): Promise<TaskLoopRes
     return await new LoopRun(options).execute();
   } catch (thrown) {
     // Only a bug can land here; it must still not become a rejection, nor a ticked box.
-    return { outcome: 'halted', stop: { kind: 'io_error', message: `internal error: ${errorMessage(thrown)}` }, resumed: false, completed: [], failed: [] };
+    return { outcome: 'halted', reason: 'io_error', stop: { kind: 'io_error', message: `internal error: ${errorMessage(thrown)}` }, resumed: false, completed: [], failed: [] };
   }
 }
 
@@ -163,7 +197,7 @@ async function runDisabled(options: TaskLoopOptions): Promise<TaskLoopResult> {
     });
     builds.push({ taskId: task.id, result });
   }
-  return { outcome: 'disabled', resumed: false, completed: [], failed: [], builds };
+  return { outcome: 'disabled', reason: 'disabled', resumed: false, completed: [], failed: [], builds };
 }
 
 function specPlanText(spec: TaskSpec): string | undefined {
@@ -173,6 +207,13 @@ function specPlanText(spec: TaskSpec): string | undefined {
 
 function buildTask(spec: TaskSpec, task: { readonly id: string; readonly text: string }): BuildTask {
   return { id: task.id, text: task.text, specId: spec.id, specTitle: spec.title, acceptance: spec.acceptance, constraints: spec.constraints, specBody: spec.body };
+}
+
+/** What the builder is given for a task: a split child gets its own criteria and why it exists. */
+function taskBuild(spec: TaskSpec, task: TaskContext): BuildTask {
+  if (task.depth === 0) return buildTask(spec, { id: task.taskId, text: task.title });
+  const why = `This task was split from task ${task.parentId ?? ''} because: ${task.failure ?? 'it kept failing'}.`;
+  return { id: task.taskId, text: task.title, specId: spec.id, specTitle: spec.title, acceptance: task.acceptance, constraints: task.constraints, specBody: `${why}\n\n${spec.body}` };
 }
 
 function secretValues(options: TaskLoopOptions): string[] {
@@ -197,6 +238,13 @@ class LoopRun {
   #resumed = false;
   #policy: CommandPolicy | undefined;
   #journal: ProcessJournal | undefined;
+  /** Split children's contexts by task id; the plan's own tasks use the spec's. */
+  readonly #contexts = new Map<string, TaskContext>();
+  /** Builds this run (resumes included) and what they and the verifiers cost, for the run budgets. */
+  #attemptsUsed = 0;
+  #costUsd = 0;
+  /** The judge step's output for the attempt being recorded. */
+  #judged: JudgeOutput | undefined;
   /** The current task's lifecycle deadline: every build, gate and retry of the task shares it. */
   #task: { readonly id: string; readonly deadline: number; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
 
@@ -210,9 +258,9 @@ class LoopRun {
 
   async execute(): Promise<TaskLoopResult> {
     const started = await this.#start();
-    if (started !== undefined) return { outcome: 'refused', stop: started, resumed: false, completed: [], failed: [] };
+    if (started !== undefined) return { outcome: 'refused', reason: 'refused', stop: started, resumed: false, completed: [], failed: [] };
     const spec = this.#spec;
-    let step = loopStep(initialLoopState({ level: spec.level, maxRetries: spec.budgets.maxRetries, failOpen: spec.policy.failOpen, onExhausted: spec.policy.onExhausted }), { type: 'started' });
+    let step = loopStep(initialLoopState({ level: spec.level, maxRetries: spec.budgets.maxRetries, failOpen: spec.policy.failOpen, onExhausted: spec.policy.onExhausted, judgement: this.#options.judgement !== undefined }), { type: 'started' });
     try {
       while (step.effect.type !== 'finish') {
         const aborted = this.#options.signal?.aborted === true ? ({ type: 'halt', reason: { kind: 'aborted', message: 'the run was aborted' } } as const) : undefined;
@@ -236,6 +284,7 @@ class LoopRun {
     const outcome = state.halted !== undefined ? 'halted' : completedAll ? 'completed' : 'incomplete';
     return {
       outcome,
+      reason: stopReasonOf(outcome, state.halted),
       ...(state.halted === undefined ? {} : { stop: state.halted }),
       runId: this.#run.runId,
       branch: this.#run.branch,
@@ -319,6 +368,11 @@ class LoopRun {
       return refusal(issues === undefined ? 'ledger' : 'plan_invalid', 'message' in opened ? opened.message : 'the plan is not a strict task list', 'fix' in opened ? opened.fix : 'write each task as "- [ ] text"', issues);
     }
     this.#ledger = opened.ledger;
+    for (const split of await readSplits(this.#workspace, run.runId)) for (const child of split.children) this.#contexts.set(child.taskId, child);
+    for (const { bundle } of await readRunAttempts(this.#workspace, run.runId)) {
+      if (bundle.builder !== null) this.#attemptsUsed += 1;
+      this.#costUsd += (bundle.builder?.costUsd ?? 0) + (bundle.judgement?.costUsd ?? 0);
+    }
     if (this.#resumed) {
       await this.#timeline({ state: 'resume', detail: ('recovered' in opened ? opened.recovered : undefined) ?? 'clean' });
       const caught = await this.#commitInterrupted();
@@ -378,7 +432,20 @@ class LoopRun {
         return this.#flip(effect.taskId);
       case 'commit':
         return this.#commit(effect.attempt);
+      case 'judge':
+        return this.#judge(effect.attempt);
+      case 'split':
+        return this.#split(effect.attempt);
     }
+  }
+
+  /** The task's context: a split child's own, else the spec's for a task of the plan. */
+  #context(taskId: string): TaskContext {
+    const child = this.#contexts.get(taskId);
+    if (child !== undefined) return child;
+    const item = this.#ledger.plan.items.find((candidate) => candidate.id === taskId);
+    const spec = this.#spec;
+    return { taskId, depth: 0, title: item?.text ?? taskId, acceptance: spec.acceptance, constraints: spec.constraints, grants: spec.grants, maxRetries: spec.budgets.maxRetries };
   }
 
   async #select(skip: readonly string[]): Promise<LoopEvent> {
@@ -393,8 +460,12 @@ class LoopRun {
     const controller = new AbortController();
     const timeoutMs = this.#spec.budgets.taskTimeoutMs;
     this.#task = { id: next.id, deadline: performance.now() + timeoutMs, controller, timer: setTimeout(() => controller.abort(new Error('task timeout')), timeoutMs) };
-    const feedback = last === undefined ? undefined : feedbackFrom(attemptFromBundle(last), this.#spec.budgets.maxRetries);
-    return { type: 'selected', taskId: next.id, attempt: attempts.length + 1, ...(feedback === undefined ? {} : { feedback }) };
+    const context = this.#context(next.id);
+    const ownRetries = context.depth === 0 ? {} : { maxRetries: context.maxRetries };
+    // The task was split and its children are done (it is runnable again): verify it, build nothing.
+    if (last?.split?.ok === true) return { type: 'selected', taskId: next.id, attempt: last.attempt + 1, reverify: true, ...ownRetries };
+    const feedback = last === undefined ? undefined : feedbackFrom(attemptFromBundle(last), context.maxRetries);
+    return { type: 'selected', taskId: next.id, attempt: (last?.attempt ?? 0) + 1, ...(feedback === undefined ? {} : { feedback }), ...ownRetries };
   }
 
   async #checkSpec(): Promise<LoopEvent> {
@@ -404,9 +475,21 @@ class LoopRun {
       return { type: 'halt', reason: { kind: 'spec_modified', expected: this.#run.specSha256, actual } };
     }
     if (checked.sha256 !== this.#run.specSha256) return { type: 'halt', reason: { kind: 'spec_modified', expected: this.#run.specSha256, actual: checked.sha256 } };
+    const exhausted = this.#budgetExhausted();
+    if (exhausted !== undefined) return { type: 'halt', reason: exhausted };
     const ledger = await this.#ledger.check();
     if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? { type: 'halt', reason: { kind: 'ledger_tampered', diff: ledger.diff } } : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
     return { type: 'spec_ok' };
+  }
+
+  /** The first of the run's budgets (attempts, wall-clock, cost) that leaves no room for another attempt. */
+  #budgetExhausted(): Extract<HaltReason, { kind: 'budget_exhausted' }> | undefined {
+    const { maxAttempts, runTimeoutMs, maxCostUsd } = this.#spec.budgets;
+    if (maxAttempts !== undefined && this.#attemptsUsed >= maxAttempts) return { kind: 'budget_exhausted', budget: 'attempts', limit: maxAttempts, used: this.#attemptsUsed };
+    const elapsed = Date.now() - Date.parse(this.#run.startedAt);
+    if (runTimeoutMs !== undefined && elapsed >= runTimeoutMs) return { kind: 'budget_exhausted', budget: 'wall_clock', limit: runTimeoutMs, used: elapsed };
+    if (maxCostUsd !== undefined && this.#costUsd >= maxCostUsd) return { kind: 'budget_exhausted', budget: 'cost', limit: maxCostUsd, used: Math.round(this.#costUsd * 1e6) / 1e6 };
+    return undefined;
   }
 
   async #build(taskId: string, attempt: number, feedback: AttemptState['feedback']): Promise<LoopEvent> {
@@ -415,17 +498,19 @@ class LoopRun {
       const why = gate.block?.kind === 'misaligned' ? `misaligned: ${gate.block.rationale}` : gate.block?.kind === 'failures' ? `${gate.block.count} guardian evaluations failed in a row` : gate.reason;
       return { type: 'halt', reason: { kind: 'guardian_blocked', reason: why } };
     }
-    const item = this.#ledger.plan.items.find((candidate) => candidate.id === taskId);
+    const task = this.#context(taskId);
     const started = performance.now();
+    this.#attemptsUsed += 1;
     const context: BuildContext = {
       workspace: this.#workspace,
       timeoutMs: Math.max(1, this.#remainingMs()),
-      env: this.#env,
+      env: this.#envFor(task),
       secretValues: this.#secrets,
       signal: this.#signal(),
       ...(this.#journal === undefined ? {} : { groups: this.#journal }),
     };
-    const result = await safeBuild(this.#options.builder, buildTask(this.#spec, { id: taskId, text: item?.text ?? taskId }), feedback, context);
+    const result = await safeBuild(this.#options.builder, taskBuild(this.#spec, task), feedback, context);
+    this.#costUsd += result.costUsd ?? 0;
     await this.#timeline({ state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : `${result.failure?.kind ?? 'failed'}` });
     if (this.#taskTimedOut()) return { type: 'task_timed_out' };
     return { type: 'built', result };
@@ -433,18 +518,7 @@ class LoopRun {
 
   async #validate(taskId: string, attempt: number): Promise<LoopEvent> {
     const started = performance.now();
-    const report = await runGates(this.#spec.gates, {
-      workspace: this.#workspace,
-      level: this.#spec.level,
-      taskId,
-      policy: this.#policy,
-      env: this.#env,
-      secretValues: this.#secrets,
-      defaultTimeoutMs: Math.max(1, Math.min(this.#spec.budgets.gateTimeoutMs, this.#remainingMs())),
-      maxOutputBytes: this.#options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      signal: this.#signal(),
-      ...(this.#journal === undefined ? {} : { groups: this.#journal }),
-    });
+    const report = await runGates(this.#spec.gates, this.#gateContext(taskId, this.#spec.level));
     const failed = report.gates.filter((gate) => !gate.passed).map((gate) => gate.name);
     await this.#timeline({ state: 'validate', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: `${report.gates.length} gate(s), ${failed.length === 0 ? 'all passed' : `failed: ${failed.join(', ')}`}` });
     if (this.#taskTimedOut()) return { type: 'task_timed_out' };
@@ -459,7 +533,10 @@ class LoopRun {
       maxRetries: this.#spec.budgets.maxRetries,
       builderName: this.#options.builder.name,
       attempt,
+      depth: this.#context(attempt.taskId).depth,
+      ...(this.#judged === undefined ? {} : { judgement: this.#judged.bundle, files: this.#judged.files }),
     });
+    this.#judged = undefined;
     if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
     this.#pendingEvidence = written.dir;
     return { type: 'recorded' };
@@ -467,18 +544,22 @@ class LoopRun {
 
   #pendingEvidence: string | undefined;
 
+  /** Halts on a tampered ledger, keeping the diff as evidence beside the attempt that could not be recorded as done. */
+  async #tampered(diff: string, dir: string): Promise<LoopEvent> {
+    await mkdir(join(this.#workspace, dir), { recursive: true });
+    await writeFileAtomic(join(this.#workspace, dir, 'ledger-tampered.diff'), diff);
+    return { type: 'halt', reason: { kind: 'ledger_tampered', diff } };
+  }
+
   async #flip(taskId: string): Promise<LoopEvent> {
-    const flipped = await this.#ledger.flip(taskId);
+    // A split parent is work of its own: its last child's tick must not tick it; its re-verification does.
+    const splitParents = new Set([...this.#contexts.values()].flatMap((context) => (context.parentId === undefined ? [] : [context.parentId])));
+    const flipped = await this.#ledger.flip(taskId, { verifyFirst: splitParents });
     if (flipped.ok) {
       await this.#timeline({ state: 'flip', taskId, detail: flipped.flipped.join(', ') });
       return { type: 'flipped' };
     }
-    if (flipped.kind === 'ledger_tampered') {
-      // The diff is evidence: keep it beside the attempt that could not be recorded as done.
-      const dir = this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId);
-      await writeFileAtomic(join(this.#workspace, dir, 'ledger-tampered.diff'), flipped.diff);
-      return { type: 'halt', reason: { kind: 'ledger_tampered', diff: flipped.diff } };
-    }
+    if (flipped.kind === 'ledger_tampered') return this.#tampered(flipped.diff, this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId));
     return { type: 'halt', reason: { kind: 'io_error', message: flipped.message } };
   }
 
@@ -491,6 +572,123 @@ class LoopRun {
     this.#options.guardian?.report(progressOf(this.#run.runId, attempt, message));
     this.#pendingEvidence = undefined;
     return { type: 'committed' };
+  }
+
+  /** How a task's gates run: the run's command policy, the task's environment, its remaining time, the process journal. */
+  #gateContext(taskId: string, level: Level): GateRunContext {
+    return {
+      workspace: this.#workspace,
+      level,
+      taskId,
+      policy: this.#policy,
+      env: this.#envFor(this.#context(taskId)),
+      secretValues: this.#secrets,
+      defaultTimeoutMs: Math.max(1, Math.min(this.#spec.budgets.gateTimeoutMs, this.#remainingMs())),
+      maxOutputBytes: this.#options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      signal: this.#signal(),
+      ...(this.#journal === undefined ? {} : { groups: this.#journal }),
+    };
+  }
+
+  /** The environment a task's builder and gates get: the scrubbed base plus the task's granted variables. */
+  #envFor(task: TaskContext): Record<string, string> {
+    if (task.depth === 0) return this.#env;
+    return scrubbedEnv(this.#options.env ?? process.env, task.grants.env);
+  }
+
+  async #judge(attempt: AttemptState): Promise<LoopEvent> {
+    const task = this.#context(attempt.taskId);
+    const started = performance.now();
+    const [spec, ledger, earlier] = await Promise.all([checkSpec(this.#workspace), this.#ledger.check(), readAttempts(this.#workspace, this.#run.runId, attempt.taskId)]);
+    // A builder that edited plan.md halts the run here, before anything is recorded as its work.
+    if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? this.#tampered(ledger.diff, attemptDir(this.#run.runId, attempt.taskId, attempt.attempt)) : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
+    const items = this.#ledger.plan.items;
+    const item = items.find((candidate) => candidate.id === attempt.taskId);
+    const siblings = items.filter((candidate) => candidate.parentId === item?.parentId && candidate.line > (item?.line ?? 0)).slice(0, 3);
+    const parent = task.parentId === undefined ? undefined : this.#context(task.parentId);
+    const judgement = this.#options.judgement;
+    const buildCommand = judgement?.buildCommand;
+    const output = await judgeAttempt({
+      workspace: this.#workspace,
+      runId: this.#run.runId,
+      tier: this.#spec.tier,
+      task,
+      attempt: attempt.attempt,
+      report: attempt.report ?? { level: this.#spec.level, gates: [], passed: false, skipped: [] },
+      ...(attempt.build === undefined ? {} : { builderOk: attempt.build.ok }),
+      specSha256: { expected: this.#run.specSha256, actual: spec.ok ? spec.sha256 : 'actual' in spec ? spec.actual : 'missing' },
+      ledgerUntampered: true,
+      earlier: earlier.filter((bundle) => bundle.attempt < attempt.attempt),
+      ...(parent === undefined ? {} : { parent }),
+      next: siblings.map((sibling) => ({ spec: sibling.id, excerpt: sibling.text })),
+      maxDepth: this.#spec.budgets.maxDepth,
+      policy: { level: this.#spec.level, tier: this.#spec.tier, onExhausted: this.#spec.policy.onExhausted },
+      ...(judgement === undefined ? {} : { judgement }),
+      ...(buildCommand === undefined ? {} : { runBuild: () => this.#runBuildCommand(attempt.taskId, buildCommand) }),
+      signal: this.#signal(),
+    });
+    this.#judged = output;
+    this.#costUsd += output.bundle.costUsd ?? 0;
+    const outcome = output.bundle.outcome === undefined ? '' : `, rule table: ${output.bundle.outcome} (${output.bundle.ruleId ?? ''})`;
+    await this.#timeline({ state: 'judge', taskId: attempt.taskId, attempt: attempt.attempt, durationMs: Math.round(performance.now() - started), detail: `${output.judged.complete ? 'proven complete' : 'not proven complete'}${outcome}` });
+    if (this.#taskTimedOut()) return { type: 'task_timed_out' };
+    return { type: 'judged', judged: output.judged };
+  }
+
+  /** The depth-0 build verifier's build: the configured command, run like a shell gate (same policy, environment and limits). */
+  async #runBuildCommand(taskId: string, command: string): Promise<GateEvidence> {
+    const report = await runGates([{ type: 'shell', name: 'build', run: command }], this.#gateContext(taskId, 'strict'));
+    return report.gates[0] ?? { name: 'build', type: 'shell', command, passed: false, durationMs: 0, reason: report.skipped[0]?.reason ?? 'the build command did not run' };
+  }
+
+  /**
+   * A split: the split planner proposes one child spec per dominant failure; the children are
+   * appended under the task in plan.md (the orchestrator's own write) and recorded in the
+   * attempt's `split.json`, one level deeper, with the child budget and grants no wider than the
+   * task's. The loop then runs them like any task, and verifies the parent again after them.
+   */
+  async #split(attempt: AttemptState): Promise<LoopEvent> {
+    const judgement = this.#options.judgement;
+    const task = this.#context(attempt.taskId);
+    if (judgement === undefined) return { type: 'split_failed', message: 'no judgement is configured, so nothing can plan a split' };
+    if (task.depth + 1 > this.#spec.budgets.maxDepth) return { type: 'split_failed', message: `max_depth: task ${task.taskId} is at depth ${task.depth}, the limit is ${this.#spec.budgets.maxDepth}` };
+    const planner = judgement.splitPlanner ?? createModelSplitPlanner(judgement.verifiers, judgement.timeoutMs === undefined ? {} : { timeoutMs: judgement.timeoutMs });
+    const failures = [...(this.#judged?.judgement?.reasons ?? []), ...(this.#judged?.fingerprintMessages ?? [])];
+    let plan: Awaited<ReturnType<typeof planner>>;
+    try {
+      plan = await planner({ parent: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints, depth: task.depth }, failures: [...new Set(failures)].slice(0, 12), signal: this.#signal() });
+    } catch (thrown) {
+      plan = { ok: false, message: `the split planner threw: ${errorMessage(thrown)}`, exchanges: [] };
+    }
+    const planned = `${JSON.stringify({ ok: plan.ok, ...(plan.ok ? { children: plan.children } : { message: plan.message }), exchanges: plan.exchanges }, null, 2)}\n`;
+    if (this.#judged !== undefined) this.#judged = { ...this.#judged, files: { ...this.#judged.files, 'split-planner.json': planned } };
+    if (!plan.ok) return { type: 'split_failed', message: plan.message };
+    const appended = await this.#ledger.appendSubtasks(task.taskId, plan.children.map((child) => child.title));
+    if (!appended.ok) {
+      if (appended.kind === 'ledger_tampered') return { type: 'halt', reason: { kind: 'ledger_tampered', diff: appended.diff } };
+      return { type: 'split_failed', message: appended.message };
+    }
+    const strategy = typeof judgement.grants === 'function' ? judgement.grants : GRANT_STRATEGIES[judgement.grants ?? 'inherit'];
+    const children: TaskContext[] = plan.children.map((draft, i) => ({
+      taskId: appended.added[i] as string,
+      depth: task.depth + 1,
+      title: draft.title,
+      acceptance: draft.acceptance,
+      // A child keeps every constraint of its parent; it may add its own.
+      constraints: [...new Set([...task.constraints, ...(draft.constraints ?? [])])],
+      grants: childGrants(task.grants, draft, strategy),
+      maxRetries: this.#spec.budgets.childMaxRetries,
+      parentId: task.taskId,
+      failure: draft.failure,
+    }));
+    const record: SplitRecord = { parentId: task.taskId, attempt: attempt.attempt, children };
+    const dir = join(this.#workspace, attemptDir(this.#run.runId, task.taskId, attempt.attempt));
+    await mkdir(dir, { recursive: true });
+    const written = await writeFileAtomic(join(dir, SPLIT_FILE), `${JSON.stringify(record, null, 2)}\n`, { sync: false });
+    if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
+    for (const child of children) this.#contexts.set(child.taskId, child);
+    await this.#timeline({ state: 'split', taskId: task.taskId, attempt: attempt.attempt, detail: `split into ${children.map((child) => child.taskId).join(', ')}` });
+    return { type: 'split_done', children: children.map((child) => child.taskId) };
   }
 
   #signal(): AbortSignal {
@@ -576,5 +774,20 @@ export function describeHalt(reason: HaltReason): string {
       return `guardian_blocked: ${reason.reason}; a person resolves it with guardian.unblock(resolution), then reruns`;
     case 'io_error':
       return `io_error: ${reason.message}`;
+    case 'budget_exhausted':
+      return `budget_exhausted: the run's ${reason.budget === 'wall_clock' ? 'wall-clock' : reason.budget} budget ran out (${reason.used} of ${reason.limit}${reason.budget === 'cost' ? ' USD' : reason.budget === 'wall_clock' ? ' ms' : ''})`;
+  }
+}
+
+/** The one-word stop reason of a finished run. */
+function stopReasonOf(outcome: 'completed' | 'incomplete' | 'halted', halted: HaltReason | undefined): StopReason {
+  if (halted === undefined) return outcome === 'completed' ? 'done' : 'incomplete';
+  switch (halted.kind) {
+    case 'guardian_blocked':
+      return 'blocked';
+    case 'task_failed':
+      return halted.disposition === 'max_depth' || halted.disposition === 'gave_up' ? halted.disposition : 'task_failed';
+    default:
+      return halted.kind;
   }
 }

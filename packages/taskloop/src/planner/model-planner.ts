@@ -1,4 +1,5 @@
-import { describeFailure, parseStructured, repairRequest, safeRun, type ModelAdapter, type ModelRequest } from '@conclave/core';
+import type { ModelAdapter, ModelRequest } from '@conclave/core';
+import { askStructured } from '../model/ask-structured.js';
 import { z } from 'zod';
 import type { PlanTaskInput } from '../ledger/plan-render.js';
 import type { TaskSpec } from '../spec/task-spec.js';
@@ -31,24 +32,9 @@ export interface ModelPlannerOptions {
  */
 export function createModelPlanner(adapter: ModelAdapter, options: ModelPlannerOptions = {}): (spec: TaskSpec) => Promise<readonly PlanTaskInput[]> {
   return async (spec) => {
-    const request = plannerRequest(spec);
-    const timeout = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-    let reply = await safeRun(adapter, request, timeout);
-    for (let reasked = false; ; reasked = true) {
-      // A schema miss, whether the adapter or we found it, is worth one re-ask; anything else is not.
-      let invalid: { text: string; issues: readonly string[] };
-      if (reply.ok) {
-        const parsed = parseStructured(reply.value === undefined ? reply.text : { value: reply.value }, plannerReplySchema);
-        if (parsed.ok) return parsed.value.tasks.map((task) => (task.subtasks === undefined || task.subtasks.length === 0 ? task.title : { title: task.title, children: task.subtasks }));
-        invalid = { text: reply.text, issues: parsed.issues };
-      } else if (reply.failure.kind === 'invalid_output') {
-        invalid = { text: '', issues: reply.failure.issues ?? [reply.failure.message] };
-      } else {
-        throw new Error(`the planner model failed: ${describeFailure(reply.failure)}`);
-      }
-      if (reasked) throw new Error(`the planner's reply is not a task list: ${invalid.issues.join('; ')}`);
-      reply = await safeRun(adapter, repairRequest(request, invalid.text, invalid.issues), timeout);
-    }
+    const asked = await askStructured(adapter, plannerRequest(spec), plannerReplySchema, options);
+    if (!asked.ok) throw new Error(asked.kind === 'invalid_output' ? `the planner's reply is not a task list: ${(asked.issues ?? []).join('; ')}` : `the planner model failed: ${asked.message}`);
+    return asked.value.tasks.map((task) => (task.subtasks === undefined || task.subtasks.length === 0 ? task.title : { title: task.title, children: task.subtasks }));
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TIERS } from '@conclave/verifier';
 import { gateDefinitionSchema, levelSchema } from '../gates/gate-definition.js';
 
 /** Spec and task ids: the pattern gate names use, so ids can appear in branch names and paths. */
@@ -9,7 +10,8 @@ export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Defaults for what a spec leaves out. */
 export const SPEC_DEFAULTS = {
   level: 'balanced',
-  budgets: { maxRetries: 2, taskTimeoutMs: 15 * 60_000, gateTimeoutMs: 2 * 60_000 },
+  budgets: { maxRetries: 2, taskTimeoutMs: 15 * 60_000, gateTimeoutMs: 2 * 60_000, maxDepth: 3, childMaxRetries: 1 },
+  tier: 'T1',
   policy: { failOpen: false, onExhausted: 'stop', allowDirtyTree: false, branch: 'conclave/{id}' },
 } as const;
 
@@ -28,6 +30,16 @@ export const budgetsSchema = z.strictObject({
   taskTimeoutMs: positiveMs('taskTimeoutMs').optional(),
   /** Default limit for one gate run; a gate's own timeoutMs wins. */
   gateTimeoutMs: positiveMs('gateTimeoutMs').optional(),
+  /** How deep splits may nest: a task at this depth does not split again (default 3). */
+  maxDepth: z.number({ error: 'maxDepth must be a number' }).int('maxDepth must be a whole number').min(0, 'maxDepth must be 0 or more').max(6, 'maxDepth may be at most 6').optional(),
+  /** Retries of a task a split created (default 1, so 2 attempts). */
+  childMaxRetries: z.number({ error: 'childMaxRetries must be a number' }).int('childMaxRetries must be a whole number').min(0, 'childMaxRetries must be 0 or more').max(20, 'childMaxRetries may be at most 20').optional(),
+  /** Attempts for the whole run, every task and split together; reaching it stops the run with budget_exhausted. */
+  maxAttempts: z.number({ error: 'maxAttempts must be a number' }).int('maxAttempts must be a whole number').positive('maxAttempts must be above 0').optional(),
+  /** Wall-clock limit for the whole run, from its start (a resumed run counts from the first start). */
+  runTimeoutMs: positiveMs('runTimeoutMs').optional(),
+  /** Cost limit for the whole run in US dollars: builders' reported cost plus priced model calls. */
+  maxCostUsd: z.number({ error: 'maxCostUsd must be a number' }).positive('maxCostUsd must be above 0').optional(),
 });
 
 /** What the loop may and may not do. */
@@ -61,6 +73,8 @@ export const taskSpecInputSchema = z.strictObject({
   id: id('id'),
   title: text('title'),
   level: levelSchema.optional(),
+  /** The task's impact, T0 (trivial) to T4 (critical): from T3 on, completion also needs the verifier's lens panel. */
+  tier: z.enum(TIERS, { error: `tier must be one of ${TIERS.join(', ')}` }).optional(),
   constraints: texts('a constraint', 'constraints').optional(),
   acceptance: texts('an acceptance criterion', 'acceptance').min(1, 'give at least one acceptance criterion'),
   budgets: budgetsSchema.optional(),

@@ -38,7 +38,8 @@ describe('parseSpec', () => {
     const { spec } = result;
     expect(spec.id).toBe('add-login');
     expect(spec.level).toBe('strict');
-    expect(spec.budgets).toEqual({ maxRetries: 3, taskTimeoutMs: 900_000, gateTimeoutMs: 120_000 });
+    expect(spec.budgets).toEqual({ maxRetries: 3, taskTimeoutMs: 900_000, gateTimeoutMs: 120_000, maxDepth: 3, childMaxRetries: 1 });
+    expect(spec.tier).toBe('T1');
     expect(spec.policy).toEqual({ failOpen: false, onExhausted: 'continue', allowDirtyTree: false, branch: 'feature/{id}' });
     expect(spec.branch).toBe('feature/add-login');
     expect(spec.relationships).toEqual({ parent: 'auth', next: ['add-logout'] });

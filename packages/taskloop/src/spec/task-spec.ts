@@ -3,6 +3,7 @@ import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
 import { err, ok, type Result } from 'neverthrow';
 import type { z } from 'zod';
 import type { GateDefinition, Level } from '../gates/gate-definition.js';
+import type { Tier } from '@conclave/verifier';
 import { splitFrontMatter } from './front-matter.js';
 import type { SpecIssue, SpecIssueCode, SpecPath } from './spec-issue.js';
 import { SPEC_DEFAULTS, taskSpecInputSchema } from './task-spec-schema.js';
@@ -14,7 +15,17 @@ export interface TaskSpec {
   readonly level: Level;
   readonly constraints: readonly string[];
   readonly acceptance: readonly string[];
-  readonly budgets: { readonly maxRetries: number; readonly taskTimeoutMs: number; readonly gateTimeoutMs: number };
+  readonly tier: Tier;
+  readonly budgets: {
+    readonly maxRetries: number;
+    readonly taskTimeoutMs: number;
+    readonly gateTimeoutMs: number;
+    readonly maxDepth: number;
+    readonly childMaxRetries: number;
+    readonly maxAttempts?: number;
+    readonly runTimeoutMs?: number;
+    readonly maxCostUsd?: number;
+  };
   readonly policy: {
     readonly failOpen: boolean;
     readonly onExhausted: 'stop' | 'continue';
@@ -86,12 +97,18 @@ export function parseSpec(text: string, file?: string): SpecParseResult {
     id: input.id,
     title: input.title,
     level: input.level ?? SPEC_DEFAULTS.level,
+    tier: input.tier ?? SPEC_DEFAULTS.tier,
     constraints: input.constraints ?? [],
     acceptance: input.acceptance,
     budgets: {
       maxRetries: input.budgets?.maxRetries ?? defaults.budgets.maxRetries,
       taskTimeoutMs: input.budgets?.taskTimeoutMs ?? defaults.budgets.taskTimeoutMs,
       gateTimeoutMs: input.budgets?.gateTimeoutMs ?? defaults.budgets.gateTimeoutMs,
+      maxDepth: input.budgets?.maxDepth ?? defaults.budgets.maxDepth,
+      childMaxRetries: input.budgets?.childMaxRetries ?? defaults.budgets.childMaxRetries,
+      ...(input.budgets?.maxAttempts === undefined ? {} : { maxAttempts: input.budgets.maxAttempts }),
+      ...(input.budgets?.runTimeoutMs === undefined ? {} : { runTimeoutMs: input.budgets.runTimeoutMs }),
+      ...(input.budgets?.maxCostUsd === undefined ? {} : { maxCostUsd: input.budgets.maxCostUsd }),
     },
     policy,
     branch: resolveBranch(policy.branch, input.id),

@@ -3,6 +3,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import type { Builder } from '../builders/builder.js';
+import { createCommandBuilder } from '../builders/command-builder.js';
+import { parseSpec, type TaskSpec } from '../spec/task-spec.js';
+import type { CommandPolicy } from '../security/command-policy-config.js';
 
 /** The stand-in coding agent the loop tests run as a real child process. */
 export const TASK_AGENT = join(dirname(fileURLToPath(import.meta.url)), '../loop/test-fixtures/task-agent.js');
@@ -50,3 +55,37 @@ for (const file of readdirSync('done')) {
 }
 console.log('all done files ok');
 `;
+
+/**
+ * The loop tests' fixtures: a factory of temporary repositories holding the check script (each
+ * removed after its test), the sample spec parser, the child-process agent and the command policy
+ * that lets the check gate run.
+ */
+export function loopFixtures(): {
+  readonly repo: () => ReturnType<typeof tempRepo>;
+  readonly spec: (text: string) => TaskSpec;
+  readonly agent: (mode: string) => Builder;
+  readonly policy: CommandPolicy;
+  /** Runs `cleanup` after the current test, with the repositories. */
+  readonly onCleanup: (cleanup: () => Promise<void>) => void;
+} {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  return {
+    repo: async () => {
+      const made = await tempRepo({ 'scripts/check.mjs': CHECK_SCRIPT });
+      cleanups.push(made.cleanup);
+      return made;
+    },
+    spec: (text) => {
+      const parsed = parseSpec(text, 'greet.md');
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+      return parsed.spec;
+    },
+    agent: (mode) => createCommandBuilder({ command: `${process.execPath} ${TASK_AGENT} ${mode}`, promptVia: 'stdin' }),
+    policy: { allow: ['node scripts/check.mjs'] },
+    onCleanup: (cleanup) => cleanups.push(cleanup),
+  };
+}

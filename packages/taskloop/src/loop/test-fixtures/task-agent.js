@@ -4,9 +4,11 @@
 // Usage: node task-agent.js <mode>; modes: good, flaky (attempt 1 is broken), broken, tamper
 // (also ticks a box in the plan ledger), edit-spec (also edits the spec snapshot), widen-policy
 // (also rewrites conclave.config.yaml to allow any command), slow (sleeps
-// TASK_AGENT_SLEEP_MS first, for the kill tests).
+// TASK_AGENT_SLEEP_MS first, for the kill tests), needs-split (every task also breaks
+// done/extra.txt, the same way each time, unless the task is about the extra file: a failure only
+// a split child fixes).
 import { Buffer } from 'node:buffer';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -22,6 +24,11 @@ if (mode === 'slow') await sleep(Number(process.env.TASK_AGENT_SLEEP_MS ?? '50')
 mkdirSync('done', { recursive: true });
 const broken = mode === 'broken' || (mode === 'flaky' && attempt === 1);
 writeFileSync(`done/${task}.txt`, broken ? `BROKEN ${task}\n` : `ok ${task}\n`);
+if (mode === 'needs-split') {
+  const title = /^# Task [^:]+: (.*)$/m.exec(prompt)?.[1] ?? '';
+  if (/extra/i.test(title)) writeFileSync('done/extra.txt', 'ok extra\n');
+  else if (!existsSync('done/extra.txt') || !readFileSync('done/extra.txt', 'utf8').startsWith('ok')) writeFileSync('done/extra.txt', 'BROKEN extra\n');
+}
 if (mode === 'tamper') {
   const plan = readFileSync('.conclave/plan.md', 'utf8');
   writeFileSync('.conclave/plan.md', plan.replace('- [ ]', '- [x]'));

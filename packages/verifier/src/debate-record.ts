@@ -1,16 +1,42 @@
-import type { Board, DebateResult } from '@conclave/council';
-import type { DecisionRecord, Evidence, Tier, ValidationSignal } from '@conclave/verifier';
+import type { ConsensusResult, Rubric, Vote } from '@conclave/scoring';
+import type { DecisionRecord } from './decision-record.js';
+import type { Evidence, ValidationSignal } from './evidence.js';
+import type { Tier } from './tier.js';
+
+/**
+ * The parts of a council board the record needs. Structural, so the verifier depends on no
+ * council code: `@conclave/council`'s `Board` fits as it is.
+ */
+export interface DebateBoardShape {
+  readonly id: string;
+  readonly rubric: Rubric;
+  readonly minValidVotes: number;
+  readonly facts: readonly { readonly axis: string; readonly value: number; readonly note: string }[];
+}
+
+/** The parts of a debate result the record needs; `@conclave/council`'s `DebateResult` fits. */
+export interface DebateResultShape {
+  readonly question: string;
+  readonly consensus: ConsensusResult;
+  readonly votes: readonly Vote[];
+  readonly transcript: readonly {
+    readonly memberId: string;
+    readonly scores: Readonly<Record<string, number>>;
+    readonly statement: string;
+    readonly evidence: readonly { readonly claim: string }[];
+  }[];
+}
 
 /**
  * A debate as a decision record the verifier can check: the votes and the consensus as the
  * engine computed them, the board's facts as document evidence, and each member's citations as
  * model statements. Gates or tests that ran for the decision come in as validation signals.
+ *
+ * @example
+ * const result = await DebateEngine.run(board, { question, adapters });
+ * const gate = emissionGate(decisionRecordFromDebate(board, result, { tier: 'T3', validation: [{ kind: 'test', name: 'e2e', passed: true }] }));
  */
-export function decisionRecordFromDebate(
-  board: Board,
-  result: DebateResult,
-  options: { readonly tier: Tier; readonly validation?: readonly ValidationSignal[] },
-): DecisionRecord {
+export function decisionRecordFromDebate(board: DebateBoardShape, result: DebateResultShape, options: { readonly tier: Tier; readonly validation?: readonly ValidationSignal[] }): DecisionRecord {
   const facts: Evidence[] = board.facts.map((fact, i) => ({
     id: `fact-${i + 1}`,
     sourceId: `board:${board.id}`,

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { offlineEnv, repoRoot, tempDir } from './test-support/run-main.js';
+
+const exec = promisify(execFile);
+
+/** The bin from source, as the repository's scripts run it, in a real child process. */
+async function bin(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  // tsx by absolute URL: the child runs in a temp folder, where a bare "tsx" would not resolve.
+  const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+  const argv = ['--conditions=conclave-source', '--import', tsx, join(repoRoot, 'packages/cli/src/bin.ts'), ...args];
+  try {
+    const { stdout, stderr } = await exec(process.execPath, argv, { cwd, env: offlineEnv({ CI: 'true' }) });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the conclave bin (child process, from source)', () => {
+  it('prints help with examples and exits 0', async () => {
+    const { code, stdout } = await bin(['--help'], repoRoot);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: conclave');
+    expect(stdout).toContain('Exit codes:');
+  }, 60_000);
+
+  it('runs the demo offline end to end and writes the HTML report in the working folder', async () => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await bin(['demo'], cwd);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(code).toBe(0);
+    expect(stdout).toContain('OFFLINE');
+    expect(stdout).toContain('Emission gate (T3): APPROVED');
+    expect(stdout).toContain('outcome: completed');
+    expect(stdout).toContain(`report: ${join(cwd, 'demo-report.html')}`);
+    const html = await readFile(join(cwd, 'demo-report.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+  }, 60_000);
+
+  it('exits 2 with the file, line, column and fix for a bad board, without a stack trace', async () => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await bin(['debate', 'missing.yaml', '-q', 'x', '--json'], cwd);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ exitCode: 2, error: { message: 'missing.yaml: no such board file' } });
+    expect(stderr).toContain('fix: ');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});

@@ -1,0 +1,269 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseRunRecordText } from '@conclave/report';
+import { describe, expect, it } from 'vitest';
+import { examples, offlineAgent, offlineEnv, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
+
+const board = join(examples, 'boards/product-launch.yaml');
+const brief = join(examples, 'briefs/data-platform.yaml');
+const noStack = /\n\s+at /;
+
+/** A board whose facts are all high, so the offline members vote GO. */
+const goBoard = [
+  'id: pricing',
+  'question: "Should we {{question}}?"',
+  'facts:',
+  '  - { axis: revenue, value: 9, note: "Churn model predicts +12% ARR" }',
+  '  - { axis: feasibility, value: 9, note: "A config change" }',
+  '  - { axis: cx, value: 8, note: "Customers accept the price" }',
+  '  - { axis: risk, value: 8, note: "Grandfathered plans" }',
+  'phases:',
+  '  - name: analysis',
+  '    members:',
+  '      - { id: cfo, persona: The CFO, model: "offline:analyst" }',
+  '      - { id: pm, persona: The PM, model: "offline:analyst" }',
+  '      - { id: cto, persona: The CTO, model: "offline:analyst" }',
+  '  - name: challenge',
+  '    contrarian: true',
+  '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
+  '',
+].join('\n');
+
+describe('conclave --help', () => {
+  it('lists every command, examples and the exit codes', async () => {
+    const cwd = await tempDir();
+    const { code, stdout } = await runMain(['--help'], { cwd });
+    expect(code).toBe(0);
+    for (const command of ['debate', 'verify', 'gate', 'meet', 'adr', 'task', 'report', 'demo']) expect(stdout).toContain(command);
+    expect(stdout).toContain('Exit codes:');
+    const debate = await runMain(['debate', '--help'], { cwd });
+    expect(debate.code).toBe(0);
+    expect(debate.stdout).toContain('Examples:');
+    expect(debate.stdout).toContain('--question');
+  }, 60_000);
+
+  it('exits 2 on an unknown command or a missing required option', async () => {
+    const cwd = await tempDir();
+    expect((await runMain(['frobnicate'], { cwd })).code).toBe(2);
+    const missing = await runMain(['debate', board], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--question');
+  }, 60_000);
+});
+
+describe('conclave debate', () => {
+  it('runs offline through the T3 gate, prints consensus, dissent and failures, and writes a run record', async () => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await runMain(['debate', board, '--question', 'Tasca Pay in Brazil', '--out', 'run.json'], { cwd });
+    expect(code).toBe(1); // PIVOT: not a GO, so not 0
+    expect(stdout).toContain('OFFLINE');
+    expect(stdout).toMatch(/Consensus: PIVOT at \d+\.\d\d/);
+    expect(stdout).toMatch(/Dissent: head-of-product/);
+    expect(stdout).toContain('Failures: none');
+    expect(stdout).toContain('Emission gate (T3): APPROVED');
+    expect(stderr).toContain('conclave: phase 3: challenge (contrarian, speaks last)');
+    const parsed = parseRunRecordText(await readFile(join(cwd, 'run.json'), 'utf8'), 'run.json');
+    expect(parsed.ok && parsed.record.kind === 'debate' && parsed.record.offline).toBe(true);
+  }, 60_000);
+
+  it('--json prints one document with the verdict, emission and offline flag', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    const { code, stdout } = await runMain(['debate', 'go.yaml', '-q', 'raise prices 10%', '--tier', 'T2', '--passed', 'billing e2e', '--json'], { cwd });
+    const json = JSON.parse(stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ command: 'debate', exitCode: code, offline: true, provider: 'offline', verdict: 'GO', tier: 'T2', emission: { approved: true, route: 'verifier' } });
+    expect(code).toBe(0);
+    expect(Array.isArray(json.dissent) && Array.isArray(json.failures)).toBe(true);
+  }, 60_000);
+
+  it('reports a bad board with file:line:column and the fix, exit 2, no stack trace', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'bad.yaml'), ['id: bad', 'phases:', '  - name: challenge', '    contrarian: true', '    members: [{ id: c, persona: C, model: offline:m }]', '  - name: analysis', '    members:', '      - { id: a, persona: A, model: offline:m }', ''].join('\n'));
+    const { code, stdout, stderr } = await runMain(['debate', 'bad.yaml', '-q', 'x'], { cwd });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('bad.yaml:4:5 phases[0].contrarian: the contrarian phase must be the last phase');
+    expect(stderr).toContain('fix: ');
+    expect(stderr).not.toMatch(noStack);
+  }, 60_000);
+
+  it('reports YAML syntax and a missing file the same way', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'syntax.yaml'), 'id: x\nphases: [\n');
+    const syntax = await runMain(['debate', 'syntax.yaml', '-q', 'x', '--json'], { cwd });
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toMatch(/syntax\.yaml:\d+:\d+ /);
+    expect(syntax.stderr).toContain('fix: ');
+    const json = JSON.parse(syntax.stdout) as { exitCode: number; error: { issues: { line: number; column: number }[] } };
+    expect(json.exitCode).toBe(2);
+    expect(json.error.issues[0]?.line).toBeGreaterThan(0);
+    const missing = await runMain(['debate', 'nope.yaml', '-q', 'x'], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.yaml: no such board file');
+    expect(missing.stderr).toContain('fix: check the path');
+    expect(missing.stderr).not.toMatch(noStack);
+  }, 60_000);
+
+  it('--provider anthropic without a key exits 2 and names ANTHROPIC_API_KEY; a bad tier is a usage error', async () => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await runMain(['debate', board, '-q', 'x', '--provider', 'anthropic'], { cwd });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('ANTHROPIC_API_KEY');
+    expect(stderr).not.toMatch(noStack);
+    const openai = await runMain(['debate', board, '-q', 'x', '--model', 'openai:gpt-5-mini', '--json'], { cwd });
+    expect(openai.code).toBe(2);
+    expect(JSON.parse(openai.stdout)).toMatchObject({ exitCode: 2, error: { message: expect.stringContaining('OPENAI_API_KEY') as unknown } });
+    expect((await runMain(['debate', board, '-q', 'x', '--tier', 'T9'], { cwd })).code).toBe(2);
+  }, 60_000);
+});
+
+describe('conclave verify and gate', () => {
+  it('verifies and gates a run record from debate --out; exit 0 when approved', async () => {
+    const cwd = await tempDir();
+    await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
+    const verify = await runMain(['verify', 'run.json', '--json'], { cwd });
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ command: 'verify', approved: true, offline: true });
+    const gate = await runMain(['gate', 'run.json'], { cwd });
+    expect(gate.code).toBe(0);
+    expect(gate.stdout).toContain('Emission gate (T3): APPROVED');
+  }, 60_000);
+
+  it('blocks a GO without validation at T3 (DOMAIN veto): exit 1', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    const debate = await runMain(['debate', 'go.yaml', '-q', 'raise prices', '--out', 'go.json', '--json'], { cwd });
+    expect(JSON.parse(debate.stdout)).toMatchObject({ verdict: 'GO', emission: { approved: false, status: 'vetoed' } });
+    expect(debate.code).toBe(1);
+    const gate = await runMain(['gate', 'go.json', '--json'], { cwd });
+    expect(gate.code).toBe(1);
+    expect(JSON.parse(gate.stdout)).toMatchObject({ approved: false, route: 'panel', status: 'vetoed' });
+    const lowTier = await runMain(['gate', 'go.json', '--tier', 'T1', '--json'], { cwd });
+    expect(JSON.parse(lowTier.stdout)).toMatchObject({ route: 'verifier', tier: 'T1' });
+  }, 60_000);
+
+  it('reports bad JSON at its line and column, and a malformed record, with exit 2', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'bad.json'), '{\n  "id": "x",\n  "tier": "T3",\n}\n');
+    const bad = await runMain(['verify', 'bad.json'], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('bad.json:4:1 ');
+    expect(bad.stderr).toContain('fix: fix the JSON syntax');
+    expect(bad.stderr).not.toMatch(noStack);
+    await writeFile(join(cwd, 'thin.json'), '{ "id": "x", "tier": "T1" }');
+    const thin = await runMain(['gate', 'thin.json'], { cwd });
+    expect(thin.code).toBe(2);
+    expect(thin.stderr).toContain('not a well-formed decision record');
+    await writeFile(join(cwd, 'list.json'), '[1, 2]');
+    expect((await runMain(['verify', 'list.json'], { cwd })).code).toBe(2);
+  }, 60_000);
+});
+
+describe('conclave meet and adr approve', () => {
+  it('runs the meeting offline, writes the ADR draft, and approve numbers it', async () => {
+    const cwd = await tempDir();
+    const meet = await runMain(['meet', brief, '--adr-dir', 'adr', '--out', 'meeting.json', '--json'], { cwd });
+    const json = JSON.parse(meet.stdout) as { exitCode: number; outcome: string; offline: boolean; decision: { status: string }; adr: { path: string } };
+    expect(json).toMatchObject({ command: 'meet', offline: true, outcome: 'decided', decision: { status: 'converged' } });
+    expect(meet.code).toBe(0);
+    expect(await readFile(json.adr.path, 'utf8')).toContain('Status: proposed');
+    const approve = await runMain(['adr', 'approve', json.adr.path, '--dir', 'adr', '--by', 'Ada'], { cwd });
+    expect(approve.code).toBe(0);
+    const numbered = (await readdir(join(cwd, 'adr'))).filter((name) => name.startsWith('0001-'));
+    expect(numbered).toHaveLength(1);
+    expect(await readFile(join(cwd, 'adr', numbered[0] ?? ''), 'utf8')).toContain('Status: accepted (approved by Ada');
+    const again = await runMain(['adr', 'approve', join(cwd, 'adr', numbered[0] ?? ''), '--dir', 'adr'], { cwd });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('not a proposed ADR draft');
+  }, 60_000);
+
+  it('reports a bad brief with file:line:column and the fix', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'brief.yaml'), 'question: Which?\noptions:\n  - { id: a, title: A, summary: A }\nroster: []\ncolour: blue\n');
+    const { code, stderr } = await runMain(['meet', 'brief.yaml'], { cwd });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/brief\.yaml:\d+:\d+ /);
+    expect(stderr).toContain('fix: ');
+    expect(stderr).not.toMatch(noStack);
+  }, 60_000);
+});
+
+describe('conclave task', () => {
+  it('runs a spec in a real git repository, then status, unblock and resume', async () => {
+    const workspace = await sampleRepo();
+    const cwd = await tempDir();
+    const spec = join(examples, 'tasks/add-farewell.md');
+    const run = await runMain(['task', 'run', spec, '--workspace', workspace, '--builder', offlineAgent, '--allow', 'node --test', '--out', 'task.json', '--json'], { cwd });
+    const json = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ command: 'task run', offline: true, outcome: 'completed', completed: ['farewell', 'cli-script'] });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('validate farewell #1 2 gate(s), failed: no-todo');
+    const status = await runMain(['task', 'status', '--json'], { cwd: workspace });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ command: 'task status', state: 'completed', done: 2, total: 2 });
+    const unblock = await runMain(['task', 'unblock', '--resolution', 'Keep it a CLI.'], { cwd: workspace });
+    expect(unblock.code).toBe(0);
+    const resolutions = JSON.parse(await readFile(join(workspace, '.conclave/runs', String(json.runId), 'resolutions.json'), 'utf8')) as { resolution: string }[];
+    expect(resolutions.map((r) => r.resolution)).toEqual(['Keep it a CLI.']);
+    const resume = await runMain(['task', 'resume', '--json'], { cwd: workspace });
+    expect(resume.code).toBe(0);
+    expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, completed: [] });
+    const parsed = parseRunRecordText(await readFile(join(cwd, 'task.json'), 'utf8'), 'task.json');
+    expect(parsed.ok && parsed.record.kind === 'task').toBe(true);
+  }, 60_000);
+
+  it('refuses a folder that is not a git repository (exit 2), and a bad spec with file:line:column', async () => {
+    const cwd = await tempDir();
+    const refused = await runMain(['task', 'run', join(examples, 'tasks/add-farewell.md'), '--builder', offlineAgent], { cwd });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain('not_a_repository');
+    await writeFile(join(cwd, 'spec.md'), '---\nid: x\ntitle: X\nacceptance: [done]\nbudgets: { max_retries: 2 }\n---\n# X\n');
+    const bad = await runMain(['task', 'run', 'spec.md', '--builder', offlineAgent], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('spec.md:5:12 budgets.max_retries: unknown key "max_retries"');
+    expect(bad.stderr).not.toMatch(noStack);
+    const noBuilder = await runMain(['task', 'run', join(examples, 'tasks/add-farewell.md')], { cwd });
+    expect(noBuilder.code).toBe(2);
+    expect(noBuilder.stderr).toContain('--builder');
+  }, 60_000);
+
+  it('status, unblock and resume without a run exit 2 and say how to start one', async () => {
+    const cwd = await tempDir();
+    for (const argv of [['task', 'status'], ['task', 'unblock', '--resolution', 'x'], ['task', 'resume']]) {
+      const { code, stderr } = await runMain(argv, { cwd });
+      expect(code).toBe(2);
+      expect(stderr).toContain('no task run');
+      expect(stderr).toContain('conclave task run');
+    }
+  }, 60_000);
+});
+
+describe('conclave report', () => {
+  it('renders a run record as HTML, and reports a bad one with exit 2', async () => {
+    const cwd = await tempDir();
+    await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
+    const { code, stdout } = await runMain(['report', 'run.json', '-o', 'report.html', '--json'], { cwd });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ command: 'report', kind: 'debate', offline: true });
+    expect(await readFile(join(cwd, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/i);
+    await writeFile(join(cwd, 'broken.json'), '{"format": "conclave.run-record",\n  "version": 1,,\n}');
+    const broken = await runMain(['report', 'broken.json'], { cwd });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/broken\.json:2:\d+ /);
+    expect(broken.stderr).not.toMatch(noStack);
+    expect(existsSync(join(cwd, 'broken.html'))).toBe(false);
+  }, 60_000);
+});
+
+describe('progress', () => {
+  it('rewrites a live status line on a TTY and prints plain events when CI is set', async () => {
+    const cwd = await tempDir();
+    const tty = await runMain(['debate', board, '-q', 'x'], { cwd, isTTY: true });
+    expect(tty.stderr).toContain('\r\x1b[2K');
+    const ci = await runMain(['debate', board, '-q', 'x'], { cwd, isTTY: true, env: offlineEnv({ CI: 'true' }) });
+    expect(ci.stderr).not.toContain('\x1b[');
+    expect(ci.stderr.split('\n').filter(Boolean).every((line) => line.startsWith('conclave: '))).toBe(true);
+  }, 60_000);
+});

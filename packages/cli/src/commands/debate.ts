@@ -1,0 +1,122 @@
+import { DebateEngine, type Board, type DebateEvent, type DebateResult } from '@conclave/council';
+import { runRecord, type DebateRunRecord } from '@conclave/report';
+import { createPanel, decisionRecordFromDebate, emissionGate, PANEL_TIER, tierAtLeast, TIERS, verifyDecision, type EmissionDecision, type Tier, type ValidationSignal, type VerificationReport } from '@conclave/verifier';
+import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
+import { CliError } from '../errors.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { loadBoardFile } from '../inputs.js';
+import type { Progress } from '../progress.js';
+import { renderDebate, renderEmission } from '../render.js';
+import { recordText, writeOutput } from '../run-files.js';
+
+export interface DebateFlags {
+  readonly question: string;
+  readonly tier?: string;
+  readonly passed?: readonly string[];
+  readonly out?: string;
+}
+
+/** `--tier`, checked. */
+export function parseTier(value: string | undefined, fallback: Tier): Tier {
+  if (value === undefined) return fallback;
+  const tier = value.toUpperCase();
+  if (!(TIERS as readonly string[]).includes(tier)) throw new CliError(`unknown tier "${value}"`, [], undefined, `use one of ${TIERS.join(', ')} (T3 and above go through the N-lens panel)`);
+  return tier as Tier;
+}
+
+/** A debate's progress as events and a live status. */
+export function debateListener(progress: Progress): (event: DebateEvent) => void {
+  const running = new Set<string>();
+  let phase = '';
+  return (event) => {
+    switch (event.type) {
+      case 'phase_started':
+        phase = event.phase;
+        progress.event(`phase ${event.phaseIndex + 1}: ${event.phase}${event.contrarian ? ' (contrarian, speaks last)' : ''}, ${event.members.length} member(s) in parallel`);
+        break;
+      case 'member_started':
+        running.add(event.memberId);
+        progress.status(`phase ${phase}: ${[...running].join(', ')} thinking`);
+        break;
+      case 'member_finished':
+        running.delete(event.memberId);
+        progress.event(`  ${event.memberId}: ${event.score.toFixed(2)}`);
+        progress.status(`phase ${phase}: ${running.size === 0 ? 'done' : `${[...running].join(', ')} thinking`}`);
+        break;
+      case 'member_failed':
+        running.delete(event.memberId);
+        progress.event(`  ${event.memberId} failed: ${event.reason.kind}`);
+        break;
+      case 'debate_stopped':
+        progress.event(`debate stopped: ${event.reason.kind}`);
+        break;
+      case 'debate_finished':
+        progress.event(`debate finished: ${event.verdict}`);
+        break;
+      case 'debate_started':
+      case 'phase_finished':
+        break;
+    }
+  };
+}
+
+export interface DebateRun {
+  readonly result: DebateResult;
+  readonly tier: Tier;
+  readonly gate: EmissionDecision;
+  readonly verification: VerificationReport;
+  readonly record: DebateRunRecord;
+  readonly exitCode: ExitCode;
+  readonly text: string;
+}
+
+/** Runs a board through the engine, the verifier and the tier's emission gate. */
+export async function runDebate(ctx: CommandContext, board: Board, boardPath: string | undefined, question: string, tier: Tier, passed: readonly string[] = []): Promise<DebateRun> {
+  const choice = ctx.providers();
+  const result = await DebateEngine.run(board, { question, adapters: choice.council, onEvent: debateListener(ctx.progress) });
+  const validation: ValidationSignal[] = passed.map((name) => ({ kind: 'test', name, passed: true }));
+  const decision = decisionRecordFromDebate(board, result, { tier, validation });
+  ctx.progress.event(`emission gate (${tier}): ${tierAtLeast(tier, PANEL_TIER) ? 'the N-lens panel' : 'the verifier'}`);
+  const gate = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
+  const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
+  const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
+  const exitCode: ExitCode = escalated ? EXIT.escalated : gate.approved && result.verdict === 'GO' ? EXIT.ok : EXIT.no;
+  const record = runRecord<DebateRunRecord>({
+    kind: 'debate',
+    offline: choice.offline,
+    title: `${board.title ?? board.id}: ${question}`,
+    board: { id: board.id, ...(boardPath === undefined ? {} : { path: boardPath }) },
+    result,
+    decision,
+    verification,
+    ...(gate.route === 'panel' ? { panel: gate.verdict } : {}),
+    emission: gate,
+  });
+  const text = [renderDebate(board, result), '', renderEmission(gate, tier, verification)].join('\n');
+  return { result, tier, gate, verification, record, exitCode, text };
+}
+
+/** The JSON summary of a debate. */
+export function debateSummary(run: DebateRun): Record<string, unknown> {
+  const c = run.result.consensus;
+  return {
+    verdict: run.result.verdict,
+    status: run.result.status,
+    consensus: c.status === 'scored' ? { status: c.status, verdict: c.verdict, score: c.score, validVotes: c.validVotes } : { status: c.status, validVotes: c.validVotes, minValidVotes: c.minValidVotes },
+    dissent: c.status === 'scored' ? c.dissent.map((d) => ({ memberId: d.memberId, verdict: d.verdict, score: d.score, direction: d.direction })) : [],
+    failures: run.result.failures.map((f) => ({ memberId: f.memberId, phase: f.phase, reason: f.reason.kind })),
+    tier: run.tier,
+    emission: { approved: run.gate.approved, route: run.gate.route, ...(run.gate.route === 'panel' ? { status: run.gate.verdict.status } : {}) },
+  };
+}
+
+export async function debateCommand(ctx: CommandContext, boardFile: string, flags: DebateFlags): Promise<CommandOutcome> {
+  const tier = parseTier(flags.tier, 'T3');
+  const board = await loadBoardFile(ctx.io.cwd, boardFile);
+  const choice = ctx.providers();
+  ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);
+  const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed);
+  const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
+  const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
+  return { exitCode: run.exitCode, text, json: { command: 'debate', exitCode: run.exitCode, offline: choice.offline, provider: choice.provider, board: board.id, question: run.result.question, ...debateSummary(run), ...(written === undefined ? {} : { out: written }) } };
+}

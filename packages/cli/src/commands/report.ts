@@ -1,0 +1,22 @@
+import { parseRunRecordText, renderReport } from '@conclave/report';
+import type { CommandContext, CommandOutcome } from '../command.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { readInput } from '../inputs.js';
+import { writeOutput } from '../run-files.js';
+
+export interface ReportFlags {
+  readonly output?: string;
+}
+
+/** `conclave report <run.json> -o report.html`: one self-contained HTML file for any run record. */
+export async function reportCommand(ctx: CommandContext, file: string, flags: ReportFlags): Promise<CommandOutcome> {
+  const parsed = parseRunRecordText(await readInput(ctx.io.cwd, file, 'run record'), file);
+  // The report package's issues carry file, line, column, path and fix: printed like every other input error.
+  if (!parsed.ok) throw new CliError(`${file}: not a readable run record`, parsed.issues);
+  const output = flags.output ?? file.replace(/\.json$/i, '') + '.html';
+  const path = await writeOutput(ctx.io.cwd, output, renderReport(parsed.record));
+  ctx.progress.event(`report ${parsed.record.kind} → ${path}`);
+  const text = `conclave report: offline (renders a file; no model is called)\nreport: ${path} (${parsed.record.kind}${parsed.record.offline ? ', an offline run' : ''})`;
+  return { exitCode: EXIT.ok, text, json: { command: 'report', exitCode: EXIT.ok, offline: true, kind: parsed.record.kind, recordOffline: parsed.record.offline, out: path } };
+}

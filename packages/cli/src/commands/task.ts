@@ -1,0 +1,255 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { runRecord, type TaskRunRecord } from '@conclave/report';
+import {
+  CONCLAVE_DIR,
+  createCommandBuilder,
+  createGuardian,
+  formatSpecIssue,
+  guardianResolutionsText,
+  readRunEvidence,
+  runTaskLoop,
+  type Guardian,
+  type TaskLoopResult,
+  type TaskSpec,
+  type TimelineEntry,
+} from '@conclave/taskloop';
+import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
+import { CliError } from '../errors.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { loadSpecFile, resolvePath } from '../inputs.js';
+import type { Progress } from '../progress.js';
+import { renderEvidence, renderTaskResult } from '../render.js';
+import { recordText, writeOutput } from '../run-files.js';
+
+export interface TaskFlags {
+  readonly workspace?: string;
+  readonly builder?: string;
+  readonly promptVia?: string;
+  readonly allow?: readonly string[];
+  readonly out?: string;
+}
+
+/** What the CLI keeps next to a run (`.conclave/runs/<run-id>/cli.json`) so `task resume` needs no flags. */
+interface CliRunState {
+  readonly specFile?: string;
+  readonly builder: string;
+  readonly promptVia: 'stdin' | 'argument';
+  readonly allow?: readonly string[];
+  /** Set when the guardian blocked the run; a resolution recorded after `at` lets `task resume` go on. */
+  readonly blocked?: { readonly reason: string; readonly at: string };
+}
+
+/** One person's resolution of a guardian block, kept in `.conclave/runs/<run-id>/resolutions.json`. */
+interface Resolution {
+  readonly resolution: string;
+  readonly at: string;
+  readonly by?: string;
+}
+
+const runFolder = (workspace: string, runId: string) => join(workspace, CONCLAVE_DIR, 'runs', runId);
+
+async function readJson<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `.conclave/run.json` of the workspace, or a CliError saying there is no run. */
+async function currentRun(workspace: string, shown: string): Promise<{ runId: string; specId: string; branch: string; startedAt?: string }> {
+  const run = await readJson<{ runId?: unknown; specId?: unknown; branch?: unknown; startedAt?: unknown }>(join(workspace, CONCLAVE_DIR, 'run.json'));
+  if (run === undefined || typeof run.runId !== 'string') {
+    throw new CliError(`no task run in ${shown} (no readable ${CONCLAVE_DIR}/run.json)`, [], undefined, 'start one with `conclave task run <spec.md> --builder "<cmd>"`, or pass --workspace');
+  }
+  return { runId: run.runId, specId: String(run.specId), branch: String(run.branch), ...(typeof run.startedAt === 'string' ? { startedAt: run.startedAt } : {}) };
+}
+
+/** A task loop's timeline entries as progress. */
+export function taskListener(progress: Progress): (entry: Omit<TimelineEntry, 'at'>) => void {
+  return (entry) => {
+    const attempt = entry.attempt === undefined ? '' : ` #${entry.attempt}`;
+    progress.event(`${entry.state.padEnd(8)} ${entry.taskId ?? ''}${attempt}${entry.detail === undefined ? '' : ` ${entry.detail}`}`.trimEnd());
+    if (entry.state === 'build' || entry.state === 'retry') progress.status(`task ${entry.taskId ?? ''}${attempt}: gates next`);
+    else if (entry.state === 'validate') progress.status(`task ${entry.taskId ?? ''}${attempt}: recording`);
+  };
+}
+
+/** The exit code of a task run: 0 completed, 3 blocked by the guardian, 2 refused, 1 otherwise. */
+export function taskExitCode(result: TaskLoopResult): ExitCode {
+  if (result.outcome === 'completed') return EXIT.ok;
+  if (result.stop?.kind === 'guardian_blocked') return EXIT.escalated;
+  if (result.outcome === 'refused') return EXIT.usage;
+  return EXIT.no;
+}
+
+/** The run record of a task run, read back from the workspace's evidence. */
+export async function taskRecord(workspace: string, spec: TaskSpec, specPath: string | undefined, result: TaskLoopResult, offline: boolean): Promise<TaskRunRecord> {
+  const evidence = result.runId === undefined ? undefined : await readRunEvidence(workspace, result.runId);
+  return runRecord<TaskRunRecord>({
+    kind: 'task',
+    offline,
+    title: spec.title,
+    spec: { id: spec.id, title: spec.title, tier: spec.tier, ...(specPath === undefined ? {} : { path: specPath }) },
+    result,
+    plan: evidence?.plan ?? [],
+    attempts: evidence?.attempts ?? [],
+    timeline: evidence?.timeline ?? [],
+    ...(evidence?.guardian === undefined ? {} : { guardian: evidence.guardian }),
+  });
+}
+
+function promptVia(value: string | undefined): 'stdin' | 'argument' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'stdin' || value === 'argument') return value;
+  throw new CliError(`--prompt-via ${value}: must be stdin or argument`, [], undefined, 'use --prompt-via stdin (the prompt on standard input) or argument (the command holds {prompt})');
+}
+
+async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: string, spec: TaskSpec, specFile: string | undefined, state: CliRunState, resolutions: readonly Resolution[], out: string | undefined): Promise<CommandOutcome> {
+  const choice = ctx.providers();
+  const builder = createCommandBuilder({ command: state.builder, promptVia: state.promptVia });
+  let guardian: Guardian | undefined;
+  if (choice.guardian !== undefined) {
+    const context = resolutions.length === 0 ? '' : guardianResolutionsText(resolutions.map((r) => r.resolution));
+    guardian = createGuardian({ adapter: choice.guardian.adapter, intent: { spec: spec.source, context } });
+  }
+  ctx.progress.event(`task ${command} ${spec.id}: ${spec.title} (builder: ${state.builder}; guardian: ${guardian === undefined ? 'off (offline)' : choice.guardian?.ref ?? ''})`);
+  let result: TaskLoopResult;
+  try {
+    result = await runTaskLoop({
+      workspace,
+      spec,
+      builder,
+      env: ctx.io.env,
+      ...(state.allow === undefined || state.allow.length === 0 ? {} : { commandPolicy: { allow: [...state.allow] } }),
+      ...(guardian === undefined ? {} : { guardian }),
+      onProgress: taskListener(ctx.progress),
+    });
+  } finally {
+    guardian?.dispose();
+  }
+  if (result.runId !== undefined) {
+    const blocked = result.stop?.kind === 'guardian_blocked' ? { reason: result.stop.reason, at: new Date().toISOString() } : undefined;
+    const { blocked: _previous, ...rest } = state;
+    await writeOutput(workspace, join(runFolder(workspace, result.runId), 'cli.json'), recordText({ ...rest, ...(blocked === undefined ? {} : { blocked }) }));
+  }
+  const exitCode = taskExitCode(result);
+  const record = await taskRecord(workspace, spec, specFile, result, choice.offline);
+  const written = out === undefined ? undefined : await writeOutput(ctx.io.cwd, out, recordText(record));
+  const lines = [providerLine(`task ${command}`, choice), '', renderTaskResult(result)];
+  if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push('path' in issue ? formatSpecIssue(issue) : `${specFile ?? 'plan'}:${issue.line}:${issue.column} ${issue.message}\n    fix: ${issue.fix}`);
+  if (exitCode === EXIT.escalated) lines.push('', 'blocked: record how to proceed with `conclave task unblock --resolution "<text>"`, then run `conclave task resume`');
+  if (result.runId !== undefined) lines.push(`evidence: ${join(runFolder(workspace, result.runId))}`);
+  if (written !== undefined) lines.push(`run record: ${written}`);
+  const json = {
+    command: `task ${command}`,
+    exitCode,
+    offline: choice.offline,
+    provider: choice.provider,
+    workspace,
+    spec: spec.id,
+    outcome: result.outcome,
+    ...(result.stop === undefined ? {} : { stop: result.stop }),
+    ...(result.runId === undefined ? {} : { runId: result.runId }),
+    ...(result.branch === undefined ? {} : { branch: result.branch }),
+    resumed: result.resumed,
+    completed: result.completed,
+    failed: result.failed,
+    ...(result.alignment === undefined ? {} : { alignment: result.alignment }),
+    ...(written === undefined ? {} : { out: written }),
+  };
+  return { exitCode, text: lines.join('\n'), json };
+}
+
+/** `conclave task run <spec.md>`: the guarded loop in the workspace (the cwd or --workspace). */
+export async function taskRunCommand(ctx: CommandContext, specFile: string, flags: TaskFlags): Promise<CommandOutcome> {
+  const via = promptVia(flags.promptVia) ?? 'stdin';
+  const spec = await loadSpecFile(ctx.io.cwd, specFile);
+  const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
+  if (flags.builder === undefined || flags.builder.trim() === '') {
+    throw new CliError('task run needs a builder: the coding agent that does the work', [], undefined, 'pass --builder "<command>", e.g. --builder "claude -p --output-format json --permission-mode acceptEdits"');
+  }
+  const state: CliRunState = { specFile: resolvePath(ctx.io.cwd, specFile), builder: flags.builder, promptVia: via, ...(flags.allow === undefined ? {} : { allow: flags.allow }) };
+  return loop(ctx, 'run', workspace, spec, specFile, state, [], flags.out);
+}
+
+/** `conclave task resume`: the run in the workspace, from its spec snapshot, with any recorded resolutions. */
+export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): Promise<CommandOutcome> {
+  const via = promptVia(flags.promptVia);
+  const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
+  const shown = flags.workspace ?? relative(ctx.io.cwd, workspace) ?? '.';
+  const run = await currentRun(workspace, shown === '' ? '.' : shown);
+  const saved = await readJson<CliRunState>(join(runFolder(workspace, run.runId), 'cli.json'));
+  const builder = flags.builder ?? saved?.builder;
+  if (builder === undefined) throw new CliError(`run ${run.runId} has no builder on record`, [], undefined, 'pass --builder "<command>"');
+  const resolutions = (await readJson<Resolution[]>(join(runFolder(workspace, run.runId), 'resolutions.json'))) ?? [];
+  const blocked = saved?.blocked;
+  if (blocked !== undefined && !resolutions.some((r) => r.at >= blocked.at)) {
+    const text = `conclave task resume: run ${run.runId} is blocked by the guardian: ${blocked.reason}\n    fix: record how to proceed with \`conclave task unblock --resolution "<text>"\`, then resume`;
+    return { exitCode: EXIT.escalated, text, json: { command: 'task resume', exitCode: EXIT.escalated, offline: ctx.providers().offline, runId: run.runId, blocked } };
+  }
+  const snapshot = join(workspace, CONCLAVE_DIR, 'spec.md');
+  const spec = await loadSpecFile(ctx.io.cwd, snapshot);
+  const allow = flags.allow ?? saved?.allow;
+  const state: CliRunState = {
+    ...(saved?.specFile === undefined ? {} : { specFile: saved.specFile }),
+    builder,
+    promptVia: via ?? saved?.promptVia ?? 'stdin',
+    ...(allow === undefined ? {} : { allow }),
+    ...(blocked === undefined ? {} : { blocked }),
+  };
+  return loop(ctx, 'resume', workspace, spec, saved?.specFile, state, resolutions, flags.out);
+}
+
+/** `conclave task status`: the plan, the attempts and any block, read from the workspace. */
+export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): Promise<CommandOutcome> {
+  const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
+  const run = await currentRun(workspace, flags.workspace ?? '.');
+  const evidence = await readRunEvidence(workspace, run.runId);
+  const saved = await readJson<CliRunState>(join(runFolder(workspace, run.runId), 'cli.json'));
+  const resolutions = (await readJson<Resolution[]>(join(runFolder(workspace, run.runId), 'resolutions.json'))) ?? [];
+  const leaves = evidence.plan.filter((item) => item.childIds.length === 0);
+  const done = leaves.filter((item) => item.checked).length;
+  const blocked = saved?.blocked !== undefined && !resolutions.some((r) => r.at >= (saved.blocked?.at ?? '')) ? saved.blocked : undefined;
+  const last = evidence.timeline.at(-1);
+  const state = blocked !== undefined ? 'blocked' : last?.state === 'finish' ? (done === leaves.length ? 'completed' : 'finished') : last?.state === 'halt' ? 'halted' : 'in progress';
+  const lines = [`conclave task status: offline (reads ${CONCLAVE_DIR}/ only)`, '', `spec ${run.specId} on ${run.branch}: ${state}, ${done} of ${leaves.length} task(s) done`, renderEvidence(evidence)];
+  if (blocked !== undefined) lines.push(`blocked by the guardian: ${blocked.reason}`, '    fix: conclave task unblock --resolution "<text>", then conclave task resume');
+  for (const r of resolutions) lines.push(`resolution (${r.at}${r.by === undefined ? '' : `, ${r.by}`}): ${r.resolution}`);
+  return {
+    exitCode: EXIT.ok,
+    text: lines.join('\n'),
+    json: {
+      command: 'task status',
+      exitCode: EXIT.ok,
+      offline: true,
+      workspace,
+      runId: run.runId,
+      specId: run.specId,
+      branch: run.branch,
+      state,
+      done,
+      total: leaves.length,
+      plan: evidence.plan.map((item) => ({ id: item.id, text: item.text, checked: item.checked, depth: item.depth })),
+      attempts: evidence.attempts.map((a) => ({ taskId: a.taskId, attempt: a.attempt, decision: a.decision, failedGates: a.gates.filter((g) => !g.passed).map((g) => g.name) })),
+      ...(blocked === undefined ? {} : { blocked }),
+      resolutions,
+    },
+  };
+}
+
+/** `conclave task unblock --resolution <text>`: records a person's resolution for the next `task resume`. */
+export async function taskUnblockCommand(ctx: CommandContext, flags: TaskFlags & { readonly resolution?: string; readonly by?: string }): Promise<CommandOutcome> {
+  const resolution = flags.resolution?.trim() ?? '';
+  if (resolution === '') throw new CliError('task unblock needs --resolution "<text>": how the work should proceed', [], undefined, 'e.g. --resolution "Keep it a CLI; the web page is out of scope."');
+  const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
+  const run = await currentRun(workspace, flags.workspace ?? '.');
+  const file = join(runFolder(workspace, run.runId), 'resolutions.json');
+  const existing = (await readJson<Resolution[]>(file)) ?? [];
+  const by = flags.by ?? ctx.io.env.USER ?? ctx.io.env.LOGNAME;
+  const entry: Resolution = { resolution, at: new Date().toISOString(), ...(by === undefined ? {} : { by }) };
+  await writeOutput(workspace, file, recordText([...existing, entry]));
+  const text = `conclave task unblock: offline (nothing is run)\nrecorded resolution ${existing.length + 1} for run ${run.runId} in ${file}\nnext: conclave task resume (the guardian reads every recorded resolution as an amendment of the intent)`;
+  return { exitCode: EXIT.ok, text, json: { command: 'task unblock', exitCode: EXIT.ok, offline: true, runId: run.runId, file, resolutions: existing.length + 1 } };
+}

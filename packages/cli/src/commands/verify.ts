@@ -1,0 +1,84 @@
+import { runRecord, type VerificationRunRecord } from '@conclave/report';
+import { createPanel, emissionGate, verifyDecision, type DecisionRecord } from '@conclave/verifier';
+import type { CommandContext, CommandOutcome } from '../command.js';
+import { CliError } from '../errors.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { loadJsonFile } from '../inputs.js';
+import { renderEmission, renderReport } from '../render.js';
+import { recordText, writeOutput } from '../run-files.js';
+import { parseTier } from './debate.js';
+
+export interface VerifyFlags {
+  readonly tier?: string;
+  readonly out?: string;
+}
+
+/**
+ * A decision record from a JSON file: a `DecisionRecord`, or a run record that carries one
+ * (`conclave debate --out run.json` writes such a file).
+ */
+export async function loadDecision(cwd: string, file: string): Promise<DecisionRecord> {
+  const data = await loadJsonFile(cwd, file, 'decision record');
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new CliError(`${file}: a decision record must be a JSON object`, [{ file, line: 1, column: 1, message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`, fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`' }]);
+  }
+  const object = data as Record<string, unknown>;
+  if (object.format === 'conclave.run-record') {
+    const decision = object.decision;
+    if (decision === undefined || decision === null || typeof decision !== 'object') {
+      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [], undefined, 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord');
+    }
+    return decision as DecisionRecord;
+  }
+  return object as unknown as DecisionRecord;
+}
+
+function malformed(file: string, issues: readonly string[]): CliError {
+  return new CliError(
+    `${file}: not a well-formed decision record (${issues.length} problem${issues.length === 1 ? '' : 's'})`,
+    issues.map((message) => ({ file, message, fix: 'see the DecisionRecord fields in docs/verifier.md' })),
+  );
+}
+
+/** `conclave verify`: the read-only verifier's claims. Exit 0 approved, 1 not approved, 2 malformed. */
+export async function verifyCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
+  const decision = await loadDecision(ctx.io.cwd, file);
+  ctx.progress.event(`verify ${file}`);
+  const report = verifyDecision(decision);
+  if (report.malformed.length > 0) throw malformed(file, report.malformed);
+  const exitCode: ExitCode = report.approved ? EXIT.ok : EXIT.no;
+  const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `verify ${decision.id}`, decision, verification: report });
+  const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
+  const text = ['conclave verify: deterministic oracles, offline (no model is called)', '', renderReport(report), ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
+  const claims = report.claims.map((c) => ({ id: c.claim.id, kind: c.claim.kind, status: c.status, oracle: c.oracle, reason: c.reason }));
+  return { exitCode, text, json: { command: 'verify', exitCode, offline: true, decision: decision.id, approved: report.approved, claims, ...(written === undefined ? {} : { out: written }) } };
+}
+
+/** `conclave gate`: the tier-aware emission gate. Exit 0 approved, 1 blocked, 3 escalated, 2 malformed. */
+export async function gateCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
+  const loaded = await loadDecision(ctx.io.cwd, file);
+  const decision = flags.tier === undefined ? loaded : { ...loaded, tier: parseTier(flags.tier, 'T3') };
+  ctx.progress.event(`emission gate ${file}`);
+  const gate = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
+  if (gate.route === 'refused') throw new CliError(`${file}: ${gate.reason}`, [], undefined, 'give the record a "tier" (T0 to T4), or pass --tier');
+  const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
+  if (verification.malformed.length > 0) throw malformed(file, verification.malformed);
+  const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
+  const exitCode: ExitCode = gate.approved ? EXIT.ok : escalated ? EXIT.escalated : EXIT.no;
+  const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `emission gate ${decision.id}`, decision, verification, ...(gate.route === 'panel' ? { panel: gate.verdict } : {}), emission: gate });
+  const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
+  const text = ['conclave gate: deterministic oracles and lenses, offline (no model is called)', '', renderEmission(gate, decision.tier, gate.route === 'verifier' ? undefined : verification), ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
+  const json = {
+    command: 'gate',
+    exitCode,
+    offline: true,
+    decision: decision.id,
+    tier: decision.tier,
+    approved: gate.approved,
+    route: gate.route,
+    ...(gate.route === 'panel' ? { status: gate.verdict.status, lenses: gate.verdict.lenses.map((l) => ({ lens: l.lens, decision: l.decision, reasons: l.reasons })) } : {}),
+    claims: verification.claims.map((c) => ({ id: c.claim.id, status: c.status, reason: c.reason })),
+    ...(written === undefined ? {} : { out: written }),
+  };
+  return { exitCode, text, json };
+}

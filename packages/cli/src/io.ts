@@ -1,0 +1,23 @@
+/** Where the CLI writes and what it knows about its surroundings; `main` touches nothing else. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Whether stderr is a terminal (a live status line instead of one-line events). */
+  readonly isTTY: boolean;
+  /** Columns of the terminal, for the status line (default 80). */
+  readonly columns?: number;
+}
+
+/** The process's own streams, environment and working folder. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: process.stderr.isTTY,
+    columns: process.stderr.columns,
+  };
+}

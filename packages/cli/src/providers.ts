@@ -1,0 +1,109 @@
+import { parseModelRef, type ModelAdapter } from '@conclave/core';
+import { createOfflineAdapter, type AdapterSource } from '@conclave/council';
+import { createOfflineMeetingMember, type MeetingAdapters } from '@conclave/meeting';
+import { adaptersFromEnv, type ProviderEnvironment } from '@conclave/providers';
+import { CliError } from './errors.js';
+
+/** The providers `--provider` accepts. */
+export const PROVIDERS = ['offline', 'anthropic', 'openai', 'openai-compatible'] as const;
+export type CliProvider = (typeof PROVIDERS)[number];
+
+/** The model a provider gets when `--provider` is given without `--model`. */
+export const DEFAULT_MODELS: Readonly<Record<'anthropic' | 'openai', string>> = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini' };
+
+const KEYS = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' } as const;
+
+/** Which models a command talks to, decided once from `--provider`, `--model` and the environment. */
+export interface ProviderChoice {
+  /** True when every model call goes to the offline adapters (no key, no network). */
+  readonly offline: boolean;
+  /** `offline`, `env` (each member's own model, keys from the environment) or the forced provider. */
+  readonly provider: 'offline' | 'env' | Exclude<CliProvider, 'offline'>;
+  /** The one model every member uses, when `--provider`/`--model` forced one. */
+  readonly model?: string;
+  /** One line for humans: what runs the members. */
+  readonly label: string;
+  /** For the DebateEngine. */
+  readonly council: AdapterSource;
+  /** For runMeeting. */
+  readonly meeting: MeetingAdapters;
+  /** A model for the task loop's guardian; none offline. */
+  readonly guardian?: { readonly ref: string; readonly adapter: ModelAdapter };
+}
+
+export interface ProviderFlags {
+  readonly provider?: string;
+  readonly model?: string;
+}
+
+/**
+ * Offline unless told otherwise: with no `--provider`, no `--model` and no key in the environment,
+ * every member runs on the offline adapters. With a key but no flags, members use the models their
+ * board or brief names. `--provider`/`--model` put every member on one model; a provider without
+ * its key is a usage error (exit 2) that names the variable.
+ */
+export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>): ProviderChoice {
+  const providerEnv = env as ProviderEnvironment;
+  const offline = offlineChoice();
+  const fromModel = flags.model === undefined ? undefined : parseModelRef(flags.model);
+  const modelProvider = fromModel !== undefined && (PROVIDERS as readonly string[]).includes(fromModel.provider) ? (fromModel.provider as CliProvider) : undefined;
+  if (flags.provider !== undefined && !(PROVIDERS as readonly string[]).includes(flags.provider)) {
+    throw new CliError(`unknown provider "${flags.provider}"`, [], undefined, `use one of ${PROVIDERS.join(', ')}`);
+  }
+  const flagProvider = flags.provider as CliProvider | undefined;
+  if (flagProvider !== undefined && modelProvider !== undefined && flagProvider !== modelProvider) {
+    throw new CliError(`--provider ${flagProvider} and --model ${flags.model ?? ''} name different providers`, [], undefined, `drop one of them, or write --model ${flagProvider}:<model>`);
+  }
+  const provider = flagProvider ?? modelProvider;
+
+  if (provider === undefined && flags.model === undefined) {
+    const providers = adaptersFromEnv({ env: providerEnv });
+    if (providers.configured.length === 0) return offline;
+    const first = providers.configured[0] as 'anthropic' | 'openai';
+    const meetingProviders = adaptersFromEnv({ env: providerEnv, offline: createOfflineMeetingMember() });
+    const guardianRef = `${first}:${DEFAULT_MODELS[first]}`;
+    const guardian = providers.resolve(guardianRef);
+    return {
+      offline: false,
+      provider: 'env',
+      label: `models as each member names them (keys set: ${providers.configured.join(', ')}; offline: members stay offline)`,
+      council: providers.source,
+      meeting: (ref) => {
+        const resolved = meetingProviders.resolve(ref);
+        return resolved.ok ? resolved.adapter : undefined;
+      },
+      ...(guardian.ok ? { guardian: { ref: guardianRef, adapter: guardian.adapter } } : {}),
+    };
+  }
+  if (provider === undefined) {
+    throw new CliError(`--model ${flags.model ?? ''} names no provider`, [], undefined, `write provider:model (e.g. anthropic:${DEFAULT_MODELS.anthropic}) or add --provider`);
+  }
+  if (provider === 'offline') return offline;
+
+  if (provider === 'anthropic' || provider === 'openai') {
+    const key = env[KEYS[provider]];
+    if (key === undefined || key.trim() === '') {
+      throw new CliError(`--provider ${provider} needs ${KEYS[provider]}, which is not set`, [], undefined, `export ${KEYS[provider]}=<your key>, or drop --provider to run on the offline adapters`);
+    }
+  }
+  const model = fromModel !== undefined ? fromModel.model : flags.model ?? (provider === 'openai-compatible' ? undefined : DEFAULT_MODELS[provider]);
+  if (model === undefined) {
+    throw new CliError('--provider openai-compatible needs --model <baseURL>#<model>', [], undefined, '--model http://localhost:11434/v1#llama3.2 (Ollama), or another OpenAI-compatible server');
+  }
+  const ref = `${provider}:${model}`;
+  const resolved = adaptersFromEnv({ env: providerEnv }).resolve(ref);
+  if (!resolved.ok) throw new CliError(resolved.error, [], undefined, 'fix --provider/--model (see docs/providers.md)');
+  const adapter = resolved.adapter;
+  return { offline: false, provider, model: ref, label: `every member on ${ref}`, council: () => adapter, meeting: () => adapter, guardian: { ref, adapter } };
+}
+
+function offlineChoice(): ProviderChoice {
+  const council = createOfflineAdapter();
+  return {
+    offline: true,
+    provider: 'offline',
+    label: 'OFFLINE adapters (deterministic members; no model, no key, no network)',
+    council: () => council,
+    meeting: () => createOfflineMeetingMember(),
+  };
+}

@@ -1,0 +1,108 @@
+import type { Board, DebateResult } from '@conclave/council';
+import type { AdrDraft, MeetingResult } from '@conclave/meeting';
+import type { RunEvidence, TaskLoopResult } from '@conclave/taskloop';
+import { describeHalt } from '@conclave/taskloop';
+import type { EmissionDecision, PanelVerdict, VerificationReport } from '@conclave/verifier';
+
+/** A plain-text account of a debate: each member's scores, failures, consensus and dissent. */
+export function renderDebate(board: Board, result: DebateResult): string {
+  const axes = board.rubric.axes;
+  const lines: string[] = [`Question: ${result.question}`, ''];
+  const header = ['member'.padEnd(18), ...axes.map((axis) => axis.padStart(11)), 'score'.padStart(7), '  verdict'].join('');
+  for (const phase of board.phases) {
+    lines.push(`Phase "${phase.name}"${phase.contrarian ? ' [contrarian]' : ''}`, header);
+    for (const c of result.transcript.filter((entry) => entry.phase === phase.name)) {
+      const member = result.consensus.status === 'scored' ? result.consensus.members.find((m) => m.memberId === c.memberId) : undefined;
+      lines.push([c.memberId.padEnd(18), ...axes.map((axis) => String(c.scores[axis]).padStart(11)), c.score.toFixed(2).padStart(7), `  ${member?.verdict ?? ''}`].join(''));
+      lines.push(`    “${c.statement}”`);
+    }
+    for (const f of result.failures.filter((entry) => entry.phase === phase.name)) lines.push(`  ✗ ${f.memberId}: ${f.reason.kind}${'message' in f.reason && typeof f.reason.message === 'string' ? ` (${f.reason.message})` : ''}`);
+    lines.push('');
+  }
+  const c = result.consensus;
+  if (c.status === 'quorum_not_met') {
+    lines.push(`Consensus: NO_GO — quorum not met (${c.validVotes} of ${c.minValidVotes} valid votes required)`);
+  } else {
+    lines.push(`Consensus: ${c.verdict} at ${c.score.toFixed(2)} / 10 (GO ≥ ${board.rubric.thresholds.go}, PIVOT ≥ ${board.rubric.thresholds.pivot}); ${c.validVotes} valid votes, spread ${c.spread.range.toFixed(2)}`);
+    lines.push(`Axis means: ${axes.map((axis) => `${axis} ${(c.axisMeans[axis] ?? 0).toFixed(2)}`).join(', ')}`);
+    lines.push(c.dissent.length === 0 ? 'Dissent: none' : `Dissent: ${c.dissent.map((d) => `${d.memberId} (${d.verdict}, ${d.score.toFixed(2)}, ${d.direction} the consensus)`).join('; ')}`);
+  }
+  lines.push(`Failures: ${result.failures.length === 0 ? 'none' : result.failures.map((f) => `${f.memberId} ${f.reason.kind}`).join(', ')}`);
+  if (result.status === 'stopped') lines.push(`Stopped: ${result.stopReason?.kind} — the verdict is NO_GO`);
+  lines.push(`Verdict: ${result.verdict}   (${result.usage.calls} calls, ~${result.usage.inputTokens + result.usage.outputTokens} tokens estimated)`);
+  return lines.join('\n');
+}
+
+/** The verifier's claims. */
+export function renderReport(report: VerificationReport): string {
+  const lines = [`Verifier (read-only, deterministic oracles): ${report.approved ? 'APPROVED' : 'NOT APPROVED'}`];
+  for (const c of report.claims) lines.push(`  ${c.status.padEnd(10)} ${c.claim.id.padEnd(24)} ${c.reason}`);
+  for (const issue of report.malformed) lines.push(`  malformed: ${issue}`);
+  return lines.join('\n');
+}
+
+/** The panel's lenses. */
+export function renderPanel(verdict: PanelVerdict): string {
+  const lines = [`Panel (quorum ${verdict.quorum} of ${verdict.lenses.length}, any veto blocks): ${verdict.status.toUpperCase()} with ${verdict.approvals} approval${verdict.approvals === 1 ? '' : 's'}`];
+  for (const lens of verdict.lenses) lines.push(`  ${lens.lens.padEnd(13)} ${lens.decision}${lens.decision === 'approve' ? '' : `: ${lens.reasons.join('; ')}`}`);
+  return lines.join('\n');
+}
+
+/** The emission gate's answer, with the report or the panel that decided it. */
+export function renderEmission(gate: EmissionDecision, tier: string, verification?: VerificationReport): string {
+  const lines: string[] = [];
+  if (verification !== undefined) lines.push(renderReport(verification), '');
+  if (gate.route === 'panel') lines.push(renderPanel(gate.verdict), '');
+  if (gate.route === 'verifier' && verification === undefined) lines.push(renderReport(gate.report), '');
+  if (gate.route === 'refused') lines.push(`Refused: ${gate.reason}`);
+  const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
+  lines.push(`Emission gate (${tier}): ${gate.approved ? 'APPROVED: the decision may be acted on' : escalated ? 'ESCALATED: a person must decide' : 'BLOCKED: do not act on this decision'}`);
+  return lines.join('\n');
+}
+
+/** The meeting's outcome, decision, dissent and ADR draft status. */
+export function renderMeeting(meeting: MeetingResult, question: string, adr?: AdrDraft, label = 'Meeting'): string {
+  const lines = [`${label}: "${question}"`];
+  const rounds = meeting.record.rounds.filter((round) => round.round > 0);
+  const adversarial = rounds.filter((round) => round.adversarial).length;
+  lines.push(`  outcome: ${meeting.outcome}, stopped: ${meeting.stopReason.kind}; isolated prep round + ${rounds.length} meeting rounds (${adversarial} adversarial)`);
+  const lastCuration = rounds.at(-1)?.curation;
+  if (lastCuration?.by === 'facilitator') lines.push(`  facilitator, last round: ${lastCuration.summary}`);
+  for (const warning of meeting.warnings) lines.push(`  warning: ${warning.message}`);
+  if (meeting.synthesis) {
+    const { decision, dissent } = meeting.synthesis;
+    lines.push(`  decision: ${decision.title} (${decision.status}), confidence ${meeting.synthesis.confidence.toFixed(2)}`);
+    lines.push(`  minority report: ${dissent.present ? dissent.dissenters.map((d) => `${d.name} (${d.role}) prefers ${d.preferredOption}`).join('; ') : dissent.statement}`);
+  } else {
+    lines.push('  decision: none (fail-closed: only a decided meeting carries a decision)');
+  }
+  if (adr !== undefined) lines.push(`  ADR draft: "${adr.title}", Status: proposed (needs an explicit approval to be numbered and accepted)`);
+  return lines.join('\n');
+}
+
+/** The outcome of a task run. */
+export function renderTaskResult(result: TaskLoopResult): string {
+  const lines = [`outcome: ${result.outcome}${result.resumed ? ' (resumed)' : ''}`];
+  if (result.stop?.kind === 'refused') {
+    lines.push(`refused (${result.stop.reason}): ${result.stop.message}`, `    fix: ${result.stop.fix}`);
+  } else if (result.stop !== undefined) lines.push(`stopped: ${describeHalt(result.stop)}`);
+  lines.push(`completed: ${result.completed.join(', ') || '(none)'}`);
+  for (const { taskId, disposition } of result.failed) lines.push(`failed: ${taskId} (${disposition})`);
+  if (result.branch !== undefined) lines.push(`branch: ${result.branch}`);
+  if (result.alignment !== undefined) lines.push(`guardian: ${result.alignment}`);
+  return lines.join('\n');
+}
+
+/** A run's plan and attempts, for `task status`. */
+export function renderEvidence(evidence: RunEvidence): string {
+  const lines = [`run ${evidence.runId}`, 'plan:'];
+  for (const item of evidence.plan) lines.push(`${'  '.repeat(item.depth + 1)}[${item.checked ? 'x' : ' '}] ${item.id}: ${item.text}`);
+  lines.push(`attempts: ${evidence.attempts.length}`);
+  for (const a of evidence.attempts) {
+    const failed = a.gates.filter((g) => !g.passed).map((g) => g.name);
+    lines.push(`  ${a.taskId} #${a.attempt}: ${a.decision}${failed.length === 0 ? '' : ` (failed: ${failed.join(', ')})`}`);
+  }
+  const last = evidence.timeline.at(-1);
+  if (last !== undefined) lines.push(`last step: ${last.state}${last.taskId === undefined ? '' : ` ${last.taskId}`}${last.detail === undefined ? '' : ` ${last.detail}`}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { main } from '../main.js';
+
+/** The repository root and its examples. */
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+export const examples = join(repoRoot, 'examples');
+
+/** An environment with no provider key, so every command runs offline. */
+export function offlineEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, USER: 'tester', ...extra };
+}
+
+export interface MainRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `main` in process with captured streams. */
+export async function runMain(argv: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; isTTY?: boolean }): Promise<MainRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: options.env ?? offlineEnv(), cwd: options.cwd, isTTY: options.isTTY ?? false });
+  return { code, stdout, stderr };
+}
+
+export async function tempDir(prefix = 'conclave-cli-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+const exec = promisify(execFile);
+
+/** A fresh git repository holding the sample project (as examples/taskloop.ts makes one). */
+export async function sampleRepo(): Promise<string> {
+  const dir = await tempDir('conclave-cli-task-');
+  await cp(join(examples, 'tasks/sample-project'), dir, { recursive: true });
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@localhost', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@localhost' };
+  for (const argv of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample']]) await exec('git', argv, { cwd: dir, env });
+  return dir;
+}
+
+/** The offline agent as a --builder command. */
+export const offlineAgent = `'${process.execPath}' '${join(examples, 'tasks/offline-agent.js')}'`;

@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRunRecordText } from './parse.js';
+import { RUN_RECORD_FORMAT, runRecordSchema } from './run-record.js';
+
+const minimal = { format: RUN_RECORD_FORMAT, version: 1, createdAt: '2026-11-22T00:00:00.000Z', offline: true };
+const meeting = { ...minimal, kind: 'meeting', brief: { id: 'b' }, result: { outcome: 'decided' } };
+
+function failure(text: string): string {
+  const parsed = parseRunRecordText(text, 'runs/demo.json');
+  if (parsed.ok) throw new Error('expected a failure');
+  return parsed.message;
+}
+
+describe('parseRunRecordText', () => {
+  it('reads a record and hands back the same data', () => {
+    const parsed = parseRunRecordText(JSON.stringify(meeting), 'runs/demo.json');
+    expect(parsed).toEqual({ ok: true, record: meeting });
+  });
+
+  it('tolerates a byte-order mark', () => {
+    expect(parseRunRecordText(`\uFEFF${JSON.stringify(meeting)}`, 'x.json').ok).toBe(true);
+  });
+
+  it('places a JSON syntax error at its line and column, naming the file', () => {
+    const text = '{\n  "format": "conclave.run-record",\n  "version": 1,\n}\n';
+    expect(failure(text)).toBe('runs/demo.json:4:1 invalid JSON: a trailing comma before } is not allowed in JSON\n    fix: correct the JSON at this position (a run record is the JSON conclave wrote; edit it only with care)');
+  });
+
+  it('gives the same problems as structured issues', () => {
+    const parsed = parseRunRecordText('{\n  "a": 1,\n}', 'r.json');
+    expect(parsed).toEqual({ ok: false, message: expect.any(String) as string, issues: [{ file: 'r.json', line: 3, column: 1, path: '', message: 'invalid JSON: a trailing comma before } is not allowed in JSON', fix: expect.any(String) as string }] });
+    const envelope = parseRunRecordText(JSON.stringify({ ...minimal, kind: 'task', spec: {}, result: {}, plan: [] }), 'r.json');
+    expect(envelope.ok ? [] : envelope.issues.map((issue) => issue.path)).toEqual(['attempts', 'timeline']);
+  });
+
+  it('places a truncated file at its end', () => {
+    expect(failure('{"format": "conclave.run-record",\n "parts": [')).toMatch(/^runs\/demo\.json:2:12 invalid JSON: a close bracket is expected\n/);
+  });
+
+  it('says an empty file is empty', () => {
+    expect(failure('  \n')).toMatch(/^runs\/demo\.json: the file is empty\n {4}fix: /);
+  });
+
+  it('refuses JSON that is not a run record, naming the expected format', () => {
+    expect(failure('{"board": "pricing"}')).toBe(
+      'runs/demo.json: format: not a conclave run record: expected format "conclave.run-record", but the field is missing\n    fix: pass a file written by conclave (its "format" is "conclave.run-record")',
+    );
+    expect(failure('{"format": "other"}')).toContain('expected format "conclave.run-record", got "other"');
+    expect(failure('[1, 2]')).toContain('not a conclave run record: expected a JSON object, got an array');
+  });
+
+  it('refuses another version with a fix', () => {
+    expect(failure(JSON.stringify({ ...meeting, version: 2 }))).toMatch(/version: unsupported run-record version 2: this report reads version 1\n {4}fix: /);
+  });
+
+  it('names an unknown kind and the kinds it knows', () => {
+    expect(failure(JSON.stringify({ ...minimal, kind: 'chat' }))).toContain('kind: unknown kind "chat": expected one of debate, verification, meeting, task, composite');
+  });
+
+  it('reports every missing payload with its path and a fix', () => {
+    const message = failure(JSON.stringify({ ...minimal, kind: 'task', spec: { id: 's' }, result: {}, plan: [] }));
+    expect(message).toContain('runs/demo.json: attempts: attempts is missing (expected an array)\n    fix: add attempts');
+    expect(message).toContain('runs/demo.json: timeline: timeline is missing');
+  });
+
+  it('reports a wrong type with its path', () => {
+    expect(failure(JSON.stringify({ ...meeting, offline: 'yes' }))).toContain('offline: offline must be a boolean');
+  });
+
+  it("checks each part of a composite on its own, with the part's path", () => {
+    const message = failure(JSON.stringify({ ...minimal, kind: 'composite', parts: [meeting, { ...minimal, kind: 'debate', board: { id: 'b' } }, { ...meeting, kind: 'composite' }] }));
+    expect(message).toContain('parts[1].result: parts[1].result is missing (expected an object)');
+    expect(message).toContain('parts[2].kind: unknown kind "composite"');
+    expect(message).toContain('(a composite cannot be a part of another)');
+  });
+
+  it('accepts what runRecordSchema accepts, and refuses what it refuses', () => {
+    const samples = [meeting, { ...meeting, version: 2 }, { ...minimal, kind: 'composite', parts: [meeting] }, { ...minimal, kind: 'composite', parts: [{ a: 1 }] }, { ...meeting, result: [] }];
+    for (const sample of samples) expect(parseRunRecordText(JSON.stringify(sample), 'x').ok).toBe(runRecordSchema.safeParse(sample).success);
+  });
+
+  it('never throws, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.json().map((json) => json.slice(0, Math.floor(json.length / 2)))), (text) => {
+        const parsed = parseRunRecordText(text, 'f.json');
+        expect(typeof parsed.ok).toBe('boolean');
+        if (!parsed.ok) expect(parsed.message.startsWith('f.json')).toBe(true);
+      }),
+    );
+  });
+});
+

@@ -1,0 +1,103 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderReport } from './render.js';
+import { launchChromium, openReport, type OpenedReport } from './test-support/browser.js';
+import { fixtureRecords, type FixtureRecords } from './test-support/records.js';
+
+// A real browser (Debian's Chromium, or CHROMIUM_PATH) with JavaScript off and every request
+// routed: the reports must read fully without either.
+let browser: Browser;
+let records: FixtureRecords;
+let shots: string;
+
+beforeAll(async () => {
+  [browser, records, shots] = await Promise.all([launchChromium(), fixtureRecords(), mkdtemp(join(tmpdir(), 'conclave-report-shots-'))]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(kind: keyof FixtureRecords, check: (opened: OpenedReport) => Promise<void>): Promise<void> {
+  const opened = await openReport(browser, renderReport(records[kind]));
+  try {
+    await check(opened);
+    await opened.page.screenshot({ path: join(shots, `${kind}.png`), fullPage: true });
+    expect(opened.requests, 'requests that left the page').toEqual([]);
+  } finally {
+    await opened.close();
+  }
+}
+
+describe('reports in a real browser, JavaScript off, no network', () => {
+  it('the route check catches a request (so an empty list means something)', async () => {
+    const opened = await openReport(browser, '<!doctype html><html lang="en"><title>t</title><img alt="x" src="http://192.0.2.1/pixel.png"><img alt="y" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">');
+    try {
+      await opened.page.waitForLoadState('load');
+      expect(opened.requests).toEqual(['http://192.0.2.1/pixel.png']);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('debate: the heading, the consensus, the dissent, the timeline, the veto mark and the blocked emission are visible', async () => {
+    await open('debate', async ({ page }) => {
+      await expect.poll(() => page.locator('h1').textContent()).toContain('<script>alert("pwned")</script>');
+      expect(await page.locator('script').count()).toBe(0);
+      for (const name of ['Debate summary', 'Timeline', 'Consensus', 'Dissent', 'Failures', 'Panel: lenses, quorum and veto']) {
+        expect(await page.getByRole('heading', { name, exact: true }).isVisible(), name).toBe(true);
+      }
+      expect(await page.locator('section.consensus .callout.ok').getByText('quorum met').isVisible()).toBe(true);
+      expect(await page.getByRole('img', { name: /Debate timeline: 2 phase\(s\)/ }).isVisible()).toBe(true);
+      const domain = page.getByRole('row', { name: /DOMAIN/ });
+      expect(await domain.getByText('VETO').isVisible()).toBe(true);
+      expect(await page.getByText('BLOCKED: do not act on this decision').isVisible()).toBe(true);
+      expect(await page.getByRole('table', { name: 'Members that produced no vote, and why' }).getByText('unbound_model').isVisible()).toBe(true);
+    });
+  }, 60_000);
+
+  it("meeting: the slate, the stances table, convergence, the minority report and the ADR draft are visible", async () => {
+    await open('meeting', async ({ page }) => {
+      expect(await page.getByRole('table', { name: "Each member's preferred option by round" }).isVisible()).toBe(true);
+      expect(await page.getByRole('columnheader', { name: 'Prep (isolated)' }).isVisible()).toBe(true);
+      expect(await page.getByRole('table', { name: 'The convergence rule, round by round' }).getByText('✔ converged').first().isVisible()).toBe(true);
+      expect(await page.getByRole('heading', { name: 'Minority report' }).isVisible()).toBe(true);
+      expect(await page.getByRole('table', { name: 'Dissenters and why' }).isVisible()).toBe(true);
+      expect(await page.getByRole('figure', { name: /^ADR draft \(markdown\): / }).getByText('Status: proposed').isVisible()).toBe(true);
+    });
+  }, 60_000);
+
+  it("task: the plan, a failed gate's exit code and output, the guardian's verdicts and the timeline are visible", async () => {
+    await open('task', async ({ page }) => {
+      expect(await page.getByRole('heading', { name: 'Plan', exact: true }).isVisible()).toBe(true);
+      const gates = page.getByRole('table', { name: 'Gates of attempt 1 (task parse)' });
+      const check = gates.getByRole('row', { name: /^check node check\.js/ });
+      expect(await check.locator('.exit-code').textContent()).toBe('1');
+      expect(await check.locator('.exit-code').isVisible()).toBe(true);
+      expect(await page.getByRole('figure', { name: 'stderr of gate check, attempt 1' }).locator('pre').textContent()).toContain('parse.txt is not ok: BROKEN parse');
+      expect(await page.getByRole('table', { name: 'Guardian verdicts, one per progress report' }).getByText('uncertain').isVisible()).toBe(true);
+      expect(await page.getByRole('table', { name: 'Every step of the run, in order' }).isVisible()).toBe(true);
+    });
+  }, 60_000);
+
+  it('verification: the claims, the lenses and the approved emission are visible', async () => {
+    await open('verification', async ({ page }) => {
+      expect(await page.getByRole('table', { name: 'Claims, each decided by a deterministic oracle' }).getByRole('row').count()).toBe(records.verification.verification.claims.length + 1);
+      expect(await page.getByText('APPROVED: the decision may be acted on').isVisible()).toBe(true);
+    });
+  }, 60_000);
+
+  it('composite: the table of contents links to every part, and each part is rendered', async () => {
+    await open('composite', async ({ page }) => {
+      const toc = page.getByRole('navigation', { name: 'Contents' });
+      expect(await toc.getByRole('link').count()).toBe(4);
+      for (const part of records.composite.parts.map((_, i) => `part-${i + 1}`)) expect(await page.locator(`#${part}`).isVisible()).toBe(true);
+      expect(await page.getByRole('main').getByRole('heading', { level: 3, name: 'Consensus' }).isVisible()).toBe(true);
+      expect(await page.getByRole('main').getByRole('heading', { level: 3, name: 'Minority report' }).count()).toBe(0);
+      expect(await page.getByRole('main').getByRole('heading', { level: 4, name: 'Minority report' }).isVisible()).toBe(true);
+    });
+  }, 60_000);
+});

@@ -1,0 +1,61 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TaskGrants } from '../judgement/grants.js';
+import { runDir } from './evidence-store.js';
+
+/**
+ * What a task is judged against and may use. Tasks of the plan share the spec's; a split child
+ * has its own, synthesised by the split planner, one level deeper, with the child budget and
+ * grants no wider than its parent's.
+ */
+export interface TaskContext {
+  readonly taskId: string;
+  /** 0 for the plan's own tasks; a split child is one deeper than its parent. */
+  readonly depth: number;
+  readonly title: string;
+  readonly acceptance: readonly string[];
+  readonly constraints: readonly string[];
+  readonly grants: TaskGrants;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** The task it was split from, and the failure it fixes. */
+  readonly parentId?: string;
+  readonly failure?: string;
+}
+
+/** A split as recorded in the splitting attempt's evidence (`split.json`), so a resumed run knows its children. */
+export interface SplitRecord {
+  readonly parentId: string;
+  readonly attempt: number;
+  readonly children: readonly TaskContext[];
+}
+
+export const SPLIT_FILE = 'split.json';
+
+/** Every split recorded in a run, so the children's contexts survive a kill. */
+export async function readSplits(workspace: string, runId: string): Promise<readonly SplitRecord[]> {
+  const root = join(workspace, runDir(runId));
+  const splits: SplitRecord[] = [];
+  let tasks: string[];
+  try {
+    tasks = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+  for (const task of tasks) {
+    let attempts: string[];
+    try {
+      attempts = (await readdir(join(root, task))).filter((name) => /^attempt-\d+$/.test(name));
+    } catch {
+      continue;
+    }
+    for (const attempt of attempts) {
+      try {
+        splits.push(JSON.parse(await readFile(join(root, task, attempt, SPLIT_FILE), 'utf8')) as SplitRecord);
+      } catch {
+        // No split in this attempt (the usual case), or a write a kill cut short: the split is redone.
+      }
+    }
+  }
+  return splits.sort((a, b) => a.parentId.localeCompare(b.parentId) || a.attempt - b.attempt);
+}

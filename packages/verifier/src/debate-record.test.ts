@@ -1,0 +1,34 @@
+import { aggregateConsensus, defineRubric } from '@conclave/scoring';
+import { describe, expect, it } from 'vitest';
+import { decisionRecordFromDebate } from './debate-record.js';
+import { verifyDecision } from './verify-decision.js';
+
+const rubric = defineRubric({ id: 'r', axes: ['value', 'risk'] as const, weights: { value: 0.5, risk: 0.5 } });
+const votes = [
+  { memberId: 'a', scores: { value: 8, risk: 8 } },
+  { memberId: 'b', scores: { value: 9, risk: 7 } },
+  { memberId: 'c', scores: { value: 7, risk: 8 } },
+];
+const board = { id: 'b1', rubric, minValidVotes: 3, facts: [{ axis: 'value', value: 8, note: 'pilot data' }] };
+const result = {
+  question: 'ship it?',
+  votes,
+  consensus: aggregateConsensus(votes, { rubric, minValidVotes: 3 }),
+  transcript: votes.map((vote) => ({ ...vote, statement: `${vote.memberId} says go`, evidence: [{ claim: `${vote.memberId} measured it` }] })),
+};
+
+describe('decisionRecordFromDebate', () => {
+  it('carries the votes and consensus as computed, facts as documents, citations as statements and checks as validation signals', () => {
+    const record = decisionRecordFromDebate(board, result, { tier: 'T2', validation: [{ kind: 'test', name: 'e2e', passed: true }] });
+    expect(record).toMatchObject({ id: 'b1: ship it?', tier: 'T2', minValidVotes: 3, consensus: result.consensus });
+    expect(record.votes.map((vote) => vote.rationale)).toEqual(['a says go', 'b says go', 'c says go']);
+    expect(record.evidence.map((item) => item.kind)).toEqual(['document', 'model_statement', 'model_statement', 'model_statement', 'test']);
+    expect(verifyDecision(record).approved).toBe(true);
+  });
+
+  it('a GO with no validation signal is not approved: opinions alone do not prove it', () => {
+    const report = verifyDecision(decisionRecordFromDebate(board, result, { tier: 'T2' }));
+    expect(report.approved).toBe(false);
+    expect(report.claims.find((claim) => claim.claim.kind === 'go_has_validation')?.status).toBe('refuted');
+  });
+});
