@@ -10,7 +10,7 @@ import { renderReport } from './render.js';
 import { runRecord, type DebateRunRecord, type MeetingRunRecord, type RunRecord, type TaskRunRecord } from './run-record.js';
 import { pricingBoard } from './test-support/debate-fixture.js';
 import { BRIEF_FILE } from './test-support/meeting-fixture.js';
-import { TASK_SPEC } from './test-support/task-fixture.js';
+import { splitTaskRecord, TASK_SPEC } from './test-support/task-fixture.js';
 import { fixtureRecords, type FixtureRecords } from './test-support/records.js';
 
 let records: FixtureRecords;
@@ -280,6 +280,22 @@ describe('renderReport: a task run', () => {
     expect(guardian).toContain('watching the retry');
     expect(sectionById(markup, 'r-timeline').match(/<tbody>.*<\/tbody>/)?.[0].match(/<tr/g)).toHaveLength(records.task.timeline.length);
   });
+});
+
+describe('renderReport: a task run repaired through a split', () => {
+  it('shows the split, the child one level deeper, the re-verification without a build, and every attempt’s kernel proof and rule-table outcome', async () => {
+    const record = await splitTaskRecord();
+    expect(record.result.outcome).toBe('completed');
+    const markup = renderReport(record);
+    expect(sectionById(markup, 'r-plan')).toMatch(/Parse the input <code>\{#parse\}<\/code>.*<ul><li>.*Repair the parse output/);
+    const attempts = text(sectionById(markup, 'r-attempts'));
+    expect(attempts).toContain('Rule table▲ split (split-on-repeat)');
+    expect(attempts).toContain('Split▲ split into parse.1');
+    expect(attempts).toContain('Kernel proof✖ not proven complete');
+    expect(attempts).toContain('Attempt 1 of 2: ✔ passedLevelbalancedGates✔ all passedDisposition✔ completedBuilderoffline-agent');
+    expect(attempts).toContain('Buildernone: a re-verification after the split children were done');
+    expect(attempts).toContain('Depth1Kernel proof✔ complete');
+  }, 60_000);
 });
 
 describe('renderReport: a composite', () => {

@@ -134,10 +134,18 @@ function renderAttempt(attempt: EvidenceBundle, context: SectionContext, parent:
     ['Level', attempt.level],
     ['Gates', attempt.gatesPassed ? badge('ok', 'all passed') : badge('bad', 'not all passed')],
     attempt.disposition !== undefined && ['Disposition', dispositionBadge(attempt.disposition)],
-    ['Builder', builder === null ? 'did not run' : html`${builder.name} ${builder.ok ? badge('ok', 'ok') : badge('bad', builder.failure?.kind ?? 'failed')} in ${duration(builder.durationMs)}`],
+    ['Builder', builder === null ? (attempt.reverify === true ? 'none: a re-verification after the split children were done' : 'did not run') : html`${builder.name} ${builder.ok ? badge('ok', 'ok') : badge('bad', builder.failure?.kind ?? 'failed')} in ${duration(builder.durationMs)}`],
+    attempt.depth !== undefined && ['Depth', String(attempt.depth)],
+    attempt.judgement !== undefined && ['Kernel proof', attempt.judgement.complete ? badge('ok', 'complete') : badge('bad', 'not proven complete')],
+    attempt.judgement?.panel !== undefined && ['Lens panel', attempt.judgement.panel === 'approved' ? badge('ok', 'approved') : badge('bad', attempt.judgement.panel)],
+    attempt.judgement?.outcome !== undefined && ['Rule table', html`${badge(attempt.judgement.outcome === 'done' ? 'ok' : attempt.judgement.outcome === 'split' ? 'warn' : 'bad', attempt.judgement.outcome)} (${attempt.judgement.ruleId ?? ''})`],
+    attempt.judgement?.review !== undefined && ['Review board', html`${badge(attempt.judgement.review.verdict === 'GO' ? 'ok' : 'bad', attempt.judgement.review.verdict)}${attempt.judgement.review.dissent.length === 0 ? '' : html`, dissent: ${list(attempt.judgement.review.dissent)}`}`],
+    attempt.split !== undefined && ['Split', attempt.split.ok ? html`${badge('warn', 'split')} into ${list(attempt.split.children)}` : html`${badge('bad', 'could not split')} ${attempt.split.message}`],
     builder?.costUsd !== undefined && ['Builder cost', `$${num(builder.costUsd, 4)}`],
     ['Recorded', attempt.recordedAt],
   ])}${builder === null || builder.summary === '' ? '' : html`<p><strong>Builder's summary</strong> (a claim, not evidence): ${builder.summary}</p>`}${
+    judgedShortfalls(attempt).length === 0 ? '' : html`<p>What kept it from completion:</p>${bullets(judgedShortfalls(attempt))}`
+  }${
     attempt.feedbackGiven === null || attempt.feedbackGiven === undefined
       ? ''
       : html`<p>Feedback given to this attempt: the gates that failed in attempt ${attempt.feedbackGiven.attempt - 1}: ${list(attempt.feedbackGiven.failedGates.map((g) => `${g.name} (${g.reason})`))}.</p>`
@@ -160,6 +168,13 @@ function renderAttempt(attempt: EvidenceBundle, context: SectionContext, parent:
         html`${(g.stdout ?? '') === '' ? '' : pre(excerpt(g.stdout ?? ''), `stdout of gate ${g.name}, attempt ${attempt.attempt}${g.truncated === true ? ' (cut by the loop)' : ''}`)}${(g.stderr ?? '') === '' ? '' : pre(excerpt(g.stderr ?? ''), `stderr of gate ${g.name}, attempt ${attempt.attempt}${g.truncated === true ? ' (cut by the loop)' : ''}`)}`,
     ),
   )}</article>`;
+}
+
+/** The rule table's reasons and the unproven completion claims of an attempt, for people. */
+function judgedShortfalls(attempt: EvidenceBundle): string[] {
+  const judged = attempt.judgement;
+  if (judged === undefined || judged.complete) return [];
+  return [...(judged.outcome === 'done' ? [] : (judged.reasons ?? [])), ...judged.unproven.map((claim) => `${claim.claim} ${claim.status}: ${claim.reason}`), ...(judged.verifierFailures ?? [])];
 }
 
 /** The start of an output, with how much was left out. */

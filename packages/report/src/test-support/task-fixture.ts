@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandBuilder, createGuardian, parseSpec, readRunEvidence, runTaskLoop, type GuardianOptions } from '@conclave/taskloop';
+import type { ModelAdapter } from '@conclave/core';
+import { createCommandBuilder, createGuardian, parseSpec, readRunEvidence, runTaskLoop, SPLIT_PROTOCOL, type GuardianOptions, type TaskLoopResult, type TaskSpec } from '@conclave/taskloop';
 import { runRecord, type TaskRunRecord } from '../run-record.js';
 
 const AGENT = fileURLToPath(new URL('task-agent.js', import.meta.url));
@@ -53,47 +54,101 @@ function scriptedGuardianModel(): GuardianOptions['adapter'] {
   };
 }
 
+/** A temporary git repository holding the check script, removed by `cleanup`. */
+async function fixtureRepo(): Promise<{ readonly dir: string; readonly cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'conclave-report-task-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...IDENTITY } });
+  git('init', '-q', '-b', 'main');
+  await writeFile(join(dir, 'README.md'), '# sample\n');
+  await writeFile(join(dir, 'check.js'), CHECK_SCRIPT);
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+  git('add', '-A');
+  git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'initial');
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+const IDENTITY = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const builder = () => createCommandBuilder({ command: `'${process.execPath}' '${AGENT}'`, promptVia: 'stdin', name: 'offline-agent' });
+
+/** The run read back with `readRunEvidence` and wrapped as a run record, as the CLI does. */
+async function recordOf(dir: string, spec: TaskSpec, result: TaskLoopResult): Promise<TaskRunRecord> {
+  if (result.runId === undefined) throw new Error(`the fixture run did not start: ${JSON.stringify(result.stop)}`);
+  const evidence = await readRunEvidence(dir, result.runId);
+  return runRecord<TaskRunRecord>({
+    kind: 'task',
+    offline: true,
+    spec: { id: spec.id, title: spec.title, path: 'specs/outputs.md' },
+    result,
+    plan: evidence.plan,
+    attempts: evidence.attempts,
+    timeline: evidence.timeline,
+    ...(evidence.guardian === undefined ? {} : { guardian: evidence.guardian }),
+  });
+}
+
+function specOf(text: string): TaskSpec {
+  const parsed = parseSpec(text, 'specs/outputs.md');
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.spec;
+}
+
 /**
  * A real guarded task-loop run in a temporary git repository: a real child-process builder, real
  * gates, a guardian; then the evidence read back with `readRunEvidence`, as the CLI does.
  */
 export async function taskRecord(): Promise<TaskRunRecord> {
-  const dir = await mkdtemp(join(tmpdir(), 'conclave-report-task-'));
+  const { dir, cleanup } = await fixtureRepo();
   try {
-    const git = (...args: string[]) =>
-      execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
-    git('init', '-q', '-b', 'main');
-    await writeFile(join(dir, 'README.md'), '# sample\n');
-    await writeFile(join(dir, 'check.js'), CHECK_SCRIPT);
-    await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-    git('add', '-A');
-    git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'initial');
-    const parsed = parseSpec(TASK_SPEC, 'specs/outputs.md');
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const spec = specOf(TASK_SPEC);
     const guardian = createGuardian({ adapter: scriptedGuardianModel(), intent: { spec: TASK_SPEC, context: 'We agreed on plain output files, checked by a script.' } });
-    const result = await runTaskLoop({
-      workspace: dir,
-      spec: parsed.spec,
-      builder: createCommandBuilder({ command: `'${process.execPath}' '${AGENT}'`, promptVia: 'stdin', name: 'offline-agent' }),
-      commandPolicy: { allow: ['node check.js'] },
-      guardian,
-      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-    });
+    const result = await runTaskLoop({ workspace: dir, spec, builder: builder(), commandPolicy: { allow: ['node check.js'] }, guardian, env: { ...process.env, ...IDENTITY } });
     await guardian.idle();
     guardian.dispose();
-    if (result.runId === undefined) throw new Error(`the fixture run did not start: ${JSON.stringify(result.stop)}`);
-    const evidence = await readRunEvidence(dir, result.runId);
-    return runRecord<TaskRunRecord>({
-      kind: 'task',
-      offline: true,
-      spec: { id: parsed.spec.id, title: parsed.spec.title, path: 'specs/outputs.md' },
-      result,
-      plan: evidence.plan,
-      attempts: evidence.attempts,
-      timeline: evidence.timeline,
-      ...(evidence.guardian === undefined ? {} : { guardian: evidence.guardian }),
-    });
+    return await recordOf(dir, spec, result);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await cleanup();
+  }
+}
+
+/** Verifiers that report a clean state (so the gates decide) and a split planner that proposes one child, with no model behind them. */
+function scriptedJudge(): ModelAdapter {
+  return {
+    specificationVersion: 'v1',
+    id: 'scripted-judge',
+    run(request) {
+      const kind = request.metadata?.verifier;
+      const criteria = /Acceptance criteria:\n((?:- .*\n?)+)/.exec(request.messages.map((m) => m.content).join('\n'))?.[1]?.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2)) ?? [];
+      const value =
+        request.metadata?.protocol === SPLIT_PROTOCOL
+          ? { children: [{ title: 'Repair the parse output', failure: 'check: parse.txt is not ok', acceptance: ['out/parse.txt says ok'] }] }
+          : kind === 'alignment'
+            ? { score: 0.9, coverage: criteria.map((criterion) => ({ criterion, met: true, why: 'the gates decide' })), constraintIssues: [] }
+            : kind === 'bigPicture'
+              ? { score: 0.9, supportsParent: true, supportsNext: [], risks: [] }
+              : kind === 'style'
+                ? { issues: [] }
+                : { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true };
+      return Promise.resolve({ ok: true, text: JSON.stringify(value), value, usage: { inputTokens: 100, outputTokens: 20 }, latencyMs: 1, modelId: 'scripted-judge' });
+    },
+  };
+}
+
+/** A run whose first attempt fails and is repaired through a split: the child runs one level deeper, the parent is verified again. */
+export async function splitTaskRecord(): Promise<TaskRunRecord> {
+  const { dir, cleanup } = await fixtureRepo();
+  try {
+    const text = TASK_SPEC.replace(/- \[ \] Ship a command line[^]*$/, '');
+    const spec = specOf(text);
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec,
+      builder: builder(),
+      commandPolicy: { allow: ['node check.js'] },
+      judgement: { verifiers: scriptedJudge(), ruleOptions: { splitAfter: 1, splitFromAttempt: 1 } },
+      env: { ...process.env, ...IDENTITY },
+    });
+    return await recordOf(dir, spec, result);
+  } finally {
+    await cleanup();
   }
 }

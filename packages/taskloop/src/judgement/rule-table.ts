@@ -182,13 +182,13 @@ export function escalationRules(checks: readonly Rule[], options: RuleOptions = 
       id: 'split-on-repeat',
       when: (s) => repeating(s) && s.depth < o.maxDepth && failing(s).length > 0,
       outcome: 'split',
-      reason: (s) => [`the same failure repeated ${s.fingerprintRepeats} times by attempt ${s.attempt}: split the task`, ...why(s)],
+      reason: (s) => [`the same failure, ${s.fingerprintRepeats} time(s) in a row by attempt ${s.attempt}: split the task`, ...why(s)],
     },
     {
       id: 'give-up-depth-limit',
       when: (s) => repeating(s) && s.depth >= o.maxDepth && failing(s).length > 0,
       outcome: 'give_up',
-      reason: (s) => [`the same failure repeated ${s.fingerprintRepeats} times at depth ${s.depth}, the depth limit (${o.maxDepth}): the task cannot split further`, ...why(s)],
+      reason: (s) => [`the same failure, ${s.fingerprintRepeats} time(s) in a row, at depth ${s.depth}, the depth limit (${o.maxDepth}): the task cannot split further`, ...why(s)],
     },
     {
       id: 'give-up-attempts-exhausted',

@@ -86,7 +86,7 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
 
     // The child ran one level deeper with the child budget, and never holds more than its parent.
     const child = await bundle(dir, runId, 'first.1', 1);
-    expect(child).toMatchObject({ depth: 1, retriesConfigured: 2, decision: 'passed', judgement: { complete: true } });
+    expect(child).toMatchObject({ depth: 1, retriesConfigured: 1, decision: 'passed', judgement: { complete: true } });
     const split = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-2', 'split.json'), 'utf8')) as SplitRecord;
     expect(split.children[0]).toMatchObject({ taskId: 'first.1', depth: 1, maxRetries: 1, parentId: 'first', grants: { env: ['GRANTED_VAR'] } });
 

@@ -530,7 +530,7 @@ class LoopRun {
       runId: this.#run.runId,
       specId: this.#spec.id,
       level: this.#spec.level,
-      maxRetries: this.#spec.budgets.maxRetries,
+      maxRetries: this.#context(attempt.taskId).maxRetries,
       builderName: this.#options.builder.name,
       attempt,
       depth: this.#context(attempt.taskId).depth,
@@ -599,14 +599,15 @@ class LoopRun {
   async #judge(attempt: AttemptState): Promise<LoopEvent> {
     const task = this.#context(attempt.taskId);
     const started = performance.now();
-    const [spec, ledger, earlier] = await Promise.all([checkSpec(this.#workspace), this.#ledger.check(), readAttempts(this.#workspace, this.#run.runId, attempt.taskId)]);
+    const judgement = this.#options.judgement;
+    // The task's earlier attempts only matter to the failure fingerprint, which only the verifiers' judgement uses.
+    const [spec, ledger, earlier] = await Promise.all([checkSpec(this.#workspace), this.#ledger.check(), judgement === undefined ? [] : readAttempts(this.#workspace, this.#run.runId, attempt.taskId)]);
     // A builder that edited plan.md halts the run here, before anything is recorded as its work.
     if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? this.#tampered(ledger.diff, attemptDir(this.#run.runId, attempt.taskId, attempt.attempt)) : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
     const items = this.#ledger.plan.items;
     const item = items.find((candidate) => candidate.id === attempt.taskId);
     const siblings = items.filter((candidate) => candidate.parentId === item?.parentId && candidate.line > (item?.line ?? 0)).slice(0, 3);
     const parent = task.parentId === undefined ? undefined : this.#context(task.parentId);
-    const judgement = this.#options.judgement;
     const buildCommand = judgement?.buildCommand;
     const output = await judgeAttempt({
       workspace: this.#workspace,
