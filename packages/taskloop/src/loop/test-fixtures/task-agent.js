@@ -16,7 +16,13 @@ const mode = process.argv[2] ?? 'good';
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const prompt = Buffer.concat(chunks).toString('utf8');
-const task = /^# Task ([^:]+):/m.exec(prompt)?.[1] ?? 'unknown';
+const task = /^# Task ([^:]+):/m.exec(prompt)?.[1];
+if (task === undefined) {
+  // A prompt cut short (the orchestrator was killed while writing it): like a real agent, refuse
+  // to guess a task and touch nothing, rather than leave a stray file no task will ever fix.
+  process.stderr.write('no task in the prompt\n');
+  process.exit(1);
+}
 const attempt = Number(/This is attempt (\d+) of/.exec(prompt)?.[1] ?? '1');
 
 appendFileSync('build-log.txt', `${task} attempt ${attempt} start\n`);
