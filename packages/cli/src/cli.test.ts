@@ -52,6 +52,39 @@ describe('conclave --help', () => {
   }, 60_000);
 });
 
+describe('parser errors', () => {
+  const cases: [string, string[], string, string][] = [
+    ['an unknown flag', ['debate', board, '-q', 'x', '--bogus'], "unknown option '--bogus'", 'fix: check the spelling; `conclave debate --help` lists the flags'],
+    ['a missing required option', ['debate', board], "required option '-q, --question <text>' not specified", 'fix: add -q, --question <text>; `conclave debate --help` shows examples'],
+    ['an unknown provider', ['debate', board, '-q', 'x', '--provider', 'bogus'], "option '--provider <name>' argument 'bogus' is invalid", 'fix: use one of the allowed values; `conclave debate --help` lists them'],
+  ];
+
+  it.each(cases)('%s: exit 2, the message and a fix on stderr, nothing on stdout', async (_, argv, message, fix) => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await runMain(argv, { cwd });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`conclave: ${message}`);
+    expect(stderr).toContain(fix);
+    expect(stderr).not.toContain('error: ');
+  }, 60_000);
+
+  it.each(cases)('%s with --json: the same error is one document on stdout', async (_, argv, message, fix) => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await runMain([...argv, '--json'], { cwd });
+    expect(code).toBe(2);
+    expect(stderr).toContain(fix);
+    expect(JSON.parse(stdout)).toEqual({ command: 'debate', exitCode: 2, error: { message: expect.stringContaining(message) as unknown, issues: [], fix: fix.replace('fix: ', '') } });
+  }, 60_000);
+
+  it('names the subcommand the parser failed in', async () => {
+    const cwd = await tempDir();
+    const { code, stdout } = await runMain(['task', 'status', '--bogus', '--json'], { cwd });
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ command: 'task status', error: { fix: expect.stringContaining('`conclave task status --help`') as unknown } });
+  }, 60_000);
+});
+
 describe('conclave debate', () => {
   it('runs offline through the T3 gate, prints consensus, dissent and failures, and writes a run record', async () => {
     const cwd = await tempDir();
@@ -120,6 +153,19 @@ describe('conclave debate', () => {
 });
 
 describe('conclave verify and gate', () => {
+  it('take --provider and --model without a key, since they call no model (debate still needs the key)', async () => {
+    const cwd = await tempDir();
+    await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
+    const verify = await runMain(['verify', 'run.json', '--provider', 'anthropic'], { cwd });
+    expect(verify.stderr).toBe('conclave: verify run.json\n');
+    expect(verify.code).toBe(0);
+    expect((await runMain(['gate', 'run.json', '--model', 'openai:gpt-5-mini'], { cwd })).code).toBe(0);
+    expect((await runMain(['report', 'run.json', '--provider', 'anthropic'], { cwd })).code).toBe(0);
+    const debate = await runMain(['debate', board, '-q', 'Tasca Pay', '--provider', 'anthropic'], { cwd });
+    expect(debate.code).toBe(2);
+    expect(debate.stderr).toContain('--provider anthropic needs ANTHROPIC_API_KEY');
+  }, 60_000);
+
   it('verifies and gates a run record from debate --out; exit 0 when approved', async () => {
     const cwd = await tempDir();
     await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });

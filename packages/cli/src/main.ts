@@ -9,6 +9,7 @@ import { gateCommand, verifyCommand } from './commands/verify.js';
 import { CliError, formatCliError, formatIssue } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { commandName, isHelpOrVersion, parserError } from './parser-errors.js';
 import { createProgress } from './progress.js';
 import { PROVIDERS } from './providers.js';
 
@@ -53,25 +54,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       const positional = args.slice(0, -2);
       const options = args.at(-2) as Record<string, unknown>;
       const progress = createProgress(io);
+      // Providers are chosen on first use (ctx.providers()), so a command that calls no model
+      // never fails on --provider or a missing key.
       const ctx = commandContext(io, flags, progress);
-      const name = command.parent !== null && command.parent.parent !== null ? `${command.parent.name()} ${command.name()}` : command.name();
       try {
-        ctx.providers();
         const outcome = await fn(ctx, ...([...positional, options] as A));
         progress.done();
         io.stdout(flags.json === true ? `${JSON.stringify(outcome.json, null, 2)}\n` : `${outcome.text}\n`);
         exitCode = outcome.exitCode;
       } catch (error) {
         progress.done();
-        exitCode = report(io, name, flags, error);
+        exitCode = report(io, commandName(command), flags, error);
       }
     };
 
   const program = new Command('conclave')
     .description('conclave: debates, verification, meetings and guarded task loops, offline by default.')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text), outputError: (text, write) => write(text) })
-    .showHelpAfterError('(add --help for usage and examples)')
+    // Parser errors are not printed here: `report` prints them with a fix (and JSON with --json).
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text), outputError: () => undefined })
     .helpCommand(true);
   examples(program, ['conclave demo', 'conclave debate examples/boards/product-launch.yaml --question "Tasca Pay in Brazil" --out run.json', 'conclave report run.json -o report.html']);
 
@@ -156,12 +157,25 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     ['conclave demo', 'conclave demo --out /tmp/demo.html --json', 'conclave demo my-board.yaml "ship the beta"'],
   ).action(run((ctx, board: string | undefined, question: string | undefined, options: { out?: string; keep?: boolean }) => demoCommand(ctx, board, question, options)));
 
+  // Each command remembers that the parser failed in it, so the error names the right command.
+  let failedIn: Command = program;
+  const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];
+  for (const command of everyCommand(program)) {
+    command.exitOverride((error) => {
+      failedIn = command;
+      throw error;
+    });
+  }
+
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
-      return EXIT.usage;
+      // Help asked for exits 0; help shown because no command was given (`conclave task`) exits 2.
+      if (isHelpOrVersion(error)) return error.code === 'commander.help' ? EXIT.usage : EXIT.ok;
+      const name = commandName(failedIn);
+      // The parse stopped, so the flags were not all read: --json is looked up in argv itself.
+      return report(io, name, { json: argv.includes('--json') }, parserError(error, name));
     }
     return report(io, 'conclave', {}, error);
   }
