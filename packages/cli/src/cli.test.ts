@@ -303,6 +303,26 @@ describe('conclave report', () => {
   }, 60_000);
 });
 
+describe('internal errors', () => {
+  it('print the stack trace only with --debug', async () => {
+    const cwd = await tempDir();
+    await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
+    // A failing stdout (a closed pipe) is no fault of the input: the CLI reports it as internal.
+    const stdout = () => {
+      throw new Error('write EPIPE');
+    };
+    const plain = await runMain(['verify', 'run.json'], { cwd, stdout });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('conclave: internal error: write EPIPE\n    (rerun with --debug for the stack trace)');
+    expect(plain.stderr).not.toMatch(noStack);
+    const debug = await runMain(['verify', 'run.json', '--debug'], { cwd, stdout });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toContain('conclave: internal error: write EPIPE\nError: write EPIPE\n');
+    expect(debug.stderr).toMatch(noStack);
+    expect(debug.stderr).not.toContain('rerun with --debug');
+  }, 60_000);
+});
+
 describe('progress', () => {
   it('rewrites a live status line on a TTY and prints plain events when CI is set', async () => {
     const cwd = await tempDir();
