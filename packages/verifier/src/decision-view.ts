@@ -39,13 +39,23 @@ export interface DecisionView {
  * Copies the structured part of a record into a deep-frozen view. Throws only if reading the
  * record throws (a hostile getter or proxy) or it is cyclic; the verifier turns that into a
  * refusal.
- *
- * This is the hot part of a verification, so it copies and freezes in one pass, field by field
- * (the shape is known), with plain loops: every field of the record is read once, and every
- * object in the view is made here and frozen as soon as it is complete. Only values of an
- * unexpected shape go through the generic `frozenCopy`.
  */
 export function decisionView(record: DecisionRecord): DecisionView {
+  return freezeView(privateView(record));
+}
+
+/**
+ * The view of `decisionView`, not yet frozen: a private copy that only the verifier's own
+ * readers (the built-in oracles and lenses) see as it is. Anything else must get it through
+ * `freezeView` first. Freezing is most of a copy's cost (about 80 ns an object, several times
+ * the cost of making it), so a verification that runs only built-in code never pays for it
+ * (ADR 0009).
+ *
+ * This is the hot part of a verification, so it copies in one pass, field by field (the shape
+ * is known), with plain loops: every field of the record is read once, and every object in the
+ * view is made here. Only values of an unexpected shape go through the generic `frozenCopy`.
+ */
+export function privateView(record: DecisionRecord): DecisionView {
   const evidence = listOf(record.evidence);
   const copier = new Copier();
   const id = plain(record.id, copier) as string;
@@ -59,16 +69,69 @@ export function decisionView(record: DecisionRecord): DecisionView {
   const claims = listOf(record.claims);
   const claimsView = claims.length === 0 ? NO_ITEMS : new Array<unknown>(claims.length);
   for (let i = 0; i < claims.length; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
-  return Object.freeze({
-    id,
-    tier,
-    rubric,
-    minValidVotes,
-    votes,
-    consensus,
-    evidence: freezeList(evidenceView),
-    claims: freezeList(claimsView) as readonly DeepReadonly<Claim>[],
-  });
+  return { id, tier, rubric, minValidVotes, votes, consensus, evidence: evidenceView, claims: claimsView as readonly DeepReadonly<Claim>[] };
+}
+
+/** Views already frozen all the way down. */
+const frozenViews = new WeakSet<DecisionView>();
+
+/**
+ * Freezes a view made by `privateView`, all the way down, in place (once; later calls return at
+ * once). What the view shares with the input is frozen already: it came from `frozenCopy`, or was
+ * frozen all the way down when it was found.
+ */
+export function freezeView(view: DecisionView): DecisionView {
+  if (!frozenViews.has(view)) {
+    deepFreezeOwn(view);
+    frozenViews.add(view);
+  }
+  return view;
+}
+
+/**
+ * Freezes what `privateView` made, field by field (the shape is known, and a generic walk costs
+ * twice as much). Anything of an unexpected shape came from `frozenCopy`, frozen already.
+ */
+function deepFreezeOwn(view: DecisionView): void {
+  const { votes, consensus, evidence } = view;
+  for (let i = 0; i < votes.length; i += 1) {
+    const vote = votes[i];
+    if (freeze(vote)) freeze(vote.scores);
+  }
+  freeze(votes);
+  if (freeze(consensus) && consensus.status === 'scored') {
+    freeze(consensus.axisMeans);
+    freeze(consensus.spread);
+    const { members } = consensus;
+    for (let i = 0; i < members.length; i += 1) {
+      const member = members[i];
+      if (freeze(member)) freeze(member.scores);
+    }
+    freeze(members);
+    const { dissent } = consensus;
+    for (let i = 0; i < dissent.length; i += 1) {
+      const member = dissent[i];
+      if (freeze(member)) freeze(member.scores);
+    }
+    freeze(dissent);
+  }
+  for (let i = 0; i < evidence.length; i += 1) {
+    const item = evidence[i] as EvidenceView;
+    if (!freeze(item)) continue;
+    const { validation } = item;
+    for (let j = 0; j < validation.length; j += 1) freeze(validation[j]);
+    freeze(validation);
+  }
+  freeze(evidence);
+  freeze(view.claims);
+  Object.freeze(view);
+}
+
+/** Freezes an object the view made; true when the value is an object (frozen now, if it was not). */
+function freeze(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  if (!Object.isFrozen(value)) Object.freeze(value);
+  return true;
 }
 
 /** The votes; a vote that is not an object is passed on as it is (the shape check reports it). */
@@ -84,9 +147,9 @@ function votesView(votes: readonly Vote[], copier: Copier): readonly DeepReadonl
     const memberId = plain(vote.memberId, copier) as string;
     const scores = copier.scores(vote.scores, -1);
     const weight: unknown = vote.weight;
-    copies[i] = weight === undefined ? Object.freeze({ memberId, scores }) : Object.freeze({ memberId, scores, weight: plain(weight, copier) as number });
+    copies[i] = weight === undefined ? { memberId, scores } : { memberId, scores, weight: plain(weight, copier) as number };
   }
-  return Object.freeze(copies);
+  return copies;
 }
 
 function evidenceItemView(item: Evidence, copier: Copier): EvidenceView {
@@ -105,11 +168,11 @@ function evidenceItemView(item: Evidence, copier: Copier): EvidenceView {
       const signal = given[j] as ValidationSignal;
       const signalKind = plain(signal.kind, copier) as 'gate' | 'test';
       const name = plain(signal.name, copier) as string;
-      signals[j] = Object.freeze({ kind: signalKind, name, passed: plain(signal.passed, copier) as boolean });
+      signals[j] = { kind: signalKind, name, passed: plain(signal.passed, copier) as boolean };
     }
-    validation = Object.freeze(signals);
+    validation = signals;
   }
-  return Object.freeze({ id, sourceId, kind, strength, confidence, supports, validation });
+  return { id, sourceId, kind, strength, confidence, supports, validation };
 }
 
 /**
@@ -124,7 +187,7 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
   const score = plain(consensus.score, copier);
   const axisMeans = copier.numbers(consensus.axisMeans);
   const spread = consensus.spread;
-  const spreadView = Object.freeze({ min: plain(spread.min, copier), max: plain(spread.max, copier), range: plain(spread.range, copier), stdDev: plain(spread.stdDev, copier) });
+  const spreadView = { min: plain(spread.min, copier), max: plain(spread.max, copier), range: plain(spread.range, copier), stdDev: plain(spread.stdDev, copier) };
   const validVotes = plain(consensus.validVotes, copier);
   const minValidVotes = plain(consensus.minValidVotes, copier);
   const members = listOf(consensus.members);
@@ -133,7 +196,7 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
   const dissent = listOf(consensus.dissent);
   const dissentView = dissent.length === 0 ? NO_ITEMS : new Array<object>(dissent.length);
   for (let i = 0; i < dissent.length; i += 1) (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
-  return Object.freeze({
+  return {
     status,
     verdict,
     score,
@@ -141,10 +204,10 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
     spread: spreadView,
     validVotes,
     minValidVotes,
-    members: freezeList(membersView),
-    dissent: freezeList(dissentView),
+    members: membersView,
+    dissent: dissentView,
     invalid: frozenCopy(consensus.invalid, copier),
-  }) as DeepReadonly<ConsensusResult>;
+  } as DeepReadonly<ConsensusResult>;
 }
 
 /**
@@ -164,7 +227,7 @@ class Copier {
   #membersIndex: Map<unknown, object> | undefined = undefined;
 
   /**
-   * A vote's or member's scores, as a frozen copy. A vote's scores are copied (`hint` is -1); a
+   * A vote's or member's scores, as a copy. A vote's scores are copied (`hint` is -1); a
    * member's are usually its vote's, so they are looked up first at `hint`, then among them all.
    */
   scores(value: unknown, hint: number): Vote['scores'] {
@@ -189,7 +252,7 @@ class Copier {
     return copy;
   }
 
-  /** Scores or means: a frozen copy of an object of numbers, or the generic copy of anything else. */
+  /** Scores or means: a copy of an object of numbers, or the generic (frozen) copy of anything else. */
   numbers(value: unknown): Readonly<Record<string, number>> {
     return ((value !== null && typeof value === 'object' && flatNumbers(value)) || frozenCopy(value, this)) as Readonly<Record<string, number>>;
   }
@@ -209,7 +272,7 @@ class Copier {
     const scores = this.scores(m.scores, dissent ? 0 : hint);
     const score = plain(m.score, this);
     const verdict = plain(m.verdict, this);
-    const copy = 'direction' in m ? Object.freeze({ memberId, weight, scores, score, verdict, direction: plain(m.direction, this) }) : Object.freeze({ memberId, weight, scores, score, verdict });
+    const copy = 'direction' in m ? { memberId, weight, scores, score, verdict, direction: plain(m.direction, this) } : { memberId, weight, scores, score, verdict };
     from.push(m);
     this.#membersTo.push(copy);
     if (this.#membersIndex !== undefined) {
@@ -237,11 +300,6 @@ function plain(value: unknown, copier: Copier): unknown {
 /** The list, or an empty one when the record has none (or something that is not a list). */
 function listOf<T>(value: readonly T[] | undefined): readonly T[] {
   return Array.isArray(value) ? (value as readonly T[]) : NO_ITEMS;
-}
-
-/** A list the view just made, frozen; an empty one is the shared frozen empty list. */
-function freezeList<T>(list: readonly T[]): readonly T[] {
-  return list === NO_ITEMS ? list : Object.freeze(list);
 }
 
 const NO_ITEMS: readonly never[] = Object.freeze([]);
@@ -281,8 +339,10 @@ function frozenCopy(value: unknown, copier: Copier, depth = 0): unknown {
     }
   } else {
     // Scores and means: numbers only, nothing to recurse into.
-    copy = flatNumbers(value);
-    if (copy === undefined) {
+    const numbers = flatNumbers(value);
+    if (numbers !== undefined) {
+      copy = Object.freeze(numbers);
+    } else {
       const fields: Record<string, unknown> = {};
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue;
@@ -299,7 +359,7 @@ function frozenCopy(value: unknown, copier: Copier, depth = 0): unknown {
 }
 
 /**
- * A frozen copy of an object whose own enumerable values are all numbers (scores, means);
+ * A copy of an object whose own enumerable values are all numbers (scores, means);
  * otherwise undefined. Walked with for-in, which V8 turns into plain field loads: own keys come
  * first, so when the last key is the object's own, every key was, and the copy is exact.
  */
@@ -322,7 +382,7 @@ function flatNumbers(value: object): Readonly<Record<string, number>> | undefine
     }
     // (`hasOwnProperty.call` rather than `Object.hasOwn`: V8 answers it without a call.)
     if (count > 0 && !Object.prototype.hasOwnProperty.call(value, keys[count - 1] as string)) return slowFlatNumbers(value);
-    return Object.freeze(objectOf(keys, values, count));
+    return objectOf(keys, values, count);
   } finally {
     if (mine) scratchInUse = false;
   }
@@ -376,7 +436,7 @@ function slowFlatNumbers(value: object): Readonly<Record<string, number>> | unde
     if (typeof item !== 'number' || key === '__proto__') return undefined;
     copy[key] = item;
   }
-  return Object.freeze(copy);
+  return copy;
 }
 
 /**

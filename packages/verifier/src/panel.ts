@@ -1,7 +1,8 @@
 import type { DecisionRecord } from './decision-record.js';
-import type { DecisionView } from './decision-view.js';
+import { freezeView, type DecisionView } from './decision-view.js';
 import type { Lens, LensDecision, LensJudgement, LensResult } from './lens.js';
 import { BUILT_IN_LENSES } from './lenses/built-in.js';
+import { readsOnlyTheReport } from './lenses/claims-lens.js';
 import { verifyWithView, type VerificationReport, type VerifyOptions } from './verify-decision.js';
 
 /** Approvals a panel needs unless told otherwise. */
@@ -146,7 +147,7 @@ function panelConfig(options: PanelOptions): PanelConfig {
 }
 
 function judge(record: DecisionRecord, config: PanelConfig, verify: VerifyOptions, history: PanelHistory): PanelVerdict {
-  // One frozen snapshot for the verifier and every lens; an unreadable record has none, and
+  // One snapshot for the verifier and every lens; an unreadable record has none, and
   // every lens then vetoes.
   const { report, view } = verifyWithView(record, verify);
   const { lenses } = config;
@@ -198,7 +199,8 @@ function consult(lens: Lens, view: DecisionView | undefined, report: Verificatio
   let judgement: LensResult | undefined;
   try {
     // Read once, inside the try: a judgement whose getters throw vetoes like a lens that throws.
-    judgement = asJudgement(lens.name, lens.evaluate(view, { report }));
+    // Every lens but the verifier's own report readers gets the view frozen all the way down.
+    judgement = asJudgement(lens.name, lens.evaluate(readsOnlyTheReport(lens) ? view : freezeView(view), { report }));
   } catch (thrown) {
     return lensResult(lens.name, 'veto', [`the lens failed: ${describe(thrown)}`]);
   }

@@ -1,7 +1,7 @@
 import { aggregateConsensus, type ConsensusResult } from '@conclave/scoring';
 import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
-import { decisionView, type DecisionView } from './decision-view.js';
+import { freezeView, privateView, type DecisionView } from './decision-view.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
 import { BUILT_IN_REGISTRY, type OracleRegistry } from './oracle-registry.js';
 import { BUILT_IN_ORACLES } from './oracles/built-in.js';
@@ -44,13 +44,14 @@ export function verifyDecision(record: DecisionRecord, options: VerifyOptions = 
 }
 
 /**
- * `verifyDecision`, also handing back the frozen view it checked (absent when the record could
- * not be read), so the panel's lenses judge the very same snapshot. Internal to the package.
+ * `verifyDecision`, also handing back the view it checked (absent when the record could not be
+ * read), so the panel's lenses judge the very same snapshot. The view is private: whoever hands
+ * it to code other than the verifier's own freezes it first (`freezeView`). Internal to the package.
  */
 export function verifyWithView(record: DecisionRecord, options: VerifyOptions): { report: VerificationReport; view?: DecisionView } {
   let view: DecisionView;
   try {
-    view = decisionView(record);
+    view = privateView(record);
   } catch (thrown) {
     return { report: Object.freeze({ recordId: safeId(record), approved: false, claims: Object.freeze([]), malformed: Object.freeze([`the record cannot be read: ${message(thrown)}`]) }) };
   }
@@ -72,8 +73,9 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
     return Object.freeze({ recordId: safeId(record), approved: false, claims: Object.freeze(results), malformed: Object.freeze(malformed) });
   }
 
-  // Built-in oracles share the recomputed consensus as it is (they are the verifier's own code
-  // and only read it); any other oracle gets a context whose recomputation is deep-frozen first.
+  // Built-in oracles read the private view and the recomputed consensus as they are (they are
+  // the verifier's own code and only read; a test runs them on frozen copies to prove it); any
+  // other oracle gets the view frozen and a context whose recomputation is deep-frozen first.
   const context = new BuiltInContext(view, policy);
   let approved = true;
   for (let i = 0; i < builtIn.length; i += 1) {
@@ -89,7 +91,12 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
       // A built-in claim kind is always decided by its built-in oracle, whatever the registry says.
       const own = BUILT_IN_REGISTRY.get(claim.kind);
       const oracle = own ?? registry.get(claim.kind);
-      const found = oracle === undefined ? result(claim, '(none)', { status: 'unprovable', reason: `no oracle proves claims of kind "${claim.kind}"` }) : decideWith(claim, oracle, view, own === undefined ? frozenContext : context);
+      const found =
+        oracle === undefined
+          ? result(claim, '(none)', { status: 'unprovable', reason: `no oracle proves claims of kind "${claim.kind}"` })
+          : own === undefined
+            ? decideWith(claim, oracle, freezeView(view), frozenContext)
+            : decideWith(claim, oracle, view, context);
       results[builtIn.length + i] = found;
       if (found.required && found.status !== 'proven') approved = false;
     }

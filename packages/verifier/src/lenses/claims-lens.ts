@@ -44,5 +44,15 @@ export function claimsLens(name: string, watched: Readonly<Partial<Record<BuiltI
       return { decision, reasons: decision === 'approve' ? allProven : reasons };
     },
   };
-  return Object.freeze(lens);
+  const frozen = Object.freeze(lens);
+  reportOnly.add(frozen);
+  return frozen;
+}
+
+/** The lenses `claimsLens` made: they read the report only, never the view. */
+const reportOnly = new WeakSet<Lens>();
+
+/** Whether a lens is one `claimsLens` made, and so never reads the view (the panel need not freeze it for such a lens). */
+export function readsOnlyTheReport(lens: Lens): boolean {
+  return reportOnly.has(lens);
 }

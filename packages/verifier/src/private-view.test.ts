@@ -1,0 +1,75 @@
+import { aggregateConsensus } from '@conclave/scoring';
+import { decisionRecord } from '@conclave/testing';
+import * as fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { DecisionRecord } from './decision-record.js';
+import { decisionView, freezeView, privateView, type DecisionView } from './decision-view.js';
+import { DEFAULT_EVIDENCE_POLICY, type Oracle, type OracleContext } from './oracle.js';
+import { BUILT_IN_ORACLES } from './oracles/built-in.js';
+import { verifyDecision } from './verify-decision.js';
+
+// The built-in oracles read a private, unfrozen view (freezing is most of a verification's cost,
+// ADR 0009). That is safe only if they never write to it: these tests prove it.
+
+const anyRecord: fc.Arbitrary<DecisionRecord> = fc.oneof(
+  decisionRecord(),
+  decisionRecord({ sound: true }),
+  decisionRecord({ withInvalid: true }),
+  decisionRecord({ verdict: 'GO', sound: true }),
+);
+
+function contextFor(view: DecisionView): OracleContext {
+  return { policy: DEFAULT_EVIDENCE_POLICY, recomputed: () => aggregateConsensus(view.votes, { rubric: view.rubric, minValidVotes: view.minValidVotes }) };
+}
+
+/** Every built-in oracle's finding on the view, with the claims the verifier makes for the record. */
+function findings(record: DecisionRecord, view: DecisionView): unknown[] {
+  const claims = verifyDecision(record).claims;
+  const context = contextFor(view);
+  return BUILT_IN_ORACLES.map((oracle, i) => (oracle as Oracle).prove(claims[i]!.claim, view, context));
+}
+
+function objectsIn(root: unknown, seen = new Set<object>()): Set<object> {
+  if (root !== null && typeof root === 'object' && !seen.has(root)) {
+    seen.add(root);
+    for (const value of Object.values(root)) objectsIn(value, seen);
+  }
+  return seen;
+}
+
+describe('the private view', () => {
+  it('is left exactly as it was made by every built-in oracle, which decide the same on a frozen view', () => {
+    fc.assert(
+      fc.property(anyRecord, (record) => {
+        const view = privateView(record);
+        const untouched = decisionView(record);
+        const onPrivate = findings(record, view);
+        expect(isDeepStrictEqual(view, untouched)).toBe(true);
+        // A write to a frozen object throws in a module (strict mode): the same findings mean no oracle wrote.
+        expect(findings(record, freezeView(privateView(record)))).toEqual(onPrivate);
+      }),
+    );
+  });
+
+  it('is frozen all the way down by freezeView, once, in place', () => {
+    fc.assert(
+      fc.property(anyRecord, (record) => {
+        const view = privateView(record);
+        expect([...objectsIn(view)].some((o) => !Object.isFrozen(o))).toBe(true);
+        expect(freezeView(view)).toBe(view);
+        expect([...objectsIn(view)].filter((o) => !Object.isFrozen(o))).toEqual([]);
+        expect(isDeepStrictEqual(view, decisionView(record))).toBe(true);
+      }),
+    );
+  });
+
+  it('is never the caller\'s objects: nothing in it is shared with an unfrozen record', () => {
+    fc.assert(
+      fc.property(anyRecord, (record) => {
+        const mine = objectsIn(record);
+        expect([...objectsIn(privateView(record))].filter((o) => mine.has(o) && !Object.isFrozen(o))).toEqual([]);
+      }),
+    );
+  });
+});
