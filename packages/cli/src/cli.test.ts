@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRunRecordText } from '@conclave/report';
+import { createFakeOpenAIServer } from '@conclave/testing/servers';
 import { describe, expect, it } from 'vitest';
 import { examples, offlineAgent, offlineEnv, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
 
@@ -190,6 +191,18 @@ describe('conclave verify and gate', () => {
     expect(JSON.parse(lowTier.stdout)).toMatchObject({ route: 'verifier', tier: 'T1' });
   }, 60_000);
 
+  it('never escalates (exit 3) from one invocation: each run has a fresh panel, so a repeated veto stays exit 1', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    await runMain(['debate', 'go.yaml', '-q', 'raise prices', '--out', 'go.json'], { cwd });
+    // The built-in panel escalates after 3 non-approvals of one decision in a row, within one panel.
+    for (let run = 1; run <= 4; run += 1) {
+      const gate = await runMain(['gate', 'go.json', '--json'], { cwd });
+      expect(JSON.parse(gate.stdout)).toMatchObject({ approved: false, route: 'panel', status: 'vetoed' });
+      expect(gate.code).toBe(1);
+    }
+  }, 60_000);
+
   it('reports bad JSON at its line and column, and a malformed record, with exit 2', async () => {
     const cwd = await tempDir();
     await writeFile(join(cwd, 'bad.json'), '{\n  "id": "x",\n  "tier": "T3",\n}\n');
@@ -225,6 +238,14 @@ describe('conclave meet and adr approve', () => {
     expect(again.stderr).toContain('not a proposed ADR draft');
   }, 60_000);
 
+  it('exits 3 when the meeting does not converge in --max-rounds (a provisional decision: a person decides)', async () => {
+    const cwd = await tempDir();
+    const { code, stdout } = await runMain(['meet', brief, '--max-rounds', '1', '--json'], { cwd });
+    expect(JSON.parse(stdout)).toMatchObject({ exitCode: 3, outcome: 'decided', stopReason: { kind: 'max_rounds' }, decision: { status: 'provisional' } });
+    expect(code).toBe(3);
+    expect((await runMain(['meet', brief, '--max-rounds', '1'], { cwd })).code).toBe(3);
+  }, 60_000);
+
   it('reports a bad brief with file:line:column and the fix', async () => {
     const cwd = await tempDir();
     await writeFile(join(cwd, 'brief.yaml'), 'question: Which?\noptions:\n  - { id: a, title: A, summary: A }\nroster: []\ncolour: blue\n');
@@ -258,6 +279,40 @@ describe('conclave task', () => {
     expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, completed: [] });
     const parsed = parseRunRecordText(await readFile(join(cwd, 'task.json'), 'utf8'), 'task.json');
     expect(parsed.ok && parsed.record.kind === 'task').toBe(true);
+  }, 60_000);
+
+  it('a guardian block exits 3; resume exits 3 until a resolution is recorded, then completes with exit 0', async () => {
+    // The guardian model on a loopback OpenAI-compatible server: misaligned until the intent
+    // carries a person's resolution, aligned after.
+    const server = await createFakeOpenAIServer((request) => {
+      const resolved = JSON.stringify(request.body).includes('Resolutions agreed with the user');
+      return { kind: 'reply', content: JSON.stringify(resolved ? { status: 'aligned' } : { status: 'misaligned', rationale: 'The work adds a web page; the spec asks for a command-line greeting.' }) };
+    });
+    try {
+      const workspace = await sampleRepo();
+      const model = ['--model', `openai-compatible:${server.baseURL}#guardian`];
+      const run = await runMain(['task', 'run', join(examples, 'tasks/add-farewell.md'), '--builder', offlineAgent, '--allow', 'node --test', ...model, '--json'], { cwd: workspace });
+      expect(JSON.parse(run.stdout)).toMatchObject({ exitCode: 3, outcome: 'halted', stop: { kind: 'guardian_blocked', reason: expect.stringContaining('misaligned: The work adds a web page') as unknown }, alignment: 'misaligned' });
+      expect(run.code).toBe(3);
+
+      const blocked = await runMain(['task', 'resume', ...model], { cwd: workspace });
+      expect(blocked.code).toBe(3);
+      expect(blocked.stdout).toContain('is blocked by the guardian: misaligned');
+      expect(blocked.stdout).toContain('conclave task unblock --resolution');
+      const status = await runMain(['task', 'status', '--json'], { cwd: workspace });
+      expect(JSON.parse(status.stdout)).toMatchObject({ state: 'blocked', blocked: { reason: expect.stringContaining('misaligned') as unknown } });
+      const requestsWhileBlocked = server.requests.length;
+      expect(requestsWhileBlocked).toBeGreaterThan(0);
+
+      const unblock = await runMain(['task', 'unblock', '--resolution', 'Keep it a command-line greeting; no web page.', '--by', 'Ada'], { cwd: workspace });
+      expect(unblock.code).toBe(0);
+      const resume = await runMain(['task', 'resume', ...model, '--json'], { cwd: workspace });
+      expect(JSON.parse(resume.stdout)).toMatchObject({ exitCode: 0, outcome: 'completed', resumed: true, alignment: 'aligned', completed: ['farewell', 'cli-script'] });
+      expect(resume.code).toBe(0);
+      expect(server.requests.length).toBeGreaterThan(requestsWhileBlocked);
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 
   it('refuses a folder that is not a git repository (exit 2), and a bad spec with file:line:column', async () => {

@@ -18,7 +18,7 @@ Exit codes:
   0  GO and approved, meeting converged, ADR recorded, task completed, query answered
   1  NO_GO or PIVOT, blocked by the gate, rejected, no quorum, task failed or halted
   2  usage or input error (bad flag, missing or malformed file, missing key)
-  3  escalated or blocked: panel escalation, meeting not converged, guardian block
+  3  a person must act: meeting not converged, guardian block, resume of a blocked run
 
 Models: offline unless told otherwise. With no ANTHROPIC_API_KEY/OPENAI_API_KEY set, every
 member runs on the deterministic offline adapters and every output says so.
