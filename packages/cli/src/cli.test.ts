@@ -258,7 +258,7 @@ describe('conclave meet and adr approve', () => {
 });
 
 describe('conclave task', () => {
-  it('runs a spec in a real git repository, then status, unblock and resume', async () => {
+  it('runs a spec in a real git repository, then status, unblock (refused: the run is not blocked) and resume', async () => {
     const workspace = await sampleRepo();
     const cwd = await tempDir();
     const spec = join(examples, 'tasks/add-farewell.md');
@@ -270,10 +270,11 @@ describe('conclave task', () => {
     const status = await runMain(['task', 'status', '--json'], { cwd: workspace });
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ command: 'task status', state: 'completed', done: 2, total: 2 });
-    const unblock = await runMain(['task', 'unblock', '--resolution', 'Keep it a CLI.'], { cwd: workspace });
-    expect(unblock.code).toBe(0);
-    const resolutions = JSON.parse(await readFile(join(workspace, '.conclave/runs', String(json.runId), 'resolutions.json'), 'utf8')) as { resolution: string }[];
-    expect(resolutions.map((r) => r.resolution)).toEqual(['Keep it a CLI.']);
+    const unblock = await runMain(['task', 'unblock', '--resolution', 'Keep it a CLI.', '--json'], { cwd: workspace });
+    expect(unblock.code).toBe(2);
+    expect(unblock.stderr).toContain(`conclave: run ${String(json.runId)} is not blocked: there is no guardian block to resolve`);
+    expect(JSON.parse(unblock.stdout)).toMatchObject({ command: 'task unblock', exitCode: 2 });
+    expect(existsSync(join(workspace, '.conclave/runs', String(json.runId), 'resolutions.json'))).toBe(false);
     const resume = await runMain(['task', 'resume', '--json'], { cwd: workspace });
     expect(resume.code).toBe(0);
     expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, completed: [] });
@@ -306,6 +307,9 @@ describe('conclave task', () => {
 
       const unblock = await runMain(['task', 'unblock', '--resolution', 'Keep it a command-line greeting; no web page.', '--by', 'Ada'], { cwd: workspace });
       expect(unblock.code).toBe(0);
+      const runId = (JSON.parse(run.stdout) as { runId: string }).runId;
+      const resolutions = JSON.parse(await readFile(join(workspace, '.conclave/runs', runId, 'resolutions.json'), 'utf8')) as { resolution: string; by: string }[];
+      expect(resolutions).toMatchObject([{ resolution: 'Keep it a command-line greeting; no web page.', by: 'Ada' }]);
       const resume = await runMain(['task', 'resume', ...model, '--json'], { cwd: workspace });
       expect(JSON.parse(resume.stdout)).toMatchObject({ exitCode: 0, outcome: 'completed', resumed: true, alignment: 'aligned', completed: ['farewell', 'cli-script'] });
       expect(resume.code).toBe(0);

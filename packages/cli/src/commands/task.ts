@@ -245,6 +245,12 @@ export async function taskUnblockCommand(ctx: CommandContext, flags: TaskFlags &
   if (resolution === '') throw new CliError('task unblock needs --resolution "<text>": how the work should proceed', [], undefined, 'e.g. --resolution "Keep it a CLI; the web page is out of scope."');
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   const run = await currentRun(workspace, flags.workspace ?? '.');
+  // A resolution amends the intent the next guardian holds: recording one for a run nothing
+  // blocked would quietly change what later runs are judged against.
+  const saved = await readJson<CliRunState>(join(runFolder(workspace, run.runId), 'cli.json'));
+  if (saved?.blocked === undefined) {
+    throw new CliError(`run ${run.runId} is not blocked: there is no guardian block to resolve`, [], undefined, '`conclave task status` shows the run; `task unblock` is for a run the guardian blocked (exit 3)');
+  }
   const file = join(runFolder(workspace, run.runId), 'resolutions.json');
   const existing = (await readJson<Resolution[]>(file)) ?? [];
   const by = flags.by ?? ctx.io.env.USER ?? ctx.io.env.LOGNAME;
