@@ -215,8 +215,29 @@ describe('conclave verify and gate', () => {
     const thin = await runMain(['gate', 'thin.json'], { cwd });
     expect(thin.code).toBe(2);
     expect(thin.stderr).toContain('not a well-formed decision record');
-    await writeFile(join(cwd, 'list.json'), '[1, 2]');
-    expect((await runMain(['verify', 'list.json'], { cwd })).code).toBe(2);
+    expect(thin.stderr).toMatch(/\nthin\.json:1:1 \S/);
+    await writeFile(join(cwd, 'list.json'), '\n[1, 2]');
+    const list = await runMain(['verify', 'list.json'], { cwd });
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('list.json:2:1 found an array');
+  }, 60_000);
+
+  it('points a record the gate refuses at its tier, or at the decision when it has none', async () => {
+    const cwd = await tempDir();
+    await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
+    const run = JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8')) as { decision: Record<string, unknown> };
+    const { tier: _tier, ...untiered } = run.decision;
+    const text = JSON.stringify({ ...run, decision: untiered }, null, 2);
+    await writeFile(join(cwd, 'untiered.json'), text);
+    const line = text.split('\n').findIndex((l) => l.startsWith('  "decision":')) + 1;
+    const gate = await runMain(['gate', 'untiered.json', '--json'], { cwd });
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toContain(`conclave: untiered.json: the emission gate refused the record\nuntiered.json:${line}:3 decision.tier: the record has no valid tier (T0, T1, T2, T3, T4)\n    fix: give the record a "tier"`);
+    expect(JSON.parse(gate.stdout)).toMatchObject({ error: { issues: [{ file: 'untiered.json', line, column: 3, path: 'decision.tier' }] } });
+    await writeFile(join(cwd, 't9.json'), '{\n  "id": "x",\n  "tier": "T9"\n}\n');
+    expect((await runMain(['gate', 't9.json'], { cwd })).stderr).toContain('t9.json:3:3 tier: the record has no valid tier');
+    await writeFile(join(cwd, 'meeting.json'), '{\n  "format": "conclave.run-record",\n  "kind": "meeting",\n  "decision": null\n}\n');
+    expect((await runMain(['verify', 'meeting.json'], { cwd })).stderr).toContain('conclave: meeting.json: this meeting run record holds no decision record\nmeeting.json:4:3 decision: "decision" is null');
   }, 60_000);
 });
 
@@ -359,6 +380,12 @@ describe('conclave report', () => {
     expect(broken.stderr).toMatch(/broken\.json:2:\d+ /);
     expect(broken.stderr).not.toMatch(noStack);
     expect(existsSync(join(cwd, 'broken.html'))).toBe(false);
+    await writeFile(join(cwd, 'board.json'), '{\n  "board": "pricing"\n}\n');
+    const other = await runMain(['report', 'board.json'], { cwd });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('board.json:1:1 format: not a conclave run record: expected format "conclave.run-record", but the field is missing');
+    await writeFile(join(cwd, 'version.json'), JSON.stringify({ ...JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8')) as object, version: 9 }, null, 2));
+    expect((await runMain(['report', 'version.json'], { cwd })).stderr).toContain('version.json:3:3 version: unsupported run-record version 9');
   }, 60_000);
 });
 

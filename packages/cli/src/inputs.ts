@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { parseJsonText } from '@conclave/core';
+import { dataPathLocator, parseJsonText, type DataPath } from '@conclave/core';
 import { formatBoardIssue, parseBoard, type Board } from '@conclave/council';
 import { formatBriefIssue, parseBrief, type Brief } from '@conclave/meeting';
 import { formatSpecIssue, formatSpecPath, parseSpec, type TaskSpec } from '@conclave/taskloop';
@@ -54,10 +54,19 @@ export async function loadSpecFile(cwd: string, file: string): Promise<TaskSpec>
   return loaded.spec;
 }
 
+/** A JSON document, and where its parts are in the file for problems found after parsing. */
+export interface JsonInput {
+  readonly data: unknown;
+  /** The file, line and column of the value at `path`, or of the deepest part of it that exists. */
+  readonly locate: (path: DataPath) => { file: string; line?: number; column?: number };
+}
+
 /** A JSON document; a syntax error is reported at its line and column. */
-export async function loadJsonFile(cwd: string, file: string, what: string): Promise<unknown> {
+export async function loadJsonFile(cwd: string, file: string, what: string): Promise<JsonInput> {
   const text = await readInput(cwd, file, what);
-  return parseJsonInput(text, file, what);
+  const data = parseJsonInput(text, file, what);
+  const locator = dataPathLocator(text);
+  return { data, locate: (path) => ({ file, ...locator(path) }) };
 }
 
 /** Parses JSON text, or throws a CliError with the line and column of the first syntax error. */

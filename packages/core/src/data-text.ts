@@ -60,6 +60,27 @@ export function parseDataText<T, I extends { readonly path: DataPath }>(
 }
 
 /**
+ * Where paths are in YAML or JSON text, for problems found after the text was read (a check that
+ * is not a schema, a JSON file read with `JSON.parse`): each path resolves to the line and column
+ * of its key, or of the deepest part of it that exists (the whole document at worst). The text is
+ * parsed once, on the first lookup; text that does not parse has no positions.
+ *
+ * @example
+ * const locate = dataPathLocator(text);
+ * const { line, column } = locate(['decision', 'tier']);
+ */
+export function dataPathLocator(text: string): (path: DataPath) => { line?: number; column?: number } {
+  let parsed: { doc: Document; lineCounter: LineCounter } | undefined;
+  return (path) => {
+    if (parsed === undefined) {
+      const lineCounter = new LineCounter();
+      parsed = { doc: parseDocument(text, { lineCounter, prettyErrors: false }), lineCounter };
+    }
+    return parsed.doc.errors.length > 0 ? {} : positionOf(parsed.doc, parsed.lineCounter, path);
+  };
+}
+
+/**
  * A fix for a zod schema problem, in the words a person editing the file needs. Parse with
  * `safeParse(data, { reportInput: true })`: zod only tells a missing field from a wrong value
  * when the issue carries its input.

@@ -18,7 +18,7 @@ export type { Clock, TimerHandle } from './clock.js';
 export type { ConcurrencyLimiter } from './concurrency.js';
 export { createLimiter } from './concurrency.js';
 export type { DataPath, SyntaxIssue, TextPosition } from './data-text.js';
-export { parseDataText, schemaIssueFix } from './data-text.js';
+export { dataPathLocator, parseDataText, schemaIssueFix } from './data-text.js';
 export { systemClock } from './clock.js';
 export { errorMessage } from './errors.js';
 export type { EventBase, EventListener, EventSink } from './events.js';

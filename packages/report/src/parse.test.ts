@@ -42,12 +42,12 @@ describe('parseRunRecordText', () => {
     expect(failure('  \n')).toMatch(/^runs\/demo\.json: the file is empty\n {4}fix: /);
   });
 
-  it('refuses JSON that is not a run record, naming the expected format', () => {
+  it('refuses JSON that is not a run record, naming the expected format, at the top-level value or the format field', () => {
     expect(failure('{"board": "pricing"}')).toBe(
-      'runs/demo.json: format: not a conclave run record: expected format "conclave.run-record", but the field is missing\n    fix: pass a file written by conclave (its "format" is "conclave.run-record")',
+      'runs/demo.json:1:1 format: not a conclave run record: expected format "conclave.run-record", but the field is missing\n    fix: pass a file written by conclave (its "format" is "conclave.run-record")',
     );
-    expect(failure('{"format": "other"}')).toContain('expected format "conclave.run-record", got "other"');
-    expect(failure('[1, 2]')).toContain('not a conclave run record: expected a JSON object, got an array');
+    expect(failure('{\n  "board": "pricing",\n  "format": "other"\n}')).toContain('runs/demo.json:3:3 format: not a conclave run record: expected format "conclave.run-record", got "other"');
+    expect(failure('\n  [1, 2]')).toContain('runs/demo.json:2:3 not a conclave run record: expected a JSON object, got an array');
   });
 
   it('refuses another version with a fix', () => {
@@ -60,18 +60,18 @@ describe('parseRunRecordText', () => {
 
   it('reports every missing payload with its path and a fix', () => {
     const message = failure(JSON.stringify({ ...minimal, kind: 'task', spec: { id: 's' }, result: {}, plan: [] }));
-    expect(message).toContain('runs/demo.json: attempts: attempts is missing (expected an array)\n    fix: add attempts');
-    expect(message).toContain('runs/demo.json: timeline: timeline is missing');
+    expect(message).toContain('runs/demo.json:1:1 attempts: attempts is missing (expected an array)\n    fix: add attempts');
+    expect(message).toContain('runs/demo.json:1:1 timeline: timeline is missing');
   });
 
-  it('reports a wrong type with its path', () => {
-    expect(failure(JSON.stringify({ ...meeting, offline: 'yes' }))).toContain('offline: offline must be a boolean');
+  it('reports a wrong type with its path, at the line and column of the field', () => {
+    expect(failure(JSON.stringify({ ...meeting, offline: 'yes' }, null, 2))).toContain('runs/demo.json:5:3 offline: offline must be a boolean');
   });
 
   it("checks each part of a composite on its own, with the part's path", () => {
-    const message = failure(JSON.stringify({ ...minimal, kind: 'composite', parts: [meeting, { ...minimal, kind: 'debate', board: { id: 'b' } }, { ...meeting, kind: 'composite' }] }));
-    expect(message).toContain('parts[1].result: parts[1].result is missing (expected an object)');
-    expect(message).toContain('parts[2].kind: unknown kind "composite"');
+    const message = failure(JSON.stringify({ ...minimal, kind: 'composite', parts: [meeting, { ...minimal, kind: 'debate', board: { id: 'b' } }, { ...meeting, kind: 'composite' }] }, null, 1));
+    expect(message).toMatch(/runs\/demo\.json:\d+:3 parts\[1\]\.result: parts\[1\]\.result is missing \(expected an object\)/);
+    expect(message).toMatch(/runs\/demo\.json:\d+:4 parts\[2\]\.kind: unknown kind "composite"/);
     expect(message).toContain('(a composite cannot be a part of another)');
   });
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { parseJsonText } from '@conclave/core';
+import { dataPathLocator, parseJsonText, type DataPath } from '@conclave/core';
 import { envelopeSchemas, RUN_RECORD_FORMAT, RUN_RECORD_KINDS, RUN_RECORD_VERSION, type RunRecord, type RunRecordKind } from './run-record.js';
 
-/** One problem with a run-record file: where it is (line and column for JSON syntax, else the path), what is wrong, and the fix. */
+/** One problem with a run-record file: where it is (line, column and path), what is wrong, and the fix. */
 export interface RunRecordIssue {
   readonly file: string;
   readonly line?: number;
@@ -32,6 +32,8 @@ function failed(issues: readonly RunRecordIssue[]): ParseRunRecordResult {
 /** One problem with a record's envelope: where it is, what is wrong and how to fix it. */
 export interface EnvelopeIssue {
   readonly path: string;
+  /** The same path as keys and indexes, to find its line and column in the file. */
+  readonly at: DataPath;
   readonly message: string;
   readonly fix: string;
 }
@@ -56,21 +58,26 @@ export function parseRunRecordText(text: string, file: string): ParseRunRecordRe
   }
   const value = parsed.value;
   const issues = checkEnvelope(value);
-  if (issues.length > 0) return failed(issues.map((issue) => ({ file, ...issue })));
+  if (issues.length > 0) {
+    // Each problem at its field in the file (or the nearest enclosing object that exists).
+    const locate = dataPathLocator(text);
+    return failed(issues.map(({ at, ...issue }) => ({ file, ...locate(at), ...issue })));
+  }
   return { ok: true, record: value as RunRecord };
 }
 
 /** Every envelope problem of a parsed value, in document order; empty when it is a run record. */
-export function checkEnvelope(value: unknown, path = '', allowComposite = true): EnvelopeIssue[] {
-  const at = (key: string) => (path === '' ? key : `${path}.${key}`);
+export function checkEnvelope(value: unknown, at: DataPath = [], allowComposite = true): EnvelopeIssue[] {
+  const path = formatPath(at);
+  const field = (key: string) => ({ path: formatPath([...at, key]), at: [...at, key] });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return [{ path, message: `not a conclave run record: expected a JSON object, got ${describeValue(value)}`, fix: `pass the JSON file conclave wrote for a run (an object with "format": "${RUN_RECORD_FORMAT}")` }];
+    return [{ path, at, message: `not a conclave run record: expected a JSON object, got ${describeValue(value)}`, fix: `pass the JSON file conclave wrote for a run (an object with "format": "${RUN_RECORD_FORMAT}")` }];
   }
   const record = value as Record<string, unknown>;
   if (record['format'] !== RUN_RECORD_FORMAT) {
     return [
       {
-        path: at('format'),
+        ...field('format'),
         message: `not a conclave run record: expected format "${RUN_RECORD_FORMAT}", ${'format' in record ? `got ${describeValue(record['format'])}` : 'but the field is missing'}`,
         fix: `pass a file written by conclave (its "format" is "${RUN_RECORD_FORMAT}")`,
       },
@@ -79,7 +86,7 @@ export function checkEnvelope(value: unknown, path = '', allowComposite = true):
   if (record['version'] !== RUN_RECORD_VERSION) {
     return [
       {
-        path: at('version'),
+        ...field('version'),
         message: `unsupported run-record version ${describeValue(record['version'])}: this report reads version ${RUN_RECORD_VERSION}`,
         fix: `render it with the conclave release that wrote it, or run again to write a version ${RUN_RECORD_VERSION} record`,
       },
@@ -90,7 +97,7 @@ export function checkEnvelope(value: unknown, path = '', allowComposite = true):
   if (typeof kind !== 'string' || !(kinds as readonly string[]).includes(kind)) {
     return [
       {
-        path: at('kind'),
+        ...field('kind'),
         message: `${'kind' in record ? `unknown kind ${describeValue(kind)}` : 'the kind is missing'}: expected one of ${kinds.join(', ')}${!allowComposite && kind === 'composite' ? ' (a composite cannot be a part of another)' : ''}`,
         fix: `set "kind" to the kind of run the record holds (${kinds.join(', ')})`,
       },
@@ -98,33 +105,34 @@ export function checkEnvelope(value: unknown, path = '', allowComposite = true):
   }
   const schema = envelopeSchemas[kind as RunRecordKind] as z.ZodType;
   const parsed = schema.safeParse(value);
-  const issues: EnvelopeIssue[] = parsed.success ? [] : parsed.error.issues.map((issue) => fromZod(issue, path));
+  const issues: EnvelopeIssue[] = parsed.success ? [] : parsed.error.issues.map((issue) => fromZod(issue, at));
   if (kind === 'composite' && Array.isArray(record['parts'])) {
     const parts = record['parts'] as unknown[];
-    if (parts.length === 0) issues.push({ path: at('parts'), message: 'a composite record has no parts', fix: 'add the runs it is made of to "parts", or save the single run on its own' });
-    parts.forEach((p, i) => issues.push(...checkEnvelope(p, `${at('parts')}[${i}]`, false)));
+    if (parts.length === 0) issues.push({ ...field('parts'), message: 'a composite record has no parts', fix: 'add the runs it is made of to "parts", or save the single run on its own' });
+    parts.forEach((p, i) => issues.push(...checkEnvelope(p, [...at, 'parts', i], false)));
   }
   return issues;
 }
 
-function fromZod(issue: z.core.$ZodIssue, prefix: string): EnvelopeIssue {
-  const path = formatPath(prefix, issue.path);
+function fromZod(issue: z.core.$ZodIssue, prefix: DataPath): EnvelopeIssue {
+  const at = [...prefix, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
+  const path = formatPath(at);
   const field = path === '' ? 'the record' : path;
   if (issue.code === 'invalid_type') {
     const missing = issue.message.includes('received undefined');
     const wanted = issue.expected === 'record' ? 'object' : issue.expected;
     return missing
-      ? { path, message: `${field} is missing (expected ${article(wanted)})`, fix: `add ${field}: the run's ${wanted} as conclave wrote it` }
-      : { path, message: `${field} must be ${article(wanted)}: ${issue.message}`, fix: `set ${field} to ${article(wanted)}` };
+      ? { path, at, message: `${field} is missing (expected ${article(wanted)})`, fix: `add ${field}: the run's ${wanted} as conclave wrote it` }
+      : { path, at, message: `${field} must be ${article(wanted)}: ${issue.message}`, fix: `set ${field} to ${article(wanted)}` };
   }
-  return { path, message: issue.message, fix: `correct ${field} as the message describes` };
+  return { path, at, message: issue.message, fix: `correct ${field} as the message describes` };
 }
 
-function formatPath(prefix: string, path: readonly PropertyKey[]): string {
-  let out = prefix;
+function formatPath(path: DataPath): string {
+  let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    else out += out === '' ? key : `.${key}`;
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { runRecord, type VerificationRunRecord } from '@conclave/report';
-import { createPanel, emissionGate, verifyDecision, type DecisionRecord } from '@conclave/verifier';
+import { createPanel, emissionGate, TIERS, verifyDecision, type DecisionRecord } from '@conclave/verifier';
 import type { CommandContext, CommandOutcome } from '../command.js';
-import { CliError } from '../errors.js';
+import { CliError, type InputIssue } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadJsonFile } from '../inputs.js';
 import { renderEmission, renderReport } from '../render.js';
@@ -13,39 +13,55 @@ export interface VerifyFlags {
   readonly out?: string;
 }
 
+/** A decision record, and where its fields are in the file it came from. */
+export interface LoadedDecision {
+  readonly decision: DecisionRecord;
+  /** The position and path of a field of the decision (without one, of the decision itself), for errors found after parsing. */
+  readonly at: (field?: string) => Pick<InputIssue, 'file' | 'line' | 'column' | 'path'>;
+}
+
 /**
  * A decision record from a JSON file: a `DecisionRecord`, or a run record that carries one
  * (`conclave debate --out run.json` writes such a file).
  */
-export async function loadDecision(cwd: string, file: string): Promise<DecisionRecord> {
-  const data = await loadJsonFile(cwd, file, 'decision record');
+export async function loadDecision(cwd: string, file: string): Promise<LoadedDecision> {
+  const { data, locate } = await loadJsonFile(cwd, file, 'decision record');
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CliError(`${file}: a decision record must be a JSON object`, [{ file, line: 1, column: 1, message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`, fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`' }]);
+    throw new CliError(`${file}: a decision record must be a JSON object`, [{ ...locate([]), message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`, fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`' }]);
   }
   const object = data as Record<string, unknown>;
-  if (object.format === 'conclave.run-record') {
+  // In a run record the decision is the `decision` field; otherwise the whole file.
+  const inRunRecord = object.format === 'conclave.run-record';
+  const prefix = inRunRecord ? ['decision'] : [];
+  const at = (field?: string) => {
+    const path = field === undefined ? prefix : [...prefix, field];
+    return { ...locate(path), path: path.join('.') };
+  };
+  if (inRunRecord) {
     const decision = object.decision;
     if (decision === undefined || decision === null || typeof decision !== 'object') {
-      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [], undefined, 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord');
+      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [{ ...at(), message: `"decision" is ${decision === undefined ? 'missing' : decision === null ? 'null' : `a ${typeof decision}`}`, fix: 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord' }]);
     }
-    return decision as DecisionRecord;
+    return { decision: decision as DecisionRecord, at };
   }
-  return object as unknown as DecisionRecord;
+  return { decision: object as unknown as DecisionRecord, at };
 }
 
-function malformed(file: string, issues: readonly string[]): CliError {
+/** Problems the verifier found in the record's shape, each at the decision in the file. */
+function malformed(file: string, loaded: LoadedDecision, issues: readonly string[]): CliError {
   return new CliError(
     `${file}: not a well-formed decision record (${issues.length} problem${issues.length === 1 ? '' : 's'})`,
-    issues.map((message) => ({ file, message, fix: 'see the DecisionRecord fields in docs/verifier.md' })),
+    issues.map((message) => ({ ...loaded.at(), message, fix: 'see the DecisionRecord fields in docs/verifier.md' })),
   );
 }
 
 /** `conclave verify`: the read-only verifier's claims. Exit 0 approved, 1 not approved, 2 malformed. */
 export async function verifyCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
-  const decision = await loadDecision(ctx.io.cwd, file);
+  const loaded = await loadDecision(ctx.io.cwd, file);
+  const { decision } = loaded;
   ctx.progress.event(`verify ${file}`);
   const report = verifyDecision(decision);
-  if (report.malformed.length > 0) throw malformed(file, report.malformed);
+  if (report.malformed.length > 0) throw malformed(file, loaded, report.malformed);
   const exitCode: ExitCode = report.approved ? EXIT.ok : EXIT.no;
   const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `verify ${decision.id}`, decision, verification: report });
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
@@ -57,12 +73,14 @@ export async function verifyCommand(ctx: CommandContext, file: string, flags: Ve
 /** `conclave gate`: the tier-aware emission gate. Exit 0 approved, 1 blocked, 3 escalated, 2 malformed. */
 export async function gateCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
   const loaded = await loadDecision(ctx.io.cwd, file);
-  const decision = flags.tier === undefined ? loaded : { ...loaded, tier: parseTier(flags.tier, 'T3') };
+  const decision = flags.tier === undefined ? loaded.decision : { ...loaded.decision, tier: parseTier(flags.tier, 'T3') };
   ctx.progress.event(`emission gate ${file}`);
   const gate = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
-  if (gate.route === 'refused') throw new CliError(`${file}: ${gate.reason}`, [], undefined, 'give the record a "tier" (T0 to T4), or pass --tier');
+  if (gate.route === 'refused') {
+    throw new CliError(`${file}: the emission gate refused the record`, [{ ...loaded.at('tier'), message: gate.reason, fix: `give the record a "tier" (${TIERS.join(', ')}), or pass --tier` }]);
+  }
   const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
-  if (verification.malformed.length > 0) throw malformed(file, verification.malformed);
+  if (verification.malformed.length > 0) throw malformed(file, loaded, verification.malformed);
   const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
   const exitCode: ExitCode = gate.approved ? EXIT.ok : escalated ? EXIT.escalated : EXIT.no;
   const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `emission gate ${decision.id}`, decision, verification, ...(gate.route === 'panel' ? { panel: gate.verdict } : {}), emission: gate });
