@@ -119,6 +119,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const { dir } = await repo();
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('edit-spec'), commandPolicy: policy });
     expect(result.stop?.kind).toBe('spec_modified');
+    expect(result.reason).toBe('spec_modified');
     expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).trim().split('\n')).toEqual(['first attempt 1 start', 'first attempt 1 end']);
   }, 60_000);
 
@@ -198,6 +199,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const guardian = createGuardian({ adapter, intent: { spec: sampleSpec(), context: 'We agreed on a farewell feature.' } });
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy, guardian });
     expect(result.stop).toEqual({ kind: 'guardian_blocked', reason: expect.stringMatching(/^misaligned: The work writes greeting files/) as string });
+    expect(result.reason).toBe('blocked');
     expect(result.alignment).toBe('misaligned');
     // Attempt 1 was reported; attempt 2 was the one extra job before the block took effect; nothing after it.
     const starts = (await readFile(join(dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith('start'));
