@@ -75,8 +75,10 @@ export { judgeAttempt } from './loop/judge-attempt.js';
 // Judgement: neural verifiers that report state, a declarative rule table that decides, failure fingerprints.
 export type { AlignmentState, BigPictureState, BuildState, StyleState, VerifierFailure, VerifierKind, VerifierStates } from './judgement/verifier-schemas.js';
 export { alignmentStateSchema, bigPictureStateSchema, buildPassed, buildStateSchema, styleStateSchema, styleTotal, VERIFIER_KINDS, verifierSchemas } from './judgement/verifier-schemas.js';
-export type { InputPack, InputPackLimits, InputPackResult, InputPackSource, PackSpecInput, SpecExcerpt, WorkspaceDiff, WorkspaceDiffOptions } from './judgement/input-pack.js';
-export { buildInputPack, capDiff, DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_EXCERPT_CHARS, workspaceDiff } from './judgement/input-pack.js';
+export type { InputPack, InputPackLimits, InputPackResult, InputPackSource, PackSpecInput, SpecExcerpt, UnavailableRelation, WorkspaceDiff, WorkspaceDiffOptions } from './judgement/input-pack.js';
+export { buildInputPack, capDiff, DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_EXCERPT_CHARS, excerptOf, workspaceDiff } from './judgement/input-pack.js';
+export type { RelatedSpecs } from './judgement/related-specs.js';
+export { loadRelatedSpecs } from './judgement/related-specs.js';
 export type { BuildCommandOutcome, BuildStateOptions, RunVerifierOptions, VerificationRound, VerifierExchange, VerifierRequestMetadata, VerifierResult } from './judgement/neural-verifiers.js';
 export { buildStateFromCommand, modelVerifierKinds, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest } from './judgement/neural-verifiers.js';
 export type { Judgement, JudgementOutcome, JudgementState, Rule, RuleOptions } from './judgement/rule-table.js';
@@ -86,13 +88,13 @@ export { DEFAULT_FINGERPRINT_TOP_N, failureFingerprint, FingerprintTracker, norm
 export type { CompletionFacts, CompletionProof } from './judgement/completion-proof.js';
 export { COMPLETION_ORACLES, completionRecord, proveCompletion } from './judgement/completion-proof.js';
 export type { ChildSpecDraft, SplitPlan, SplitPlanner, SplitPlannerOptions, SplitRequest } from './judgement/split-planner.js';
-export { createModelSplitPlanner, MAX_SPLIT_CHILDREN, SPLIT_PROTOCOL, splitReplySchema, splitRequest } from './judgement/split-planner.js';
+export { createModelSplitPlanner, MAX_SPLIT_CHILDREN, planSplit, SPLIT_PROTOCOL, splitReplySchema, splitRequest } from './judgement/split-planner.js';
 export type { GrantStrategy, TaskGrants } from './judgement/grants.js';
-export { childGrants, GRANT_STRATEGIES, inheritGrants, restrictGrants } from './judgement/grants.js';
+export { capGrants, childGrants, GRANT_STRATEGIES, inheritGrants, restrictGrants } from './judgement/grants.js';
 export type { CouncilReviewOptions } from './judgement/council-review.js';
 export { councilReviewGate } from './judgement/council-review.js';
 export type { AskOptions, AskResult, ModelExchange } from './model/ask-structured.js';
-export { askStructured } from './model/ask-structured.js';
+export { askStructured, exchangesCostUsd } from './model/ask-structured.js';
 
 // Guardian: alignment monitoring of progress reports against the original intent.
 export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, JobRefusal, PendingReport, Transition } from './guardian/guardian-state.js';

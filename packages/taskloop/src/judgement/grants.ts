@@ -34,6 +34,14 @@ export function childGrants(parent: TaskGrants, child: ChildSpecDraft, strategy:
   } catch {
     proposed = undefined;
   }
+  return capGrants(parent, proposed);
+}
+
+/**
+ * Grants proposed for a task below `parent`, capped at the parent's: only the parent's variables,
+ * and every secret the parent redacts kept. Anything that is not a list of names grants nothing.
+ */
+export function capGrants(parent: TaskGrants, proposed: Partial<Record<keyof TaskGrants, unknown>> | null | undefined): TaskGrants {
   const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
   const env = [...new Set(names(proposed?.env).filter((name) => parent.env.includes(name)))];
   const secrets = [...new Set([...parent.secrets, ...names(proposed?.secrets)])];

@@ -16,6 +16,17 @@ export interface SpecExcerpt {
   readonly excerpt: string;
 }
 
+/** A related spec or task that could not be read for the pack, and why (recorded, never fatal). */
+export interface UnavailableRelation {
+  readonly spec: string;
+  readonly reason: string;
+}
+
+/** A related task or spec as the verifiers see it: its title and criteria, never more. */
+export function excerptOf(task: { readonly title: string; readonly acceptance: readonly string[] }): string {
+  return [task.title, ...task.acceptance.map((criterion) => `- ${criterion}`)].join('\n');
+}
+
 /** What an input pack is built from. */
 export interface InputPackSource {
   readonly spec: PackSpecInput;
@@ -29,6 +40,7 @@ export interface InputPackSource {
   readonly diff: string;
   readonly parentExcerpt?: SpecExcerpt;
   readonly nextExcerpts?: readonly SpecExcerpt[];
+  readonly unavailableRelations?: readonly UnavailableRelation[];
   readonly policy: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -54,7 +66,8 @@ export interface InputPack {
     /** Whether any of the diff was dropped. */
     readonly diffTruncated: boolean;
   };
-  readonly relations: { readonly parent?: SpecExcerpt; readonly next: readonly SpecExcerpt[] };
+  /** `unavailable`: related specs the run could not read (missing, or outside the workspace); only when there are some. */
+  readonly relations: { readonly parent?: SpecExcerpt; readonly next: readonly SpecExcerpt[]; readonly unavailable?: readonly UnavailableRelation[] };
   readonly policy: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -93,7 +106,11 @@ export function buildInputPack(source: InputPackSource, limits: InputPackLimits 
     spec: { id: source.spec.id, title: source.spec.title, acceptance: [...source.spec.acceptance], constraints: [...source.spec.constraints] },
     context: { depth: source.depth, attempt: source.attempt, budgets: { ...source.budgets } },
     workspace: { changedFiles: [...source.changedFiles], diff: diffText, diffTruncated: truncated },
-    relations: { ...(source.parentExcerpt === undefined ? {} : { parent: excerpt(source.parentExcerpt) }), next: (source.nextExcerpts ?? []).map(excerpt) },
+    relations: {
+      ...(source.parentExcerpt === undefined ? {} : { parent: excerpt(source.parentExcerpt) }),
+      next: (source.nextExcerpts ?? []).map(excerpt),
+      ...(source.unavailableRelations === undefined || source.unavailableRelations.length === 0 ? {} : { unavailable: source.unavailableRelations.map((relation) => ({ ...relation })) }),
+    },
     policy: { ...source.policy },
   });
 

@@ -1,6 +1,6 @@
 import { scriptedAdapter } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
-import { createModelSplitPlanner, MAX_SPLIT_CHILDREN, SPLIT_PROTOCOL, splitRequest, type SplitRequest } from './split-planner.js';
+import { createModelSplitPlanner, MAX_SPLIT_CHILDREN, planSplit, SPLIT_PROTOCOL, splitRequest, type SplitPlanner, type SplitRequest } from './split-planner.js';
 
 const request: SplitRequest = {
   parent: { id: 'farewell', title: 'Add farewell', acceptance: ['farewell(name) says goodbye'], constraints: ['no dependencies'], depth: 0 },
@@ -41,5 +41,30 @@ describe('createModelSplitPlanner', () => {
     expect(plan).toMatchObject({ ok: false });
     expect(adapter.calls).toHaveLength(1);
     expect(splitRequest(request).responseFormat?.name).toBe('task_split');
+  });
+});
+
+describe('planSplit: any planner’s plan, checked as the loop acts on it', () => {
+  it('passes a valid plan through, its children as the schema reads them (trimmed)', async () => {
+    const planner: SplitPlanner = () => Promise.resolve({ ok: true, children: [{ ...child('  Resolve the TODO  ') }], exchanges: [] });
+    expect(await planSplit(planner, request)).toEqual({ ok: true, children: [child('Resolve the TODO')], exchanges: [] });
+  });
+
+  it('fails closed on a plan the model planner could not return: the reason names each problem, the children are kept as rejected', async () => {
+    const children = [child('Same'), { ...child('Other'), acceptance: [], env: ['1BAD'] }];
+    const plan = await planSplit(() => Promise.resolve({ ok: true, children, exchanges: [] }), request);
+    expect(plan).toMatchObject({ ok: false, rejected: children });
+    expect(!plan.ok && plan.message).toBe("the split planner's plan is invalid: children.1.acceptance: give each child at least one acceptance criterion; children.1.env.0: an environment variable name");
+    const tooMany = Array.from({ length: MAX_SPLIT_CHILDREN + 1 }, (_, i) => child(`Child ${i}`));
+    const crowded = await planSplit(() => Promise.resolve({ ok: true, children: tooMany, exchanges: [] }), request);
+    expect(!crowded.ok && crowded.message).toContain(`at most ${MAX_SPLIT_CHILDREN} children`);
+  });
+
+  it('a planner that throws, or returns no plan at all, fails the split as a value', async () => {
+    expect(await planSplit(() => Promise.reject(new Error('planner bug')), request)).toEqual({ ok: false, message: 'the split planner threw: planner bug', exchanges: [] });
+    const nothing = (() => Promise.resolve(undefined)) as unknown as SplitPlanner;
+    expect(await planSplit(nothing, request)).toEqual({ ok: false, message: 'the split planner returned no plan', exchanges: [] });
+    const noChildren = (() => Promise.resolve({ ok: true, exchanges: 'nope' })) as unknown as SplitPlanner;
+    expect(await planSplit(noChildren, request)).toMatchObject({ ok: false, exchanges: [] });
   });
 });

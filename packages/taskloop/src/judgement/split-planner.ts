@@ -1,4 +1,4 @@
-import type { ModelAdapter, ModelRequest } from '@conclave/core';
+import { errorMessage, type ModelAdapter, type ModelRequest } from '@conclave/core';
 import { z } from 'zod';
 import { askStructured, type ModelExchange } from '../model/ask-structured.js';
 import { ENV_NAME_PATTERN } from '../spec/task-spec-schema.js';
@@ -44,8 +44,13 @@ export interface SplitRequest {
   readonly signal?: AbortSignal;
 }
 
-/** The children, or why there are none; the exchanges go into the split's evidence either way. */
-export type SplitPlan = { readonly ok: true; readonly children: readonly ChildSpecDraft[]; readonly exchanges: readonly ModelExchange[] } | { readonly ok: false; readonly message: string; readonly exchanges: readonly ModelExchange[] };
+/**
+ * The children, or why there are none; the exchanges go into the split's evidence either way.
+ * `rejected`: the children a planner proposed that `planSplit` refused.
+ */
+export type SplitPlan =
+  | { readonly ok: true; readonly children: readonly ChildSpecDraft[]; readonly exchanges: readonly ModelExchange[] }
+  | { readonly ok: false; readonly message: string; readonly exchanges: readonly ModelExchange[]; readonly rejected?: unknown };
 
 /** Synthesises child specs for a split; never throws or rejects. */
 export type SplitPlanner = (request: SplitRequest) => Promise<SplitPlan>;
@@ -66,6 +71,29 @@ export function createModelSplitPlanner(adapter: ModelAdapter, options: SplitPla
     if (!asked.ok) return { ok: false, message: `the split planner ${asked.kind === 'invalid_output' ? 'gave no valid children' : 'failed'}: ${asked.message}`, exchanges: asked.exchanges };
     return { ok: true, children: asked.value.children, exchanges: asked.exchanges };
   };
+}
+
+/**
+ * Asks any split planner, the loop's way: its plan is never trusted. The children must pass
+ * `splitReplySchema`, the same check a model's reply passes (criteria, one-line titles, variable
+ * names, at most `MAX_SPLIT_CHILDREN` children), so a custom planner cannot slip in a child the
+ * model planner could not; otherwise the split fails closed, with the reason and the children it
+ * refused. A planner that throws or returns no plan fails the split too. Never rejects.
+ */
+export async function planSplit(planner: SplitPlanner, request: SplitRequest): Promise<SplitPlan> {
+  // Typed loosely on purpose: a planner written in plain JavaScript may return anything.
+  let plan: { readonly ok?: unknown; readonly message?: unknown; readonly children?: unknown; readonly exchanges?: unknown } | null | undefined;
+  try {
+    plan = await planner(request);
+  } catch (thrown) {
+    return { ok: false, message: `the split planner threw: ${errorMessage(thrown)}`, exchanges: [] };
+  }
+  const exchanges = Array.isArray(plan?.exchanges) ? (plan.exchanges as ModelExchange[]) : [];
+  if (plan?.ok !== true) return { ok: false, message: typeof plan?.message === 'string' ? plan.message : 'the split planner returned no plan', exchanges };
+  const checked = splitReplySchema.safeParse({ children: plan.children });
+  if (checked.success) return { ok: true, children: checked.data.children, exchanges };
+  const issues = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  return { ok: false, message: `the split planner's plan is invalid: ${issues.join('; ')}`, exchanges, rejected: plan.children };
 }
 
 /** The protocol tag of split requests, for scripted and offline adapters. */
