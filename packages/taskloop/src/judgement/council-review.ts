@@ -12,8 +12,8 @@ export interface CouncilReviewOptions {
 /**
  * A council board as a review gate: once an attempt's gates pass, the board debates whether the
  * change completes the task, from the task's criteria and the diff. Only its GO counts; its
- * consensus and dissent are recorded in the attempt's evidence, and a stopped or failed debate
- * is NO_GO like any other (ADR 0005).
+ * consensus, dissent and priced cost are recorded in the attempt's evidence (the cost counts
+ * toward the run's `maxCostUsd`), and a stopped or failed debate is NO_GO like any other (ADR 0005).
  *
  * @example
  * runTaskLoop({ ..., judgement: { verifiers, review: councilReviewGate({ board, adapters }) } });
@@ -38,6 +38,7 @@ export function councilReviewGate(options: CouncilReviewOptions): ReviewGate {
     return {
       verdict: result.verdict,
       ...(consensus.status === 'scored' ? { score: consensus.score } : {}),
+      ...(result.usage.costUsd === undefined ? {} : { costUsd: result.usage.costUsd }),
       dissent: [
         ...(consensus.status === 'scored' ? consensus.dissent.map((member) => `${member.memberId}: ${member.verdict}`) : [`quorum not met: ${consensus.validVotes} of ${consensus.minValidVotes} votes`]),
         ...result.failures.map((failure) => `${failure.memberId}: ${failure.reason.kind}`),

@@ -4,12 +4,14 @@ import type { GateRunReport } from '../gates/run-gates.js';
 import { proveCompletion, type CompletionFacts } from '../judgement/completion-proof.js';
 import { FingerprintTracker, failureFingerprint } from '../judgement/fingerprint.js';
 import type { GrantStrategy } from '../judgement/grants.js';
-import { buildInputPack, workspaceDiff, type InputPackLimits, type SpecExcerpt } from '../judgement/input-pack.js';
+import { buildInputPack, excerptOf, workspaceDiff, type InputPackLimits, type SpecExcerpt } from '../judgement/input-pack.js';
 import { buildStateFromCommand, runVerificationRound, verifierEvidence, type VerificationRound } from '../judgement/neural-verifiers.js';
 import { decide, defaultRules, type Judgement, type JudgementState, type Rule, type RuleOptions } from '../judgement/rule-table.js';
+import type { RelatedSpecs } from '../judgement/related-specs.js';
 import type { SplitPlanner } from '../judgement/split-planner.js';
 import type { BuildState } from '../judgement/verifier-schemas.js';
 import type { Tier } from '@conclave/verifier';
+import { exchangesCostUsd } from '../model/ask-structured.js';
 import type { BundleJudgement, EvidenceBundle } from './evidence-store.js';
 import { taskBaseRef } from './git.js';
 import type { JudgedAttempt } from './loop-step.js';
@@ -24,6 +26,8 @@ export interface ReviewVerdict {
   readonly score?: number;
   /** Members whose own verdict differs from the board's, with theirs. */
   readonly dissent: readonly string[];
+  /** What the review's model calls cost, when they were priced: the run's cost budget counts it. */
+  readonly costUsd?: number;
 }
 
 /** The task loop's judgement: neural verifiers that emit state, the rule table that decides, splits. */
@@ -67,6 +71,8 @@ export interface JudgeInput {
   readonly parent?: TaskContext;
   /** The tasks that come after this one in the plan (titles only: excerpts, never whole specs). */
   readonly next: readonly SpecExcerpt[];
+  /** The spec's related specs (`relationships`), as excerpts; the parent spec stands in for a parent task at depth 0. */
+  readonly related?: RelatedSpecs;
   readonly maxDepth: number;
   readonly policy: Readonly<Record<string, string | number | boolean>>;
   readonly judgement?: JudgementOptions;
@@ -106,6 +112,7 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
     diffText = diff.diff;
     {
       const build = task.depth === 0 ? await depthZeroBuild(input) : undefined;
+      const parentExcerpt = input.parent === undefined ? input.related?.parent : { spec: input.parent.taskId, excerpt: excerptOf(input.parent) };
       const packed = buildInputPack(
         {
           spec: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints },
@@ -114,14 +121,15 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
           budgets: { maxRetries: task.maxRetries, maxDepth: input.maxDepth },
           changedFiles: diff.changedFiles,
           diff: diff.diff,
-          ...(input.parent === undefined ? {} : { parentExcerpt: { spec: input.parent.taskId, excerpt: excerptOf(input.parent) } }),
-          nextExcerpts: input.next,
+          ...(parentExcerpt === undefined ? {} : { parentExcerpt }),
+          nextExcerpts: [...input.next, ...(input.related?.next ?? [])],
+          ...(input.related === undefined || input.related.unavailable.length === 0 ? {} : { unavailableRelations: input.related.unavailable }),
           policy: input.policy,
         },
         judgement.limits,
       );
       round = await runVerificationRound(judgement.verifiers, packed.pack, {
-        ...(build === undefined ? {} : { build }),
+        ...(build === undefined ? {} : { build: build.state }),
         ...(judgement.timeoutMs === undefined ? {} : { timeoutMs: judgement.timeoutMs }),
         ...(input.signal === undefined ? {} : { signal: input.signal }),
       });
@@ -141,7 +149,9 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
       };
       const rules = judgement.rules ?? defaultRules({ ...judgement.ruleOptions, maxDepth: input.maxDepth, maxAttempts: task.maxRetries + 1 });
       ruled = decide(state, rules);
-      files['verifiers.json'] = `${JSON.stringify({ pack: packed.pack, capped: packed.capped, stats: packed.stats, results: round.results.map(verifierEvidence), judgement: ruled }, null, 2)}\n`;
+      // At depth 0 the build is no model's report: keep what really ran beside the verifiers' results.
+      const built = task.depth === 0 ? { build: build ?? { source: 'none', state: null } } : {};
+      files['verifiers.json'] = `${JSON.stringify({ pack: packed.pack, capped: packed.capped, stats: packed.stats, ...built, results: round.results.map(verifierEvidence), judgement: ruled }, null, 2)}\n`;
     }
   }
 
@@ -167,7 +177,7 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
     ...unproven.filter((claim) => claim.claim !== 'completion_gates_passed').map((claim) => `${claim.claim}: ${claim.reason}`),
     ...(review !== undefined && review.verdict !== 'GO' ? [`the review board said ${review.verdict}`] : []),
   ];
-  const costs = (round?.results ?? []).flatMap((result) => result.exchanges.map((exchange) => (exchange.result.ok ? exchange.result.usage.costUsd : undefined))).filter((cost): cost is number => cost !== undefined);
+  const costs = [exchangesCostUsd((round?.results ?? []).flatMap((result) => result.exchanges)), review?.costUsd].filter((cost): cost is number => cost !== undefined);
   const bundle: BundleJudgement = {
     complete: proof.complete,
     unproven,
@@ -200,13 +210,30 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
 }
 
 /**
- * The depth-0 build state: the configured build command really runs; without one, the shell
- * gates that ran are the build (they really ran too). No shell gate and no command: no state,
- * which the rule table never counts as passing.
+ * The depth-0 build as it really ran: the state the rule table reads, where it came from, and the
+ * build command's own run (exit code, output, reason) when one is configured; the shell gates'
+ * runs are already in the attempt's evidence, so they are named only.
  */
-async function depthZeroBuild(input: JudgeInput): Promise<BuildState | undefined> {
-  const ran = input.runBuild === undefined ? input.report.gates.filter((gate) => gate.type === 'shell') : [await input.runBuild()];
-  if (ran.length === 0) return undefined;
+type DepthZeroBuild =
+  | { readonly source: 'build_command'; readonly state: BuildState; readonly command: GateEvidence }
+  | { readonly source: 'shell_gates'; readonly state: BuildState; readonly gates: readonly string[] };
+
+/**
+ * The depth-0 build: the configured build command really runs; without one, the shell gates that
+ * ran are the build (they really ran too). No shell gate and no command: no state, which the rule
+ * table never counts as passing.
+ */
+async function depthZeroBuild(input: JudgeInput): Promise<DepthZeroBuild | undefined> {
+  if (input.runBuild !== undefined) {
+    const command = await input.runBuild();
+    return { source: 'build_command', state: buildStateOf([command]), command };
+  }
+  const ran = input.report.gates.filter((gate) => gate.type === 'shell');
+  return ran.length === 0 ? undefined : { source: 'shell_gates', state: buildStateOf(ran), gates: ran.map((gate) => gate.name) };
+}
+
+/** One build state from the shell runs that make up the build. */
+function buildStateOf(ran: readonly GateEvidence[]): BuildState {
   const failing = ran.find((gate) => !gate.passed);
   const states = ran.map((gate) =>
     buildStateFromCommand({
@@ -229,11 +256,6 @@ async function depthZeroBuild(input: JudgeInput): Promise<BuildState | undefined
     commands: states.flatMap((state) => state.commands),
     logSample: states.map((state) => state.logSample).filter((sample) => sample !== '').join('\n').slice(-4_000),
   };
-}
-
-/** A related task as the verifiers see it: its title and criteria, never more. */
-export function excerptOf(task: Pick<TaskContext, 'title' | 'acceptance'>): string {
-  return [task.title, ...task.acceptance.map((criterion) => `- ${criterion}`)].join('\n');
 }
 
 /** A review that throws is a review that did not say GO. */

@@ -40,7 +40,7 @@ export type HaltReason =
   | { readonly kind: 'aborted'; readonly message: string }
   /** The guardian judged the trajectory misaligned (or failed too often): no new attempt starts until a person unblocks it. */
   | { readonly kind: 'guardian_blocked'; readonly reason: string }
-  /** A budget of the whole run (attempts, wall-clock, cost) ran out before the next attempt. */
+  /** A budget of the whole run (attempts, wall-clock, cost) ran out: before the next attempt, or (wall-clock) during one. */
   | { readonly kind: 'budget_exhausted'; readonly budget: RunBudget; readonly limit: number; readonly used: number }
   | { readonly kind: 'io_error'; readonly message: string };
 
@@ -85,6 +85,8 @@ export interface LoopState {
   /** Tasks whose retries ran out (or that could not be verified) when the policy said continue. */
   readonly failed: readonly { readonly taskId: string; readonly disposition: TaskDisposition }[];
   readonly halted?: HaltReason;
+  /** A halt that came during an attempt: the run stops once that attempt is recorded and committed. */
+  readonly halting?: HaltReason;
 }
 
 /** What happened, reported by the runner after it performed an effect. */
@@ -105,6 +107,8 @@ export type LoopEvent =
   | { readonly type: 'flipped' }
   | { readonly type: 'committed' }
   | { readonly type: 'task_timed_out' }
+  /** The run's wall-clock budget ran out during the attempt (its builder, gates or verifiers were stopped). */
+  | { readonly type: 'budget_ran_out'; readonly reason: Extract<HaltReason, { kind: 'budget_exhausted' }> }
   | { readonly type: 'halt'; readonly reason: HaltReason };
 
 /** What the runner must do next. Exactly one at a time, so a kill between two leaves a clear point to resume from. */
@@ -214,6 +218,12 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       const recorded: AttemptState = { ...current, decision: 'failed', disposition: 'task_timed_out' };
       return { state: { ...state, phase: 'recording', current: recorded }, effect: { type: 'record', attempt: recorded } };
     }
+    case 'budget_ran_out': {
+      if (current === undefined) break;
+      // The attempt is kept like any failed one, with no disposition: the budget ran out for the run, not the task.
+      const recorded: AttemptState = { ...current, decision: 'failed' };
+      return { state: { ...state, phase: 'recording', current: recorded, halting: event.reason }, effect: { type: 'record', attempt: recorded } };
+    }
     case 'recorded':
       if (state.phase !== 'recording' || current === undefined) break;
       if (current.decision === 'passed') return { state: { ...state, phase: 'flipping' }, effect: { type: 'flip', taskId: current.taskId } };
@@ -223,6 +233,7 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       return { state: { ...state, phase: 'committing', completed: [...state.completed, current.taskId] }, effect: { type: 'commit', attempt: current } };
     case 'committed':
       if (state.phase !== 'committing' || current === undefined) break;
+      if (state.halting !== undefined) return finish(state, state.halting);
       return afterCommit(state, current);
   }
   return finish(state, { kind: 'io_error', message: `the loop runner reported "${event.type}" in phase "${state.phase}"; this is a bug in the runner` });

@@ -1,66 +1,41 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelRequest } from '@conclave/core';
 import { createOfflineAdapter, parseBoard } from '@conclave/council';
 import { scriptedAdapter } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
 import { councilReviewGate } from '../judgement/council-review.js';
-import { createModelSplitPlanner, SPLIT_PROTOCOL } from '../judgement/split-planner.js';
-import type { VerifierKind, VerifierStates } from '../judgement/verifier-schemas.js';
+import type { InputPack } from '../judgement/input-pack.js';
+import { createModelSplitPlanner, SPLIT_PROTOCOL, type SplitPlanner } from '../judgement/split-planner.js';
 import { parsePlan } from '../ledger/plan-parse.js';
+import { parseSpec } from '../spec/task-spec.js';
+import { attemptBundle as bundle, attemptFile as evidenceFile, envSeen, priced, satisfiedVerifiers } from '../test-support/scripted-judgement.js';
 import { loopFixtures, sampleSpec } from '../test-support/temp-repo.js';
-import type { EvidenceBundle } from './evidence-store.js';
 import { readRunEvidence } from './read-run.js';
 import { runTaskLoop } from './run-task-loop.js';
 import type { SplitRecord } from './task-context.js';
 
-const { repo, spec, agent, policy } = loopFixtures();
+const { repo, spec, agent, policy, onCleanup } = loopFixtures();
 const ONE_TASK = '- [ ] Write the first file {#first}\n';
 
-/** The acceptance criteria a verifier request lists, so a scripted alignment can cover exactly them. */
-function criteriaOf(request: ModelRequest): string[] {
-  const content = request.messages.map((message) => message.content).join('\n');
-  const block = /Acceptance criteria:\n((?:- .*\n?)+)/.exec(content)?.[1] ?? '';
-  return block
-    .split('\n')
-    .filter((line) => line.startsWith('- '))
-    .map((line) => line.slice(2));
-}
-
-/** Verifiers that report a clean state for whatever they are shown: the gates decide. */
-const satisfiedVerifiers = () =>
-  scriptedAdapter((request) => {
-    const kind = request.metadata?.verifier as VerifierKind;
-    const states: VerifierStates = {
-      build: { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true },
-      alignment: { score: 0.9, coverage: criteriaOf(request).map((criterion) => ({ criterion, met: true, why: 'the diff does it' })), constraintIssues: [] },
-      bigPicture: { score: 0.9, supportsParent: true, supportsNext: [], risks: [] },
-      style: { issues: [] },
-    };
-    return { value: states[kind] };
-  });
-
-/** A split planner model that proposes one child for the extra file, asking for two variables. */
-const extraFilePlanner = () =>
+/** A split planner model that proposes one child for the extra file, asking for two variables; each call costs `costUsd` when given. */
+const extraFilePlanner = (costUsd?: number) =>
   scriptedAdapter((request) => {
     expect(request.metadata?.protocol).toBe(SPLIT_PROTOCOL);
-    return { value: { children: [{ title: 'Fix the extra file', failure: 'check fails: extra.txt is not ok', acceptance: ['done/extra.txt says ok'], env: ['GRANTED_VAR', 'NOT_GRANTED_VAR'] }] } };
+    return { value: { children: [{ title: 'Fix the extra file', failure: 'check fails: extra.txt is not ok', acceptance: ['done/extra.txt says ok'], env: ['GRANTED_VAR', 'NOT_GRANTED_VAR'] }] }, ...priced(costUsd) };
   });
-
-async function bundle(dir: string, runId: string, task: string, attempt: number): Promise<EvidenceBundle> {
-  return JSON.parse(await readFile(join(dir, '.conclave/runs', runId, task, `attempt-${attempt}`, 'evidence.json'), 'utf8')) as EvidenceBundle;
-}
 
 describe('runTaskLoop with judgement (real git, real child-process builder, real gates, scripted verifiers)', () => {
   it('a task that fails the same way twice splits into a child that fixes it; the parent is then verified again and ticked', async () => {
     const { dir, git } = await repo();
     const planner = extraFilePlanner();
-    const text = sampleSpec({ tasks: ONE_TASK, extra: 'grants: { env: [GRANTED_VAR] }\n' });
+    const text = sampleSpec({ tasks: ONE_TASK, extra: 'grants: { env: [GRANTED_VAR, PARENT_ONLY_VAR] }\n' });
     const result = await runTaskLoop({
       workspace: dir,
       spec: spec(text),
       builder: agent('needs-split'),
       commandPolicy: policy,
+      env: { ...process.env, GRANTED_VAR: 'granted', PARENT_ONLY_VAR: 'parent-only', NOT_GRANTED_VAR: 'never' },
       judgement: { verifiers: satisfiedVerifiers(), splitPlanner: createModelSplitPlanner(planner), grants: 'restrict' },
     });
     expect(result).toMatchObject({ outcome: 'completed', reason: 'done' });
@@ -89,6 +64,14 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     expect(child).toMatchObject({ depth: 1, retriesConfigured: 1, decision: 'passed', judgement: { complete: true } });
     const split = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-2', 'split.json'), 'utf8')) as SplitRecord;
     expect(split.children[0]).toMatchObject({ taskId: 'first.1', depth: 1, maxRetries: 1, parentId: 'first', grants: { env: ['GRANTED_VAR'] } });
+    // And its builder really ran with those grants: the parent saw both its variables, the child only the one it holds.
+    const parentEnv = await envSeen(dir, runId, 'first', 1);
+    expect(parentEnv).toEqual(expect.arrayContaining(['GRANTED_VAR', 'PARENT_ONLY_VAR']));
+    expect(parentEnv).not.toContain('NOT_GRANTED_VAR');
+    const childEnv = await envSeen(dir, runId, 'first.1', 1);
+    expect(childEnv).toContain('GRANTED_VAR');
+    expect(childEnv).not.toContain('PARENT_ONLY_VAR');
+    expect(childEnv).not.toContain('NOT_GRANTED_VAR');
 
     // Every verifier exchange and the completion record are kept with the attempt.
     const verifiers = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-2', 'verifiers.json'), 'utf8')) as { results: unknown[]; pack: { workspace: { changedFiles: string[] } } };
@@ -193,5 +176,147 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     expect(result).toMatchObject({ outcome: 'halted', completed: [] });
     const first = await bundle(dir, result.runId as string, 'first', 1);
     expect(first.judgement?.review).toEqual({ verdict: 'NO_GO', dissent: ['the review failed: board offline'] });
+  }, 60_000);
+
+  it('the depth-0 build verifier runs the configured build command under the command policy; its run and state are saved in verifiers.json', async () => {
+    interface SavedBuild {
+      source: string;
+      state: { attempted: boolean; exitCode: number | null; errors: string[]; commands: string[]; inferred: boolean };
+      command: { command: string; passed: boolean; exitCode?: number; stdout?: string; stderr?: string; reason: string };
+    }
+    const { dir } = await repo();
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ tasks: ONE_TASK, maxRetries: 1 })),
+      builder: agent('flaky'),
+      commandPolicy: policy,
+      judgement: { verifiers: satisfiedVerifiers(), buildCommand: 'node scripts/check.mjs' },
+    });
+    expect(result).toMatchObject({ outcome: 'completed', reason: 'done' });
+    const runId = result.runId as string;
+    const failed = (await evidenceFile<{ build: SavedBuild }>(dir, runId, 'first', 1, 'verifiers.json')).build;
+    expect(failed).toMatchObject({ source: 'build_command', command: { command: 'node scripts/check.mjs', passed: false, exitCode: 1 }, state: { attempted: true, exitCode: 1, commands: ['node scripts/check.mjs'], inferred: false } });
+    expect(failed.command.stderr).toContain('first.txt is not ok: BROKEN first');
+    expect(failed.state.errors.length).toBeGreaterThan(0);
+    const passed = (await evidenceFile<{ build: SavedBuild }>(dir, runId, 'first', 2, 'verifiers.json')).build;
+    expect(passed).toMatchObject({ source: 'build_command', command: { passed: true, exitCode: 0, stdout: expect.stringContaining('all done files ok') as string }, state: { exitCode: 0, errors: [] } });
+
+    // A build command the policy does not allow never runs, and a build that did not run never passes.
+    const other = await repo();
+    const refused = await runTaskLoop({
+      workspace: other.dir,
+      spec: spec(sampleSpec({ tasks: ONE_TASK, maxRetries: 0 })),
+      builder: agent('good'),
+      commandPolicy: policy,
+      judgement: { verifiers: satisfiedVerifiers(), buildCommand: 'npm run build' },
+    });
+    expect(refused).toMatchObject({ outcome: 'halted', completed: [] });
+    const notRun = (await evidenceFile<{ build: SavedBuild }>(other.dir, refused.runId as string, 'first', 1, 'verifiers.json')).build;
+    expect(notRun).toMatchObject({ source: 'build_command', command: { passed: false, reason: expect.stringMatching(/allow/i) as string }, state: { attempted: false } });
+    expect(notRun.command.exitCode).toBeUndefined();
+  }, 60_000);
+
+  it('the wall-clock budget stops a slow builder mid-attempt: the run ends within its budget with budget_exhausted, the attempt recorded and committed', async () => {
+    const { dir, git } = await repo();
+    const text = sampleSpec({ tasks: ONE_TASK, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, runTimeoutMs: 2500 }');
+    const started = performance.now();
+    const result = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('slow'), commandPolicy: policy, env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' } });
+    // The task's own lifecycle (60 s) and the builder's sleep (20 s) would both outlast this.
+    expect(performance.now() - started).toBeLessThan(12_000);
+    expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'wall_clock', limit: 2500 } });
+    expect((result.stop as { used: number }).used).toBeGreaterThanOrEqual(2500);
+    const first = await bundle(dir, result.runId as string, 'first', 1);
+    expect(first.decision).toBe('failed');
+    expect(first.disposition).toBeUndefined();
+    expect(git('log', '-1', '--format=%s', 'conclave/greet').trim()).toBe('[first] attempt 1: failed');
+    expect(await readFile(join(dir, 'build-log.txt'), 'utf8').catch(() => '')).not.toContain('end');
+  }, 60_000);
+
+  it('the split planner’s priced calls count toward the cost budget, and a resumed run still counts them', async () => {
+    const { dir } = await repo();
+    const text = sampleSpec({ tasks: ONE_TASK }).replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, maxCostUsd: 0.5 }');
+    const judgement = { verifiers: satisfiedVerifiers(), splitPlanner: createModelSplitPlanner(extraFilePlanner(1)) };
+    const result = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('needs-split'), commandPolicy: policy, judgement });
+    // Two builds cost 0.002; the split's plan cost 1, so the child never starts.
+    expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'cost' } });
+    expect((result.stop as { used: number }).used).toBeCloseTo(1.002, 6);
+    const runId = result.runId as string;
+    const split = await bundle(dir, runId, 'first', 2);
+    expect(split.split).toEqual({ ok: true, children: ['first.1'] });
+    expect(split.judgement?.costUsd).toBeCloseTo(1, 6);
+    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(2);
+
+    const resumed = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('needs-split'), commandPolicy: policy, judgement });
+    expect(resumed).toMatchObject({ resumed: true, reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'cost' } });
+    expect((resumed.stop as { used: number }).used).toBeCloseTo(1.002, 6);
+    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(2);
+  }, 60_000);
+
+  it('the verifiers’ and the review board’s priced calls count toward the cost budget and are saved with the attempt', async () => {
+    const { dir } = await repo();
+    const text = sampleSpec({ tasks: ONE_TASK }).replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, maxCostUsd: 0.5 }');
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(text),
+      builder: agent('good'),
+      commandPolicy: policy,
+      // Three verifier calls at 0.1 and a review at 0.25: the review is what crosses the budget.
+      judgement: { verifiers: satisfiedVerifiers(0.1), review: () => Promise.resolve({ verdict: 'NO_GO' as const, dissent: ['not yet'], costUsd: 0.25 }) },
+    });
+    expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'cost' } });
+    expect((result.stop as { used: number }).used).toBeCloseTo(0.551, 6);
+    const first = await bundle(dir, result.runId as string, 'first', 1);
+    expect(first.judgement?.costUsd).toBeCloseTo(0.55, 6);
+    const completion = await evidenceFile<{ review: { costUsd: number } }>(dir, result.runId as string, 'first', 1, 'completion.json');
+    expect(completion.review.costUsd).toBe(0.25);
+    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(1);
+  }, 60_000);
+
+  it('a custom split planner’s invalid plan fails the split closed: nothing is appended, the reason and the refused children are recorded', async () => {
+    const { dir } = await repo();
+    const planner: SplitPlanner = () => Promise.resolve({ ok: true, children: [{ title: 'Fix the extra file', failure: 'extra.txt is BROKEN', acceptance: [], env: ['not a name!'] }], exchanges: [] });
+    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ tasks: ONE_TASK })), builder: agent('needs-split'), commandPolicy: policy, judgement: { verifiers: satisfiedVerifiers(), splitPlanner: planner } });
+    expect(result).toMatchObject({ outcome: 'halted', reason: 'gave_up', stop: { kind: 'task_failed', taskId: 'first', disposition: 'gave_up' } });
+    const runId = result.runId as string;
+    const second = await bundle(dir, runId, 'first', 2);
+    expect(second.split).toEqual({ ok: false, message: expect.stringMatching(/^the split planner's plan is invalid: .*children\.0\.acceptance.*children\.0\.env\.0/) as string });
+    const recorded = await evidenceFile<{ ok: boolean; message: string; rejected: unknown }>(dir, runId, 'first', 2, 'split-planner.json');
+    expect(recorded).toMatchObject({ ok: false, rejected: [{ title: 'Fix the extra file', acceptance: [] }] });
+    const plan = parsePlan(await readFile(join(dir, '.conclave/plan.md'), 'utf8'));
+    expect(plan.ok && plan.plan.items.map((item) => item.id)).toEqual(['first']);
+  }, 60_000);
+
+  it('bigPicture sees capped excerpts of the spec’s parent and next specs; a missing one or one outside the workspace is recorded, never read', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'conclave-outside-'));
+    onCleanup(() => rm(outside, { recursive: true, force: true }));
+    await writeFile(join(outside, 'outside-spec.md'), 'OUTSIDE THE WORKSPACE\n');
+    const parentSpec = `---\nid: parent-spec\ntitle: Ship the greeter\nacceptance: [${Array.from({ length: 20 }, (_, i) => `the greeter handles case ${i} well`).join(', ')}]\n---\nThe whole greeter.\n`;
+    const { dir, git } = await repo();
+    await mkdir(join(dir, 'specs'));
+    await writeFile(join(dir, 'specs/parent-spec.md'), parentSpec);
+    await writeFile(join(dir, 'specs/next-spec.md'), 'Not a spec, just notes: the farewell comes next.\n');
+    await symlink(join(outside, 'outside-spec.md'), join(dir, 'specs/outside-spec.md'));
+    git('add', '-A');
+    git('commit', '-q', '-m', 'specs');
+    const text = sampleSpec({ tasks: ONE_TASK, maxRetries: 0, extra: 'relationships: { parent: parent-spec, next: [next-spec, gone-spec, outside-spec] }\n' });
+    const parsed = parseSpec(text, join(dir, 'specs/greet.md'));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const verifiers = satisfiedVerifiers();
+    const result = await runTaskLoop({ workspace: dir, spec: parsed.spec, builder: agent('good'), commandPolicy: policy, judgement: { verifiers, limits: { maxExcerptChars: 200 } } });
+    expect(result).toMatchObject({ outcome: 'completed' });
+    const { pack } = await evidenceFile<{ pack: InputPack }>(dir, result.runId as string, 'first', 1, 'verifiers.json');
+    expect(pack.relations.parent?.spec).toBe('parent-spec');
+    expect(pack.relations.parent?.excerpt).toMatch(/^Ship the greeter\n- the greeter handles case 0 well\n/);
+    expect(pack.relations.parent?.excerpt.length).toBeLessThanOrEqual(200);
+    expect(pack.relations.next).toEqual([{ spec: 'next-spec', excerpt: 'Not a spec, just notes: the farewell comes next.\n' }]);
+    expect(pack.relations.unavailable).toEqual([
+      { spec: 'gone-spec', reason: 'missing: specs/gone-spec.md' },
+      { spec: 'outside-spec', reason: expect.stringMatching(/outside the workspace/) as string },
+    ]);
+    const bigPicture = verifiers.calls.find((call) => call.request.metadata?.verifier === 'bigPicture');
+    const content = bigPicture?.request.messages.map((message) => message.content).join('\n') ?? '';
+    expect(content).toContain('Parent task: parent-spec\nShip the greeter');
+    expect(content).toContain('- next-spec: Not a spec, just notes');
+    expect(JSON.stringify(verifiers.calls)).not.toContain('OUTSIDE THE WORKSPACE');
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { DEFAULT_TIMEOUT_MS, errorMessage } from '@conclave/core';
 import type { BuildContext, BuildResult, BuildTask, Builder } from '../builders/builder.js';
 import { safeBuild } from '../builders/safe-build.js';
 import type { Level } from '../gates/gate-definition.js';
@@ -32,7 +32,9 @@ import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltR
 import { judgeAttempt, type JudgementOptions, type JudgeOutput } from './judge-attempt.js';
 import { readSplits, SPLIT_FILE, type SplitRecord, type TaskContext } from './task-context.js';
 import { childGrants, GRANT_STRATEGIES } from '../judgement/grants.js';
-import { createModelSplitPlanner } from '../judgement/split-planner.js';
+import { loadRelatedSpecs, type RelatedSpecs } from '../judgement/related-specs.js';
+import { createModelSplitPlanner, planSplit } from '../judgement/split-planner.js';
+import { exchangesCostUsd } from '../model/ask-structured.js';
 
 /** Where the plan comes from when the workspace has none yet. */
 export type PlanSource = string | ((spec: TaskSpec) => Promise<string | readonly PlanTaskInput[]>);
@@ -240,13 +242,18 @@ class LoopRun {
   #journal: ProcessJournal | undefined;
   /** Split children's contexts by task id; the plan's own tasks use the spec's. */
   readonly #contexts = new Map<string, TaskContext>();
+  /** The spec's related specs, read once at the start, for the big-picture verifier. */
+  #related: RelatedSpecs | undefined;
   /** Builds this run (resumes included) and what they and the verifiers cost, for the run budgets. */
   #attemptsUsed = 0;
   #costUsd = 0;
   /** The judge step's output for the attempt being recorded. */
   #judged: JudgeOutput | undefined;
-  /** The current task's lifecycle deadline: every build, gate and retry of the task shares it. */
-  #task: { readonly id: string; readonly deadline: number; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
+  /**
+   * The current task's lifecycle deadline: every build, gate, verifier and retry of the task
+   * shares it. It is the run's wall-clock budget when that ends first (`byRun`).
+   */
+  #task: { readonly id: string; readonly deadline: number; readonly byRun: boolean; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
 
   constructor(options: TaskLoopOptions) {
     this.#options = options;
@@ -369,9 +376,14 @@ class LoopRun {
     }
     this.#ledger = opened.ledger;
     for (const split of await readSplits(this.#workspace, run.runId)) for (const child of split.children) this.#contexts.set(child.taskId, child);
+    // The judgement's cost (verifiers, review, split planner) is in its bundle, so a resumed run counts it too.
     for (const { bundle } of await readRunAttempts(this.#workspace, run.runId)) {
       if (bundle.builder !== null) this.#attemptsUsed += 1;
       this.#costUsd += (bundle.builder?.costUsd ?? 0) + (bundle.judgement?.costUsd ?? 0);
+    }
+    const { relationships } = spec;
+    if (this.#options.judgement !== undefined && (relationships.parent !== undefined || relationships.next.length > 0)) {
+      this.#related = await loadRelatedSpecs(spec, this.#workspace, this.#options.judgement.limits?.maxExcerptChars);
     }
     if (this.#resumed) {
       await this.#timeline({ state: 'resume', detail: ('recovered' in opened ? opened.recovered : undefined) ?? 'clean' });
@@ -458,8 +470,12 @@ class LoopRun {
     if (last?.decision === 'passed') return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
     if (last?.disposition !== undefined && last.disposition !== 'completed') return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
     const controller = new AbortController();
-    const timeoutMs = this.#spec.budgets.taskTimeoutMs;
-    this.#task = { id: next.id, deadline: performance.now() + timeoutMs, controller, timer: setTimeout(() => controller.abort(new Error('task timeout')), timeoutMs) };
+    // Whichever ends first, the task's lifecycle or the run's wall clock, stops the attempt in flight.
+    const taskMs = this.#spec.budgets.taskTimeoutMs;
+    const runMs = this.#runRemainingMs();
+    const byRun = runMs < taskMs;
+    const timeoutMs = Math.max(0, Math.min(taskMs, runMs));
+    this.#task = { id: next.id, deadline: performance.now() + timeoutMs, byRun, controller, timer: setTimeout(() => controller.abort(new Error(byRun ? 'the run budget ran out' : 'task timeout')), timeoutMs) };
     const context = this.#context(next.id);
     const ownRetries = context.depth === 0 ? {} : { maxRetries: context.maxRetries };
     // The task was split and its children are done (it is runnable again): verify it, build nothing.
@@ -486,10 +502,26 @@ class LoopRun {
   #budgetExhausted(): Extract<HaltReason, { kind: 'budget_exhausted' }> | undefined {
     const { maxAttempts, runTimeoutMs, maxCostUsd } = this.#spec.budgets;
     if (maxAttempts !== undefined && this.#attemptsUsed >= maxAttempts) return { kind: 'budget_exhausted', budget: 'attempts', limit: maxAttempts, used: this.#attemptsUsed };
-    const elapsed = Date.now() - Date.parse(this.#run.startedAt);
-    if (runTimeoutMs !== undefined && elapsed >= runTimeoutMs) return { kind: 'budget_exhausted', budget: 'wall_clock', limit: runTimeoutMs, used: elapsed };
+    if (runTimeoutMs !== undefined && this.#runRemainingMs() <= 0) return this.#wallClockExhausted(runTimeoutMs);
     if (maxCostUsd !== undefined && this.#costUsd >= maxCostUsd) return { kind: 'budget_exhausted', budget: 'cost', limit: maxCostUsd, used: Math.round(this.#costUsd * 1e6) / 1e6 };
     return undefined;
+  }
+
+  /** Milliseconds left of the run's wall-clock budget, counted from its first start; Infinity without one. */
+  #runRemainingMs(): number {
+    const { runTimeoutMs } = this.#spec.budgets;
+    return runTimeoutMs === undefined ? Infinity : Date.parse(this.#run.startedAt) + runTimeoutMs - Date.now();
+  }
+
+  #wallClockExhausted(limit: number): Extract<HaltReason, { kind: 'budget_exhausted' }> {
+    return { kind: 'budget_exhausted', budget: 'wall_clock', limit, used: Date.now() - Date.parse(this.#run.startedAt) };
+  }
+
+  /** The attempt in flight ran out of time: the task's lifecycle, or the whole run's budget (the run then halts once it is recorded). */
+  #outOfTime(): LoopEvent {
+    const { runTimeoutMs } = this.#spec.budgets;
+    if (this.#task?.byRun === true && runTimeoutMs !== undefined) return { type: 'budget_ran_out', reason: this.#wallClockExhausted(runTimeoutMs) };
+    return { type: 'task_timed_out' };
   }
 
   async #build(taskId: string, attempt: number, feedback: AttemptState['feedback']): Promise<LoopEvent> {
@@ -512,7 +544,7 @@ class LoopRun {
     const result = await safeBuild(this.#options.builder, taskBuild(this.#spec, task), feedback, context);
     this.#costUsd += result.costUsd ?? 0;
     await this.#timeline({ state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : `${result.failure?.kind ?? 'failed'}` });
-    if (this.#taskTimedOut()) return { type: 'task_timed_out' };
+    if (this.#taskTimedOut()) return this.#outOfTime();
     return { type: 'built', result };
   }
 
@@ -521,7 +553,7 @@ class LoopRun {
     const report = await runGates(this.#spec.gates, this.#gateContext(taskId, this.#spec.level));
     const failed = report.gates.filter((gate) => !gate.passed).map((gate) => gate.name);
     await this.#timeline({ state: 'validate', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: `${report.gates.length} gate(s), ${failed.length === 0 ? 'all passed' : `failed: ${failed.join(', ')}`}` });
-    if (this.#taskTimedOut()) return { type: 'task_timed_out' };
+    if (this.#taskTimedOut()) return this.#outOfTime();
     return { type: 'validated', report };
   }
 
@@ -622,9 +654,10 @@ class LoopRun {
       earlier: earlier.filter((bundle) => bundle.attempt < attempt.attempt),
       ...(parent === undefined ? {} : { parent }),
       next: siblings.map((sibling) => ({ spec: sibling.id, excerpt: sibling.text })),
+      ...(this.#related === undefined ? {} : { related: this.#related }),
       maxDepth: this.#spec.budgets.maxDepth,
       policy: { level: this.#spec.level, tier: this.#spec.tier, onExhausted: this.#spec.policy.onExhausted },
-      ...(judgement === undefined ? {} : { judgement }),
+      ...(judgement === undefined ? {} : { judgement: { ...judgement, timeoutMs: this.#modelTimeoutMs() } }),
       ...(buildCommand === undefined ? {} : { runBuild: () => this.#runBuildCommand(attempt.taskId, buildCommand) }),
       signal: this.#signal(),
     });
@@ -632,8 +665,13 @@ class LoopRun {
     this.#costUsd += output.bundle.costUsd ?? 0;
     const outcome = output.bundle.outcome === undefined ? '' : `, rule table: ${output.bundle.outcome} (${output.bundle.ruleId ?? ''})`;
     await this.#timeline({ state: 'judge', taskId: attempt.taskId, attempt: attempt.attempt, durationMs: Math.round(performance.now() - started), detail: `${output.judged.complete ? 'proven complete' : 'not proven complete'}${outcome}` });
-    if (this.#taskTimedOut()) return { type: 'task_timed_out' };
+    if (this.#taskTimedOut()) return this.#outOfTime();
     return { type: 'judged', judged: output.judged };
+  }
+
+  /** A model call's deadline (verifiers, split planner): its own, capped at what is left of the task and the run. */
+  #modelTimeoutMs(): number {
+    return Math.max(1, Math.min(this.#options.judgement?.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.#remainingMs()));
   }
 
   /** The depth-0 build verifier's build: the configured command, run like a shell gate (same policy, environment and limits). */
@@ -653,16 +691,19 @@ class LoopRun {
     const task = this.#context(attempt.taskId);
     if (judgement === undefined) return { type: 'split_failed', message: 'no judgement is configured, so nothing can plan a split' };
     if (task.depth + 1 > this.#spec.budgets.maxDepth) return { type: 'split_failed', message: `max_depth: task ${task.taskId} is at depth ${task.depth}, the limit is ${this.#spec.budgets.maxDepth}` };
-    const planner = judgement.splitPlanner ?? createModelSplitPlanner(judgement.verifiers, judgement.timeoutMs === undefined ? {} : { timeoutMs: judgement.timeoutMs });
+    const planner = judgement.splitPlanner ?? createModelSplitPlanner(judgement.verifiers, { timeoutMs: this.#modelTimeoutMs() });
     const failures = [...(this.#judged?.judgement?.reasons ?? []), ...(this.#judged?.fingerprintMessages ?? [])];
-    let plan: Awaited<ReturnType<typeof planner>>;
-    try {
-      plan = await planner({ parent: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints, depth: task.depth }, failures: [...new Set(failures)].slice(0, 12), signal: this.#signal() });
-    } catch (thrown) {
-      plan = { ok: false, message: `the split planner threw: ${errorMessage(thrown)}`, exchanges: [] };
+    const plan = await planSplit(planner, { parent: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints, depth: task.depth }, failures: [...new Set(failures)].slice(0, 12), signal: this.#signal() });
+    // The planner's calls are the judgement's cost too: counted now, and kept in the bundle for a resumed run.
+    const cost = exchangesCostUsd(plan.exchanges) ?? 0;
+    this.#costUsd += cost;
+    const planned = `${JSON.stringify({ ok: plan.ok, ...(plan.ok ? { children: plan.children } : { message: plan.message, ...(plan.rejected === undefined ? {} : { rejected: plan.rejected }) }), exchanges: plan.exchanges }, null, 2)}\n`;
+    if (this.#judged !== undefined) {
+      const { bundle, files } = this.#judged;
+      const costUsd = (bundle.costUsd ?? 0) + cost;
+      this.#judged = { ...this.#judged, bundle: { ...bundle, ...(costUsd === 0 ? {} : { costUsd }) }, files: { ...files, 'split-planner.json': planned } };
     }
-    const planned = `${JSON.stringify({ ok: plan.ok, ...(plan.ok ? { children: plan.children } : { message: plan.message }), exchanges: plan.exchanges }, null, 2)}\n`;
-    if (this.#judged !== undefined) this.#judged = { ...this.#judged, files: { ...this.#judged.files, 'split-planner.json': planned } };
+    if (this.#taskTimedOut()) return this.#outOfTime();
     if (!plan.ok) return { type: 'split_failed', message: plan.message };
     const appended = await this.#ledger.appendSubtasks(task.taskId, plan.children.map((child) => child.title));
     if (!appended.ok) {

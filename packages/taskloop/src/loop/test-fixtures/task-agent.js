@@ -6,7 +6,8 @@
 // (also rewrites conclave.config.yaml to allow any command), slow (sleeps
 // TASK_AGENT_SLEEP_MS first, for the kill tests), needs-split (every task also breaks
 // done/extra.txt, the same way each time, unless the task is about the extra file: a failure only
-// a split child fixes).
+// a split child fixes). Every mode lists the names (never the values) of the environment variables
+// it got on stderr, "env: A B C", which the builder keeps in the attempt's transcript.
 import { Buffer } from 'node:buffer';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
@@ -42,4 +43,5 @@ if (mode === 'tamper') {
 if (mode === 'widen-policy') writeFileSync('conclave.config.yaml', 'commands:\n  allowUnlisted: true\n');
 if (mode === 'edit-spec') appendFileSync('.conclave/spec.md', '\nAlso do something else.\n');
 appendFileSync('build-log.txt', `${task} attempt ${attempt} end\n`);
+process.stderr.write(`env: ${Object.keys(process.env).sort().join(' ')}\n`);
 process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: `wrote done/${task}.txt`, num_turns: 1, total_cost_usd: 0.001 }) + '\n');
