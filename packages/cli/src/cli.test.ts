@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseRunRecordText } from '@conclave/report';
 import { createFakeOpenAIServer } from '@conclave/testing/servers';
 import { describe, expect, it } from 'vitest';
@@ -257,6 +257,20 @@ describe('conclave meet and adr approve', () => {
     const again = await runMain(['adr', 'approve', join(cwd, 'adr', numbered[0] ?? ''), '--dir', 'adr'], { cwd });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('not a proposed ADR draft');
+  }, 60_000);
+
+  it('refuses to approve the same draft twice (exit 2) and writes nothing', async () => {
+    const cwd = await tempDir();
+    const meet = await runMain(['meet', brief, '--adr-dir', 'adr', '--json'], { cwd });
+    const draft = (JSON.parse(meet.stdout) as { adr: { path: string; title: string } }).adr;
+    expect((await runMain(['adr', 'approve', draft.path, '--dir', 'adr', '--by', 'Ada'], { cwd })).code).toBe(0);
+    const before = (await readdir(join(cwd, 'adr'))).sort();
+    expect(before).toEqual(['0001-gcp.md', basename(draft.path)]);
+    const twice = await runMain(['adr', 'approve', draft.path, '--dir', 'adr', '--by', 'Ada', '--json'], { cwd });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(`conclave: ${draft.path}: already approved: adr/0001-gcp.md records "${draft.title}"\n    fix: nothing to do`);
+    expect(JSON.parse(twice.stdout)).toMatchObject({ command: 'adr approve', exitCode: 2 });
+    expect((await readdir(join(cwd, 'adr'))).sort()).toEqual(before);
   }, 60_000);
 
   it('exits 3 when the meeting does not converge in --max-rounds (a provisional decision: a person decides)', async () => {

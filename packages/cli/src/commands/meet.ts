@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { draftAdr, PROPOSED_STATUS_LINE, runMeeting, slugify, type AdrDraft, type Brief, type MeetingEvent, type MeetingResult } from '@conclave/meeting';
 import { recordAdr } from '@conclave/meeting/node';
 import { runRecord, type MeetingRunRecord } from '@conclave/report';
@@ -120,7 +120,23 @@ export interface AdrApproveFlags {
   readonly by?: string;
 }
 
-/** `conclave adr approve <draft> --dir adr/`: numbers the draft and records it as accepted. */
+/**
+ * The numbered ADR (`NNNN-*.md`) in `dir` whose title is `title`: the same decision on the same
+ * question, approved before. Matching the title, not the slug: two meetings may both pick "gcp".
+ */
+async function recordedWithTitle(dir: string, shown: string, title: string): Promise<string | undefined> {
+  try {
+    for (const name of (await readdir(dir)).filter((n) => /^\d{4}-.*\.md$/.test(n)).sort()) {
+      const heading = (await readFile(join(dir, name), 'utf8')).split('\n').find((line) => line.startsWith('# '));
+      if (heading?.slice(2).trim() === title) return join(shown, name);
+    }
+  } catch (error) {
+    throw new CliError(`cannot read the ADRs in ${shown}: ${(error as Error).message}`, [], undefined, 'check --dir');
+  }
+  return undefined;
+}
+
+/** `conclave adr approve <draft> --dir adr/`: numbers the draft and records it as accepted, once. */
 export async function adrApproveCommand(ctx: CommandContext, draftFile: string, flags: AdrApproveFlags): Promise<CommandOutcome> {
   const markdown = await readInput(ctx.io.cwd, draftFile, 'ADR draft');
   const lines = markdown.split('\n');
@@ -140,6 +156,10 @@ export async function adrApproveCommand(ctx: CommandContext, draftFile: string, 
     await mkdir(dir, { recursive: true });
   } catch (error) {
     throw new CliError(`cannot create ${flags.dir}: ${(error as Error).message}`, [], undefined, 'choose a writable --dir');
+  }
+  const earlier = await recordedWithTitle(dir, flags.dir, title);
+  if (earlier !== undefined) {
+    throw new CliError(`${draftFile}: already approved: ${earlier} records "${title}"`, [], undefined, `nothing to do; delete the draft, or write a new ADR that supersedes ${basename(earlier)} to change the decision`);
   }
   const recorded = await recordAdr(dir, draft, { approvedBy, at: new Date().toISOString() });
   if (recorded.isErr()) throw new CliError(`cannot record the ADR: ${recorded.error.message}`, [], recorded.error.kind === 'io' ? EXIT.usage : EXIT.no, 'check --dir');

@@ -1,9 +1,27 @@
+import type * as FsPromises from 'node:fs/promises';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdrDraft } from '../adr.js';
 import { recordAdr } from './record-adr.js';
+
+// A file handle whose write fails half-way, for the ADR named "disk-full" only: a full disk.
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof FsPromises>();
+  const open: typeof fs.open = async (path, ...rest) => {
+    const handle = await fs.open(path, ...rest);
+    if (!String(path).endsWith('-disk-full.md')) return handle;
+    return Object.assign(Object.create(handle) as typeof handle, {
+      writeFile: async (data: string) => {
+        await handle.writeFile(data.slice(0, 5));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+      close: () => handle.close(),
+    });
+  };
+  return { ...fs, open };
+});
 
 const draft = (slug: string): AdrDraft => ({ title: slug, slug, status: 'proposed', markdown: `# ${slug}\n\nStatus: proposed\n\nBody.\n` });
 const approval = { approvedBy: 'alice', at: '2026-11-22T03:00:00Z' };
@@ -47,6 +65,12 @@ describe('recordAdr', () => {
   it('refuses to write without an explicit approval', async () => {
     const result = await recordAdr(dir, draft('x'), { approvedBy: ' ', at: 'now' });
     expect(result._unsafeUnwrapErr().kind).toBe('not_approved');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('leaves no numbered file (and no lock) behind when the write fails half-way', async () => {
+    const result = await recordAdr(dir, draft('disk-full'), approval);
+    expect(result._unsafeUnwrapErr()).toMatchObject({ kind: 'io', message: expect.stringContaining('ENOSPC') as unknown });
     expect(await readdir(dir)).toEqual([]);
   });
 

@@ -51,10 +51,14 @@ export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrAppro
         const path = join(dir, `${number}-${draft.slug}.md`);
         const file = await createExclusive(path);
         if (file === 'exists') continue;
+        let written = false;
         try {
           await file.writeFile(markdown, 'utf8');
+          written = true;
         } finally {
           await file.close();
+          // A write that failed half-way (a full disk) must not leave a numbered ADR behind.
+          if (!written) await unlink(path).catch(() => undefined);
         }
         return ok({ number: candidate, path, markdown });
       } finally {
