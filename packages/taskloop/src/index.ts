@@ -65,6 +65,8 @@ export type { EvidenceBundle, TimelineEntry } from './loop/evidence-store.js';
 export type { BundleJudgement } from './loop/evidence-store.js';
 export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
+export type { RunTaskContext } from './loop/run-task.js';
+export { runTask } from './loop/run-task.js';
 export type { RunEvidence } from './loop/read-run.js';
 export { readRunEvidence } from './loop/read-run.js';
 export type { SplitRecord, TaskContext } from './loop/task-context.js';

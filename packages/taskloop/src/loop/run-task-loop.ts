@@ -31,7 +31,7 @@ import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
 import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
 import { judgeAttempt, type JudgementOptions, type JudgeOutput } from './judge-attempt.js';
 import { readSplits, SPLIT_FILE, type SplitRecord, type TaskContext } from './task-context.js';
-import { childGrants, GRANT_STRATEGIES } from '../judgement/grants.js';
+import { capGrants, childGrants, GRANT_STRATEGIES } from '../judgement/grants.js';
 import { loadRelatedSpecs, type RelatedSpecs } from '../judgement/related-specs.js';
 import { createModelSplitPlanner, planSplit } from '../judgement/split-planner.js';
 import { exchangesCostUsd } from '../model/ask-structured.js';
@@ -156,6 +156,8 @@ interface RunRecord {
   readonly startedAt: string;
   /** The command policy fixed at the start, so a rerun uses it, not a file a builder may have edited. */
   readonly commandPolicy?: CommandPolicy;
+  /** The one task a `runTask` run was given, fixed at the start like the policy; absent for a spec's plan. */
+  readonly task?: TaskContext;
 }
 
 /**
@@ -172,25 +174,38 @@ interface RunRecord {
  *   console.log(result.outcome, result.completed);
  * }
  */
-export async function runTaskLoop(options: TaskLoopOptions): Promise<TaskLoopResult> {
+export function runTaskLoop(options: TaskLoopOptions): Promise<TaskLoopResult> {
+  return executeLoop(options);
+}
+
+/**
+ * The loop behind `runTaskLoop` and `runTask`: the spec's plan, or, given a task, that task alone
+ * with its context in place of the spec's. Not exported from the package: `runTask` is its entry.
+ */
+export async function executeLoop(options: TaskLoopOptions, task?: TaskContext): Promise<TaskLoopResult> {
   try {
-    if (options.enabled === false) return await runDisabled(options);
-    return await new LoopRun(options).execute();
+    if (options.enabled === false) return await runDisabled(options, task);
+    return await new LoopRun(options, task).execute();
   } catch (thrown) {
     // Only a bug can land here; it must still not become a rejection, nor a ticked box.
     return { outcome: 'halted', reason: 'io_error', stop: { kind: 'io_error', message: `internal error: ${errorMessage(thrown)}` }, resumed: false, completed: [], failed: [] };
   }
 }
 
-/** Off means off: no files, no gates, no commits, no planner; the builder runs once per task. */
-async function runDisabled(options: TaskLoopOptions): Promise<TaskLoopResult> {
+/** Off means off: no files, no gates, no commits, no planner; the builder runs once per task (a given task: once). */
+async function runDisabled(options: TaskLoopOptions, given?: TaskContext): Promise<TaskLoopResult> {
   const text = typeof options.plan === 'string' ? options.plan : specPlanText(options.spec);
   const parsed = text === undefined ? undefined : parsePlan(text);
-  const tasks = parsed?.ok === true ? parsed.plan.items.filter((item) => item.childIds.length === 0 && !item.checked).map((item) => ({ id: item.id, text: item.text })) : [{ id: options.spec.id, text: options.spec.title }];
-  const env = scrubbedEnv(options.env ?? process.env, options.spec.grants.env);
+  const tasks =
+    given !== undefined
+      ? [taskBuild(options.spec, given)]
+      : parsed?.ok === true
+        ? parsed.plan.items.filter((item) => item.childIds.length === 0 && !item.checked).map((item) => buildTask(options.spec, item))
+        : [buildTask(options.spec, { id: options.spec.id, text: options.spec.title })];
+  const env = scrubbedEnv(options.env ?? process.env, given === undefined ? options.spec.grants.env : capGrants(options.spec.grants, given.grants).env);
   const builds: { taskId: string; result: BuildResult }[] = [];
   for (const task of tasks) {
-    const result = await safeBuild(options.builder, buildTask(options.spec, task), undefined, {
+    const result = await safeBuild(options.builder, task, undefined, {
       workspace: options.workspace,
       timeoutMs: options.spec.budgets.taskTimeoutMs,
       env,
@@ -211,16 +226,16 @@ function buildTask(spec: TaskSpec, task: { readonly id: string; readonly text: s
   return { id: task.id, text: task.text, specId: spec.id, specTitle: spec.title, acceptance: spec.acceptance, constraints: spec.constraints, specBody: spec.body };
 }
 
-/** What the builder is given for a task: a split child gets its own criteria and why it exists. */
+/** What the builder is given for a task: its own criteria, and for a split child why it exists. */
 function taskBuild(spec: TaskSpec, task: TaskContext): BuildTask {
-  if (task.depth === 0) return buildTask(spec, { id: task.taskId, text: task.title });
+  if (task.parentId === undefined) return { ...buildTask(spec, { id: task.taskId, text: task.title }), acceptance: task.acceptance, constraints: task.constraints };
   const why = `This task was split from task ${task.parentId ?? ''} because: ${task.failure ?? 'it kept failing'}.`;
   return { id: task.taskId, text: task.title, specId: spec.id, specTitle: spec.title, acceptance: task.acceptance, constraints: task.constraints, specBody: `${why}\n\n${spec.body}` };
 }
 
-function secretValues(options: TaskLoopOptions): string[] {
+function secretValues(options: TaskLoopOptions, extraSecrets: readonly string[] = []): string[] {
   const env = options.env ?? process.env;
-  const named = options.spec.grants.secrets.flatMap((name) => {
+  const named = [...options.spec.grants.secrets, ...extraSecrets].flatMap((name) => {
     const value = env[name];
     return value !== undefined && value.length >= 6 ? [value] : [];
   });
@@ -240,8 +255,10 @@ class LoopRun {
   #resumed = false;
   #policy: CommandPolicy | undefined;
   #journal: ProcessJournal | undefined;
-  /** Split children's contexts by task id; the plan's own tasks use the spec's. */
+  /** Split children's contexts by task id (and a `runTask` task's); the plan's own tasks use the spec's. */
   readonly #contexts = new Map<string, TaskContext>();
+  /** The one task `runTask` was given, its grants capped at the spec's. */
+  readonly #root: TaskContext | undefined;
   /** The spec's related specs, read once at the start, for the big-picture verifier. */
   #related: RelatedSpecs | undefined;
   /** Builds this run (resumes included) and what they and the verifiers cost, for the run budgets. */
@@ -255,12 +272,14 @@ class LoopRun {
    */
   #task: { readonly id: string; readonly deadline: number; readonly byRun: boolean; readonly controller: AbortController; readonly timer: NodeJS.Timeout } | undefined;
 
-  constructor(options: TaskLoopOptions) {
+  constructor(options: TaskLoopOptions, root?: TaskContext) {
     this.#options = options;
     this.#spec = options.spec;
     this.#workspace = options.workspace;
     this.#env = scrubbedEnv(options.env ?? process.env, options.spec.grants.env);
-    this.#secrets = secretValues(options);
+    // A task given from outside never holds more than the spec grants, like a split child.
+    this.#root = root === undefined ? undefined : { ...root, grants: capGrants(options.spec.grants, root.grants) };
+    this.#secrets = secretValues(options, this.#root?.grants.secrets);
   }
 
   async execute(): Promise<TaskLoopResult> {
@@ -320,6 +339,9 @@ class LoopRun {
       }
     } else if (existing.specId !== spec.id || existing.specSha256 !== sha256(spec.source)) {
       return refusal('run_mismatch', `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`, `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
+    } else if (existing.task?.taskId !== this.#root?.taskId) {
+      const held = existing.task === undefined ? 'the spec\'s plan' : `task "${existing.task.taskId}"`;
+      return refusal('run_mismatch', `the workspace holds run ${existing.runId} of ${held}, and ${this.#root === undefined ? 'the spec\'s plan' : `task "${this.#root.taskId}"`} was given`, `rerun with what that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
     }
     let policy = this.#options.commandPolicy ?? existing?.commandPolicy;
     if (existing === undefined && policy === undefined) {
@@ -334,6 +356,7 @@ class LoopRun {
       branch: spec.branch,
       startedAt: new Date().toISOString(),
       ...(policy === undefined ? {} : { commandPolicy: policy }),
+      ...(this.#root === undefined ? {} : { task: this.#root }),
     };
     this.#policy = policy;
     const switched = await switchToBranch(this.#workspace, run.branch);
@@ -375,6 +398,7 @@ class LoopRun {
       return refusal(issues === undefined ? 'ledger' : 'plan_invalid', 'message' in opened ? opened.message : 'the plan is not a strict task list', 'fix' in opened ? opened.fix : 'write each task as "- [ ] text"', issues);
     }
     this.#ledger = opened.ledger;
+    if (run.task !== undefined) this.#contexts.set(run.task.taskId, run.task);
     for (const split of await readSplits(this.#workspace, run.runId)) for (const child of split.children) this.#contexts.set(child.taskId, child);
     // The judgement's cost (verifiers, review, split planner) is in its bundle, so a resumed run counts it too.
     for (const { bundle } of await readRunAttempts(this.#workspace, run.runId)) {
@@ -412,6 +436,8 @@ class LoopRun {
   }
 
   async #planText(): Promise<string | StartRefusal> {
+    // A task given to runTask is the whole plan: its splits nest under it like any task's.
+    if (this.#root !== undefined) return planFromTasks([{ title: this.#root.title, id: this.#root.taskId }]);
     const source = this.#options.plan;
     if (typeof source === 'string') return source;
     if (source !== undefined) {
@@ -477,7 +503,7 @@ class LoopRun {
     const timeoutMs = Math.max(0, Math.min(taskMs, runMs));
     this.#task = { id: next.id, deadline: performance.now() + timeoutMs, byRun, controller, timer: setTimeout(() => controller.abort(new Error(byRun ? 'the run budget ran out' : 'task timeout')), timeoutMs) };
     const context = this.#context(next.id);
-    const ownRetries = context.depth === 0 ? {} : { maxRetries: context.maxRetries };
+    const ownRetries = context.maxRetries === this.#spec.budgets.maxRetries ? {} : { maxRetries: context.maxRetries };
     // The task was split and its children are done (it is runnable again): verify it, build nothing.
     if (last?.split?.ok === true) return { type: 'selected', taskId: next.id, attempt: last.attempt + 1, reverify: true, ...ownRetries };
     const feedback = last === undefined ? undefined : feedbackFrom(attemptFromBundle(last), context.maxRetries);
@@ -624,7 +650,7 @@ class LoopRun {
 
   /** The environment a task's builder and gates get: the scrubbed base plus the task's granted variables. */
   #envFor(task: TaskContext): Record<string, string> {
-    if (task.depth === 0) return this.#env;
+    if (task.grants === this.#spec.grants) return this.#env;
     return scrubbedEnv(this.#options.env ?? process.env, task.grants.env);
   }
 
