@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { offlineEnv, repoRoot, tempDir } from './test-support/run-main.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { offlineEnv, removeTempDirs, repoRoot, tempDir } from './test-support/run-main.js';
 
 const exec = promisify(execFile);
 
@@ -21,6 +21,8 @@ async function bin(args: string[], cwd: string): Promise<{ code: number; stdout:
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+afterAll(removeTempDirs);
 
 describe('the conclave bin (child process, from source)', () => {
   it('prints help with examples and exits 0', async () => {

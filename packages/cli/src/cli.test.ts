@@ -3,8 +3,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseRunRecordText } from '@conclave/report';
 import { createFakeOpenAIServer } from '@conclave/testing/servers';
-import { describe, expect, it } from 'vitest';
-import { examples, offlineAgent, offlineEnv, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { examples, offlineAgent, offlineEnv, removeTempDirs, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
 
 const board = join(examples, 'boards/product-launch.yaml');
 const brief = join(examples, 'briefs/data-platform.yaml');
@@ -30,6 +30,8 @@ const goBoard = [
   '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
   '',
 ].join('\n');
+
+afterAll(removeTempDirs);
 
 describe('conclave --help', () => {
   it('lists every command, examples and the exit codes', async () => {

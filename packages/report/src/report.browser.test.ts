@@ -1,6 +1,6 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from './render.js';
@@ -11,10 +11,12 @@ import { fixtureRecords, type FixtureRecords } from './test-support/records.js';
 // routed: the reports must read fully without either.
 let browser: Browser;
 let records: FixtureRecords;
-let shots: string;
+
+/** Screenshots of the last run, for a person to look at: in the repository, ignored by git. */
+const shots = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
 
 beforeAll(async () => {
-  [browser, records, shots] = await Promise.all([launchChromium(), fixtureRecords(), mkdtemp(join(tmpdir(), 'conclave-report-shots-'))]);
+  [browser, records] = await Promise.all([launchChromium(), fixtureRecords(), mkdir(shots, { recursive: true })]);
 }, 120_000);
 
 afterAll(async () => {

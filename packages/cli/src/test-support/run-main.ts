@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +29,18 @@ export async function runMain(argv: readonly string[], options: { cwd: string; e
   return { code, stdout, stderr };
 }
 
+const made: string[] = [];
+
+/** A fresh temp folder, removed by `removeTempDirs` (each test file calls it in afterAll). */
 export async function tempDir(prefix = 'conclave-cli-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder `tempDir` made so far. */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 const exec = promisify(execFile);
