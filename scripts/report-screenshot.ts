@@ -1,32 +1,36 @@
 /**
- * Renders the demo-like composite run record (a debate through the gates, a verification, a
- * meeting and a guarded task run, all real and offline) and saves a screenshot of its report as
- * docs/report.png, for docs/report.md.
+ * Runs `conclave demo` (offline, in a temporary folder) and saves a screenshot of the
+ * demo-report.html it writes as docs/report.png: the picture the README shows is the demo's own
+ * report.
  * Usage: node --conditions=conclave-source --import tsx scripts/report-screenshot.ts [out.png]
  * Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium); loads nothing from the network.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderReport } from '@conclave/report';
+import { main } from '../packages/cli/src/main.js';
 import { launchChromium, openReport } from '../packages/report/src/test-support/browser.js';
-import { demoRecord } from '../packages/report/src/test-support/records.js';
 
 const out = process.argv[2] ?? 'docs/report.png';
-const markup = renderReport(await demoRecord());
-const htmlFile = join(tmpdir(), 'conclave-report-demo.html');
-await writeFile(htmlFile, markup);
-
-const browser = await launchChromium();
+const cwd = await mkdtemp(join(tmpdir(), 'conclave-report-screenshot-'));
 try {
-  const opened = await openReport(browser, markup, { width: 1280, height: 1600 });
-  await opened.page.screenshot({ path: out, fullPage: false });
-  await opened.close();
-  if (opened.requests.length > 0) {
-    console.error(`the report asked for ${opened.requests.join(', ')}: it must load nothing`);
-    process.exitCode = 1;
+  // The demo as a user runs it, but offline whatever keys are set: the picture must not depend on them.
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, USER: 'demo' };
+  const errors: string[] = [];
+  const code = await main(['demo', '--provider', 'offline'], { stdout: () => undefined, stderr: (text) => void errors.push(text), env, cwd, isTTY: false });
+  if (code !== 0) throw new Error(`conclave demo exited ${code}:\n${errors.join('')}`);
+  const markup = await readFile(join(cwd, 'demo-report.html'), 'utf8');
+
+  const browser = await launchChromium();
+  try {
+    const opened = await openReport(browser, markup, { width: 1280, height: 1600 });
+    await opened.page.screenshot({ path: out, fullPage: false });
+    await opened.close();
+    if (opened.requests.length > 0) throw new Error(`the report asked for ${opened.requests.join(', ')}: it must load nothing`);
+  } finally {
+    await browser.close();
   }
+  console.log(`demo report: ${markup.length} bytes\nscreenshot: ${out}`);
 } finally {
-  await browser.close();
+  await rm(cwd, { recursive: true, force: true });
 }
-console.log(`report: ${htmlFile} (${markup.length} bytes)\nscreenshot: ${out}`);

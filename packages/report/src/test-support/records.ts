@@ -25,9 +25,3 @@ async function build(): Promise<FixtureRecords> {
   const composite = runRecord<CompositeRunRecord>({ kind: 'composite', offline: true, title: 'conclave demo (offline)', parts: [debate, verification, meeting, task] });
   return { debate, verification, meeting, task, composite };
 }
-
-/** The demo-like run for the docs' screenshot: the same parts, with a plain question. */
-export async function demoRecord(): Promise<CompositeRunRecord> {
-  const [debate, verification, meeting, task] = await Promise.all([debateRecord('raise prices 10%'), verificationRecord(), meetingRecord(), taskRecord()]);
-  return runRecord<CompositeRunRecord>({ kind: 'composite', offline: true, title: 'conclave demo (offline)', parts: [debate, verification, meeting, task] });
-}
