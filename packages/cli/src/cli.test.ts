@@ -426,10 +426,20 @@ describe('internal errors', () => {
 });
 
 describe('progress', () => {
+  it('clears a phase\'s status line when the phase ends, so it is not redrawn under the gate or the next phase', async () => {
+    const cwd = await tempDir();
+    const debate = await runMain(['debate', board, '-q', 'x'], { cwd, isTTY: true });
+    expect(debate.stderr.slice(debate.stderr.indexOf('phase 3: challenge'))).not.toContain('phase delivery');
+    expect(debate.stderr.slice(debate.stderr.indexOf('emission gate (T3)'))).not.toContain('phase challenge');
+    const meet = await runMain(['meet', brief, '--max-rounds', '1'], { cwd, isTTY: true });
+    expect(meet.stderr.slice(meet.stderr.indexOf('meeting finished'))).not.toContain('round 1:');
+  }, 60_000);
+
   it('rewrites a live status line on a TTY and prints plain events when CI is set', async () => {
     const cwd = await tempDir();
     const tty = await runMain(['debate', board, '-q', 'x'], { cwd, isTTY: true });
     expect(tty.stderr).toContain('\r\x1b[2K');
+    expect(tty.stderr).toContain('phase challenge: contrarian thinking');
     const ci = await runMain(['debate', board, '-q', 'x'], { cwd, isTTY: true, env: offlineEnv({ CI: 'true' }) });
     expect(ci.stderr).not.toContain('\x1b[');
     expect(ci.stderr.split('\n').filter(Boolean).every((line) => line.startsWith('conclave: '))).toBe(true);

@@ -10,7 +10,7 @@ export interface Progress {
   event(text: string): void;
   /** What is running now (members in flight, the round, the gate): replaced by the next status. */
   status(text: string): void;
-  /** Clears the status line; call before writing results. */
+  /** Clears the status line: when what it showed has ended (a phase, a round), and before writing results. */
   done(): void;
 }
 

@@ -53,8 +53,11 @@ export function debateListener(progress: Progress): (event: DebateEvent) => void
       case 'debate_finished':
         progress.event(`debate finished: ${event.verdict}`);
         break;
-      case 'debate_started':
       case 'phase_finished':
+        // The phase's status line would otherwise be redrawn under every later event (the gate's).
+        progress.done();
+        break;
+      case 'debate_started':
         break;
     }
   };

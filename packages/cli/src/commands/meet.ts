@@ -40,6 +40,7 @@ export function meetingListener(progress: Progress): (event: MeetingEvent) => vo
         progress.event(`  ${event.memberId} abstained: ${event.reason.kind}`);
         break;
       case 'round_finished':
+        progress.done();
         progress.event(`  round ${event.round}: ${answered.join(', ')}${event.verdict === undefined ? '' : event.verdict.converged ? ' (converged)' : ''}`);
         break;
       case 'meeting_stopped':
