@@ -328,6 +328,8 @@ describe('conclave task', () => {
       expect(blocked.code).toBe(3);
       expect(blocked.stdout).toContain('is blocked by the guardian: misaligned');
       expect(blocked.stdout).toContain('conclave task unblock --resolution');
+      // The refusal runs no model, so a provider without its key does not turn it into exit 2.
+      expect((await runMain(['task', 'resume', '--provider', 'anthropic'], { cwd: workspace })).code).toBe(3);
       const status = await runMain(['task', 'status', '--json'], { cwd: workspace });
       expect(JSON.parse(status.stdout)).toMatchObject({ state: 'blocked', blocked: { reason: expect.stringContaining('misaligned') as unknown } });
       const requestsWhileBlocked = server.requests.length;

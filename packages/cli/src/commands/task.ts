@@ -187,7 +187,8 @@ export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): 
   const blocked = saved?.blocked;
   if (blocked !== undefined && !resolutions.some((r) => r.at >= blocked.at)) {
     const text = `conclave task resume: run ${run.runId} is blocked by the guardian: ${blocked.reason}\n    fix: record how to proceed with \`conclave task unblock --resolution "<text>"\`, then resume`;
-    return { exitCode: EXIT.escalated, text, json: { command: 'task resume', exitCode: EXIT.escalated, offline: ctx.providers().offline, runId: run.runId, blocked } };
+    // Nothing runs while blocked, so no provider is chosen (and no key is needed to hear this).
+    return { exitCode: EXIT.escalated, text, json: { command: 'task resume', exitCode: EXIT.escalated, offline: true, runId: run.runId, blocked } };
   }
   const snapshot = join(workspace, CONCLAVE_DIR, 'spec.md');
   const spec = await loadSpecFile(ctx.io.cwd, snapshot);
