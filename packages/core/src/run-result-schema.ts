@@ -38,7 +38,8 @@ const _everyKindHasASchema: (typeof ADAPTER_FAILURE_KINDS)[number] extends z.inf
   : never = true;
 void _everyKindHasASchema;
 
-const runResultSchema = z.discriminatedUnion('ok', [
+/** The schema `parseRunResult` applies (exported for its tests, not from the package). */
+export const runResultSchema = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(true),
     text: z.string(),
@@ -59,10 +60,23 @@ const runResultSchema = z.discriminatedUnion('ok', [
 
 /**
  * Checks that a value an adapter resolved to really is a `ModelRunResult`; unknown keys are
- * dropped. Returns the issues, one line each with its path, when it is not. Never throws, even
- * for a value whose getters or proxy traps throw while it is read.
+ * dropped, and the result is a new object (never `value` itself), which the caller may stamp.
+ * Returns the issues, one line each with its path, when it is not. Never throws, even for a
+ * value whose getters or proxy traps throw while it is read.
+ *
+ * A success made of plain objects, the shape every adapter returns on every answered call, is
+ * checked by `readPlainSuccess`, which gives exactly what the zod schema gives for it at a
+ * fraction of the cost (this runs once per model call); anything else goes to the schema.
  */
 export function parseRunResult(value: unknown): { ok: true; result: ModelRunResult } | { ok: false; issues: string[] } {
+  let fast: ModelRunResult | undefined;
+  try {
+    fast = readPlainSuccess(value);
+  } catch {
+    // A getter or trap threw: the schema reads the value again and says so.
+    fast = undefined;
+  }
+  if (fast !== undefined) return { ok: true, result: fast };
   let parsed: ReturnType<typeof runResultSchema.safeParse>;
   try {
     parsed = runResultSchema.safeParse(value);
@@ -72,6 +86,99 @@ export function parseRunResult(value: unknown): { ok: true; result: ModelRunResu
   if (parsed.success) return { ok: true, result: parsed.data as ModelRunResult };
   return {
     ok: false,
-    issues: parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`),
+    issues: parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`),
   };
+}
+
+/**
+ * `runResultSchema`'s output for a valid success, built by hand, or `undefined` for anything this
+ * does not handle exactly like the schema (a failure, an invalid value, a record with symbol keys,
+ * an own `__proto__` or `constructor` key): the caller then asks the schema. It reads the value as
+ * the schema does (the same properties, `in` for optional keys) and builds the same objects: the
+ * known keys in schema order, an optional key that is present with `undefined` kept, records
+ * copied key by key, `value` passed through as it is. A property test holds it to the schema.
+ */
+export function readPlainSuccess(value: unknown): ModelRunResult | undefined {
+  if (!isObject(value) || value['ok'] !== true) return undefined;
+  const text = value['text'];
+  if (typeof text !== 'string') return undefined;
+  const hasValue = 'value' in value;
+  const structured = hasValue ? value['value'] : undefined;
+  const usage = readUsage(value['usage']);
+  if (usage === undefined) return undefined;
+  const latencyMs = value['latencyMs'];
+  if (!isCount(latencyMs)) return undefined;
+  const modelId = value['modelId'];
+  if (typeof modelId !== 'string') return undefined;
+  const result: Record<string, unknown> = { ok: true, text };
+  if (hasValue) result['value'] = structured;
+  result['usage'] = usage;
+  result['latencyMs'] = latencyMs;
+  result['modelId'] = modelId;
+  if ('providerMetadata' in value) {
+    const metadata = value['providerMetadata'];
+    if (metadata === undefined) result['providerMetadata'] = undefined;
+    else {
+      const copied = copyRecord(metadata, copyRecord);
+      if (copied === undefined) return undefined;
+      result['providerMetadata'] = copied;
+    }
+  }
+  return result as unknown as ModelRunResult;
+}
+
+function readUsage(usage: unknown): Record<string, unknown> | undefined {
+  if (!isObject(usage)) return undefined;
+  const inputTokens = usage['inputTokens'];
+  const outputTokens = usage['outputTokens'];
+  if (!isCount(inputTokens) || !isCount(outputTokens)) return undefined;
+  const result: Record<string, unknown> = { inputTokens, outputTokens };
+  for (const key of ['cachedInputTokens', 'costUsd'] as const) {
+    if (!(key in usage)) continue;
+    const count = usage[key];
+    if (count !== undefined && !isCount(count)) return undefined;
+    result[key] = count;
+  }
+  return result;
+}
+
+/** `z.number().finite().nonnegative()`. */
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** What `z.object` accepts: any non-array object. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `z.record(z.string(), inner)` on a plain object (zod's own test, below) without an own
+ * `constructor`, `__proto__` or symbol key: a copy with `inner` applied to each value, or
+ * `undefined` when a value does not pass or the object is not that simple.
+ */
+function copyRecord(record: unknown, inner?: (value: unknown) => unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(record)) return undefined;
+  if (Object.prototype.hasOwnProperty.call(record, 'constructor') || Object.prototype.hasOwnProperty.call(record, '__proto__')) return undefined;
+  if (Object.getOwnPropertySymbols(record).length > 0) return undefined;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const entry = record[key];
+    if (inner === undefined) copy[key] = entry;
+    else {
+      const copied = inner(entry);
+      if (copied === undefined) return undefined;
+      copy[key] = copied;
+    }
+  }
+  return copy;
+}
+
+/** zod's `isPlainObject`, which `z.record` requires of its input. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isObject(value)) return false;
+  const ctor: unknown = value.constructor;
+  if (ctor === undefined || typeof ctor !== 'function') return true;
+  const prototype: unknown = (ctor as { prototype?: unknown }).prototype;
+  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
 }

@@ -11,7 +11,7 @@ export function parseStructured<T>(reply: string | { readonly value: unknown }, 
   if (raw === undefined) return { ok: false, issues: ['(root): the reply contains no JSON object'] };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`) };
+  return { ok: false, issues: parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`) };
 }
 
 /**

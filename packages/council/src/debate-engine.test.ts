@@ -318,3 +318,25 @@ describe('DebateEngine: concurrency, events and usage', () => {
     expect(result.consensus.status === 'scored' && result.consensus.score).toBeCloseTo((2 * 9 + 4 + 4) / 4, 12);
   });
 });
+
+describe('a reply whose value has a symbol key', () => {
+  it('fails that member with the issue named, instead of throwing out of the debate', async () => {
+    const adapter: ModelAdapter = {
+      specificationVersion: 'v1',
+      id: 'odd',
+      run: () =>
+        Promise.resolve({
+          ok: true,
+          text: '',
+          value: { statement: 'fine', scores: { ...scores(8), [Symbol('extra')]: 1 } },
+          usage: { inputTokens: 1, outputTokens: 1 },
+          latencyMs: 1,
+          modelId: 'm',
+        }),
+    };
+    const board = makeBoard([['a', 'b', 'c']], { minValidVotes: 1 });
+    const result = await DebateEngine.run(board, { question: 'q', adapters: { scripted: adapter } });
+    expect(result.failures).toHaveLength(3);
+    expect(result.failures[0]?.reason).toMatchObject({ kind: 'unparseable_reply', message: expect.stringContaining('scores.Symbol(extra)') as string });
+  });
+});

@@ -55,7 +55,7 @@ export function parseMemberReply(
   }
   const parsed = replySchema.safeParse(raw);
   if (!parsed.success) {
-    const message = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    const message = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
     return { ok: false, reason: { kind: 'unparseable_reply', message, excerpt: excerpt(reply.text) } };
   }
   const reasons = checkVote({ memberId, scores: parsed.data.scores }, rubric);
