@@ -3,19 +3,26 @@
  * from the first `{` to the last `}`. `undefined` when there is none.
  */
 export function extractJson(text: string): unknown {
-  const attempts = [text.trim()];
+  // The whole text first, before any search: a structured reply is usually nothing but the object.
+  const whole = parseObject(text.trim());
+  if (whole !== undefined) return whole;
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  if (fenced?.[1]) attempts.push(fenced[1].trim());
+  if (fenced?.[1]) {
+    const inFence = parseObject(fenced[1].trim());
+    if (inFence !== undefined) return inFence;
+  }
   const first = text.indexOf('{');
   const last = text.lastIndexOf('}');
-  if (first !== -1 && last > first) attempts.push(text.slice(first, last + 1));
-  for (const candidate of attempts) {
-    try {
-      const value: unknown = JSON.parse(candidate);
-      if (typeof value === 'object' && value !== null) return value;
-    } catch {
-      // not JSON in this form; try the next
-    }
+  return first !== -1 && last > first ? parseObject(text.slice(first, last + 1)) : undefined;
+}
+
+/** `candidate` parsed, when it is JSON for an object (or array); otherwise `undefined`. */
+function parseObject(candidate: string): unknown {
+  try {
+    const value: unknown = JSON.parse(candidate);
+    if (typeof value === 'object' && value !== null) return value;
+  } catch {
+    // not JSON in this form
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { extractJson } from './extract-json.js';
@@ -12,6 +13,35 @@ describe('extractJson', () => {
     expect(extractJson('I think {"a":3} is right.')).toEqual({ a: 3 });
     expect(extractJson('no json here')).toBeUndefined();
     expect(extractJson('42')).toBeUndefined();
+  });
+
+  it('tries the whole text, then a fence, then the outermost braces, in that order', () => {
+    // The rule written as a list of candidates, tried in turn.
+    const reference = (text: string): unknown => {
+      const candidates = [text.trim()];
+      const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
+      if (fenced?.[1]) candidates.push(fenced[1].trim());
+      const first = text.indexOf('{');
+      const last = text.lastIndexOf('}');
+      if (first !== -1 && last > first) candidates.push(text.slice(first, last + 1));
+      for (const candidate of candidates) {
+        try {
+          const value: unknown = JSON.parse(candidate);
+          if (typeof value === 'object' && value !== null) return value;
+        } catch {
+          // next
+        }
+      }
+      return undefined;
+    };
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.json({ maxDepth: 2 }), fc.constantFrom('```', '```json\n', '{', '}', ' ', '\n', '[1]', '42'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
+        const text = pieces.join('');
+        expect(extractJson(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 
