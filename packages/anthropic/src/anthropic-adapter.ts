@@ -6,6 +6,7 @@ import {
   deadlineFailure,
   errorMessage,
   priceUsage,
+  resolveRetryPolicy,
   runStructured,
   systemClock,
   type CallScope,
@@ -19,7 +20,7 @@ import {
   type RetryPolicy,
   type Usage,
 } from '@conclave/core';
-import { classifyThrown, type ClassifiedFailure } from './errors.js';
+import { classifyThrown } from './errors.js';
 import { cachedOutputConfig, toMessageParams } from './request.js';
 import { readMessage, type AnthropicAnswer } from './response.js';
 
@@ -93,7 +94,12 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const prices = options.prices ?? {};
-  const policy: Partial<RetryPolicy> = { ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) };
+  const retryOptions = {
+    policy: resolveRetryPolicy({ ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) }),
+    random,
+    // Without a cap nothing queues an attempt, and its request ends when the call stops.
+    attemptsEndOnStop: (options.maxConcurrency ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY,
+  };
   const client =
     options.client ??
     new Anthropic({
@@ -104,64 +110,38 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
 
   const price = (usage: Usage, modelId: string): Usage => priceUsage(usage, prices[modelId] ?? prices[model]);
 
-  /** One HTTP call, inside the concurrency cap. */
-  const callOnce = async (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<AnswerOrFailure> => {
+  /** One HTTP call, inside the concurrency cap: the answer as a success, or the failure. */
+  const callOnce = async (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<ModelRunResult> => {
     const stopped = scope.stopFailure();
-    if (stopped !== undefined) return stopped;
+    if (stopped !== undefined) return scope.fail(stopped);
     const remaining = scope.remainingMs();
-    if (remaining <= 0) return deadlineFailure(scope.timeoutMs ?? 0);
+    if (remaining <= 0) return scope.fail(deadlineFailure(scope.timeoutMs ?? 0));
     const sdkTimeoutMs = Number.isFinite(remaining) ? Math.max(1, Math.ceil(remaining)) : SDK_DEFAULT_TIMEOUT_MS;
+    // The SDK never removes the listener it adds to a signal: one signal per request, let go after it.
+    const link = scope.requestSignal();
     try {
       // The SDK puts the request id on the message itself (`_request_id`); `.withResponse()` would
       // cost a measurable share of a loopback call for the same string.
-      const data = await client.messages.create(params, { signal: scope.signal, maxRetries: 0, timeout: sdkTimeoutMs });
+      const data = await client.messages.create(params, { signal: link.signal, maxRetries: 0, timeout: sdkTimeoutMs });
       const read = readMessage(data, (data as { _request_id?: string | null })._request_id ?? null);
       if (!read.ok) {
-        return {
+        return scope.fail({
           failure: { kind: 'provider_error', status: 200, code: 'malformed_response', message: `the response is not a Messages API message: ${read.issues.slice(0, 3).join('; ')}` },
           retryable: true,
-        };
+        });
       }
       const answer = read.answer;
       if (answer.refusal !== undefined) {
         const { category, explanation } = answer.refusal;
         const why = [category === undefined ? undefined : `category ${category}`, explanation].filter((part) => part !== undefined).join(': ');
-        return { failure: { kind: 'refused', message: `the model refused${why === '' ? '' : ` (${why})`}` }, retryable: false };
+        return scope.fail({ failure: { kind: 'refused', message: `the model refused${why === '' ? '' : ` (${why})`}` }, retryable: false });
       }
-      return { answer: { ...answer, usage: price(answer.usage, answer.modelId) } };
+      return succeed(scope, answer, price(answer.usage, answer.modelId));
     } catch (thrown) {
-      return classifyThrown(thrown, scope, sdkTimeoutMs);
+      return scope.fail(classifyThrown(thrown, scope, sdkTimeoutMs));
+    } finally {
+      link.release();
     }
-  };
-
-  /** One call with retries (`CallScope.retry`): the first answer, or the last failure. */
-  const callWithRetries = (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<ModelRunResult> =>
-    scope.retry(
-      async () => {
-        const outcome = await limiter(() => callOnce(params, scope));
-        return 'answer' in outcome ? succeed(scope, outcome.answer) : scope.fail(outcome);
-      },
-      { policy, random },
-    );
-
-  const runGuarded = async (request: ModelRequest, scope: CallScope): Promise<ModelRunResult> => {
-    const format = request.responseFormat;
-    let outputConfig: OutputConfig | undefined;
-    if (format !== undefined) {
-      const converted = cachedOutputConfig(format);
-      if (!converted.ok) {
-        return scope.fail({
-          failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}` },
-          retryable: false,
-        });
-      }
-      outputConfig = converted.config;
-    }
-    // One call and, for a structured request, validation and at most one repair (same output config).
-    const result = await runStructured(request, (asked) => callWithRetries(toMessageParams(asked, model, maxOutputTokens, outputConfig), scope), {
-      provider: 'anthropic',
-    });
-    return result.ok ? { ...result, latencyMs: scope.elapsedMs() } : scope.fail(result);
   };
 
   return {
@@ -172,8 +152,31 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       let scope: CallScope | undefined;
       try {
         // The caller's deadline replaces the adapter's default (a NaN one means none).
-        scope = createCallScope({ signal: runOptions.signal, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs, clock, startedAt: started, modelId: model });
-        return await runGuarded(request, scope);
+        const active = createCallScope({ signal: runOptions.signal, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs, clock, startedAt: started, modelId: model });
+        scope = active;
+        const format = request.responseFormat;
+        let outputConfig: OutputConfig | undefined;
+        if (format !== undefined) {
+          const converted = cachedOutputConfig(format);
+          if (!converted.ok) {
+            return active.fail({
+              failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}` },
+              retryable: false,
+            });
+          }
+          outputConfig = converted.config;
+        }
+        // One call with retries and, for a structured request, validation and at most one repair
+        // (same output config).
+        const result = await runStructured(
+          request,
+          (asked) => {
+            const params = toMessageParams(asked, model, maxOutputTokens, outputConfig);
+            return active.retry(() => limiter(() => callOnce(params, active)), retryOptions);
+          },
+          STRUCTURED_RUN,
+        );
+        return result.ok ? { ...result, latencyMs: active.elapsedMs() } : active.fail(result);
       } catch (thrown) {
         // Not reached by any known path; the contract says run() never rejects.
         return {
@@ -190,17 +193,17 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
   };
 }
 
-/** A read answer, or a classified failure. */
-type AnswerOrFailure = { readonly answer: AnthropicAnswer } | ClassifiedFailure;
+/** `runStructured`'s options: a repaired value is marked under `providerMetadata.anthropic`. */
+const STRUCTURED_RUN = { provider: 'anthropic' } as const;
 
-/** An answer as a success result, its metadata under `providerMetadata.anthropic`. */
-function succeed(scope: CallScope, answer: AnthropicAnswer): ModelRunSuccess {
+/** An answer as a success result, its metadata (made for this answer) under `providerMetadata.anthropic`. */
+function succeed(scope: CallScope, answer: AnthropicAnswer, usage: Usage): ModelRunSuccess {
   return {
     ok: true,
     text: answer.text,
-    usage: answer.usage,
+    usage,
     latencyMs: scope.elapsedMs(),
     modelId: answer.modelId,
-    providerMetadata: { anthropic: { ...answer.metadata } },
+    providerMetadata: { anthropic: answer.metadata },
   };
 }

@@ -2,7 +2,7 @@ import type { ModelAdapter, ModelRequest, ModelRunResult, Usage } from './adapte
 import { ZERO_USAGE } from './adapter.js';
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
-import { DEFAULT_TIMEOUT_MS, safeRun } from './safe-run.js';
+import { guardedRun, type FollowCaller } from './safe-run.js';
 import { addUsage } from './usage.js';
 
 /** Why a governed run may spend no more: the caller aborted, or a budget ran out. */
@@ -23,14 +23,25 @@ export interface CallGovernorOptions {
 
 /**
  * The spending side of an engine run (the council's debate, the meeting): it counts calls and
- * tokens against the budget, runs each call through `safeRun` with its own abort signal, and
- * fans a caller's abort out to every call in flight. One signal per call, because hanging a
- * listener per call on one shared signal makes Node warn about a leak past ten.
+ * tokens against the budget, runs each call through `safeRun`, and fans a caller's abort out to
+ * every call in flight. It keeps the calls in flight as plain callbacks, not as one
+ * `AbortController` each: a listener per call on the caller's one signal would make Node warn
+ * about a leak past ten, and a controller per call costs each call more than its bookkeeping.
  */
 export class CallGovernor {
   readonly #options: CallGovernorOptions;
-  readonly #inflight = new Set<AbortController>();
+  readonly #inflight = new Set<(reason: unknown) => void>();
   readonly #onAbort = (): void => this.#abort();
+  /** How each call follows the run: stopped at once after an abort, else tracked while in flight. */
+  readonly #follow: FollowCaller = (stop) => {
+    if (this.#aborted) {
+      stop(this.#signal?.reason);
+      return undefined;
+    }
+    this.#inflight.add(stop);
+    return () => this.#inflight.delete(stop);
+  };
+  #aborted = false;
   #signal: AbortSignal | undefined;
   #stopped = false;
   #calls = 0;
@@ -74,14 +85,7 @@ export class CallGovernor {
 
   /** Runs a claimed call; never rejects. Its usage counts toward the token budget. */
   async run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult> {
-    const call = new AbortController();
-    this.#inflight.add(call);
-    const result = await safeRun(adapter, request, {
-      timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: call.signal,
-      ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
-    });
-    this.#inflight.delete(call);
+    const result = await guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow);
     if (result.ok) {
       this.#usage = addUsage(this.#usage, result.usage);
       const maxTokens = this.#options.budget?.maxTokens;
@@ -98,8 +102,9 @@ export class CallGovernor {
 
   #abort(): void {
     const reason: unknown = this.#signal?.reason;
+    this.#aborted = true;
     this.#stop({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
-    for (const call of this.#inflight) call.abort(reason);
+    for (const stop of [...this.#inflight]) stop(reason);
   }
 
   #stop(reason: SpendStop): void {

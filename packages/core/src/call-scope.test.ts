@@ -2,6 +2,7 @@ import { manualClock } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
 import type { ModelRunResult } from './adapter.js';
 import { createCallScope, deadlineFailure } from './call-scope.js';
+import { withCallSignal } from './call-signal.js';
 
 const ok: ModelRunResult = { ok: true, text: 'hi', usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, modelId: 'answered' };
 const busy: ModelRunResult = { ok: false, failure: { kind: 'provider_error', status: 503, message: 'busy' }, retryable: true, latencyMs: 0 };
@@ -188,5 +189,87 @@ describe('CallScope.retry', () => {
     await clock.advanceAsync(100);
     expect(await pending).toBe(ok);
     expect(seen).toEqual([100]);
+  });
+});
+
+describe('CallScope under a call signal (safeRun’s)', () => {
+  /**
+   * A scope created as an adapter creates it inside safeRun: while `withCallSignal` hands it a
+   * signal for one call that fires at `signalTimeoutMs` on `signalClock`.
+   */
+  function scopeUnder(signalClock: ReturnType<typeof manualClock>, signalTimeoutMs: number, options: Parameters<typeof createCallScope>[0] = {}) {
+    const caller = new AbortController();
+    const scope = withCallSignal(caller.signal, signalTimeoutMs, signalClock, () => createCallScope({ clock: signalClock, ...options, signal: caller.signal }));
+    return { caller, scope };
+  }
+
+  it('uses the signal as it is when it fires no later than the scope would: no timer, the first request gets it', () => {
+    const clock = manualClock();
+    const { caller, scope } = scopeUnder(clock, 100, { timeoutMs: 100 });
+    expect(clock.pendingTimers).toBe(0);
+    expect(scope.signal).toBe(caller.signal);
+    const first = scope.requestSignal();
+    expect(first.signal).toBe(caller.signal);
+    const second = scope.requestSignal();
+    expect(second.signal).not.toBe(caller.signal);
+    caller.abort(new Error('deadline of 100 ms passed'));
+    expect(second.signal.aborted).toBe(true);
+    expect(scope.callerAborted).toBe(true);
+    expect(scope.stopFailure()).toEqual({ failure: { kind: 'aborted', message: 'deadline of 100 ms passed' }, retryable: false });
+  });
+
+  it('keeps its own timer and signals when the call signal fires later, runs on another clock, or was not handed over', () => {
+    const clock = manualClock();
+    const later = scopeUnder(clock, 500, { timeoutMs: 100 }).scope;
+    expect(clock.pendingTimers).toBe(1);
+    expect(later.requestSignal().signal).not.toBe(later.signal);
+    clock.advance(100);
+    expect(later.stopFailure()).toEqual(deadlineFailure(100));
+    const other = manualClock();
+    const elsewhere = scopeUnder(clock, 100, { clock: other, timeoutMs: 100 }).scope;
+    expect(other.pendingTimers).toBe(1);
+    const caller = new AbortController();
+    withCallSignal(caller.signal, 100, clock, () => undefined);
+    const afterwards = createCallScope({ clock, signal: caller.signal, timeoutMs: 100 });
+    expect(afterwards.signal).not.toBe(caller.signal);
+    for (const scope of [later, elsewhere, afterwards]) scope.dispose();
+  });
+
+  it('answers a wait or a race at once when the caller aborts, and reads the signal when asked', async () => {
+    const clock = manualClock();
+    const { caller, scope } = scopeUnder(clock, 1_000, { timeoutMs: 1_000, modelId: 'm' });
+    const raced = scope.untilStopped(never<string>(), (why) => why.failure.kind);
+    const retried = scope.retry(answering([busy]).attempt, { policy: { maxRetries: 3, initialDelayMs: 100, jitter: 0 } });
+    caller.abort(new Error('stop'));
+    await expect(raced).resolves.toBe('aborted');
+    expect(await retried).toMatchObject({ ok: false, failure: { kind: 'aborted', message: 'stop' } });
+    const quiet = scopeUnder(clock, 1_000, { timeoutMs: 1_000 });
+    quiet.caller.abort(new Error('gone'));
+    expect(quiet.scope.stopFailure()?.failure).toEqual({ kind: 'aborted', message: 'gone' });
+  });
+
+  it('with attemptsEndOnStop, lets the attempt end by itself and still reports why the call stopped', async () => {
+    const clock = manualClock();
+    const { caller, scope } = scopeUnder(clock, 1_000, { timeoutMs: 1_000, modelId: 'm' });
+    let seen: AbortSignal | undefined;
+    const pending = scope.retry(
+      () =>
+        new Promise<ModelRunResult>((resolve) => {
+          seen = scope.requestSignal().signal;
+          seen.addEventListener('abort', () => resolve({ ok: false, failure: { kind: 'aborted', message: 'the request was aborted' }, retryable: false, latencyMs: 0 }));
+        }),
+      { attemptsEndOnStop: true },
+    );
+    expect(seen).toBe(caller.signal);
+    caller.abort(new Error('user pressed stop'));
+    expect(await pending).toEqual({ ok: false, failure: { kind: 'aborted', message: 'user pressed stop' }, retryable: false, latencyMs: 0, modelId: 'm' });
+  });
+
+  it('stops reading the caller’s signal once disposed', () => {
+    const clock = manualClock();
+    const { caller, scope } = scopeUnder(clock, 100, { timeoutMs: 100 });
+    scope.dispose();
+    caller.abort();
+    expect(scope.stopFailure()).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ export type {
 export { ZERO_USAGE } from './adapter.js';
 export type { CallGovernorOptions, SpendStop } from './call-governor.js';
 export { CallGovernor } from './call-governor.js';
-export type { CallScope, CallScopeOptions, CallScopeRetryOptions } from './call-scope.js';
+export type { CallScope, CallScopeOptions, CallScopeRetryOptions, RequestSignal } from './call-scope.js';
 export { createCallScope, deadlineFailure } from './call-scope.js';
 export type { Clock, TimerHandle } from './clock.js';
 export type { ConcurrencyLimiter } from './concurrency.js';
@@ -33,7 +33,7 @@ export type { ModelPrice, PriceTable } from './pricing.js';
 export { priceUsage } from './pricing.js';
 export { retryAfterMs } from './retry-after.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
-export { backoffDelay, DEFAULT_RETRY_POLICY, withRetries } from './retry.js';
+export { backoffDelay, DEFAULT_RETRY_POLICY, resolveRetryPolicy, withRetries } from './retry.js';
 export { parseRunResult } from './run-result-schema.js';
 export type { SafeRunOptions } from './safe-run.js';
 export { DEFAULT_TIMEOUT_MS, safeRun } from './safe-run.js';

@@ -51,17 +51,56 @@ export interface RetryOptions {
  * limit, never past the deadline, and never after an abort. Resolves to the first success or
  * the last failure; never rejects as long as `attempt` does not.
  */
-export async function withRetries(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options: RetryOptions = {}): Promise<ModelRunResult> {
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.policy };
+export function withRetries(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options: RetryOptions = {}): Promise<ModelRunResult> {
   const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
-  let result = await attempt(1);
+  const signal = options.signal;
+  return retryLoop(attempt, {
+    policy: resolveRetryPolicy(options.policy),
+    clock,
+    random: options.random ?? Math.random,
+    deadline: options.deadline,
+    isStopped: () => signal?.aborted === true,
+    wait: (ms) => sleep(ms, clock, signal),
+    onRetry: options.onRetry,
+  });
+}
+
+/** The default policy with `policy`'s settings on top. */
+export function resolveRetryPolicy(policy: Partial<RetryPolicy> | undefined): RetryPolicy {
+  return policy === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...policy };
+}
+
+/** What `retryLoop` needs: `withRetries`'s options, with stopping and waiting supplied by the caller. */
+export interface RetryLoopOptions {
+  readonly policy: RetryPolicy;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly deadline: number | undefined;
+  /** Whether the call has been stopped (no retry starts then). */
+  isStopped(): boolean;
+  /** Waits `ms`; resolves `false` when the call was stopped during the wait. */
+  wait(ms: number): Promise<boolean>;
+  readonly onRetry: RetryOptions['onRetry'];
+}
+
+/**
+ * The retry loop behind `withRetries` and `CallScope.retry`: they differ only in how a stop is
+ * observed (an `AbortSignal`, or the call scope's own state without one). `first` is the result
+ * of attempt 1 when the caller has already made it.
+ */
+export async function retryLoop(
+  attempt: (attemptNumber: number) => Promise<ModelRunResult>,
+  options: RetryLoopOptions,
+  first?: ModelRunResult,
+): Promise<ModelRunResult> {
+  const { policy, clock, deadline } = options;
+  let result = first ?? (await attempt(1));
   for (let retry = 1; !result.ok && result.retryable && retry <= policy.maxRetries; retry += 1) {
-    if (options.signal?.aborted) break;
-    const delayMs = backoffDelay(retry, result.failure, policy, random);
-    if (options.deadline !== undefined && clock.now() + delayMs >= options.deadline) break;
+    if (options.isStopped()) break;
+    const delayMs = backoffDelay(retry, result.failure, policy, options.random);
+    if (deadline !== undefined && clock.now() + delayMs >= deadline) break;
     options.onRetry?.({ retry, delayMs, failure: result.failure });
-    if (!(await sleep(delayMs, clock, options.signal))) break;
+    if (!(await options.wait(delayMs))) break;
     result = await attempt(retry + 1);
   }
   return result;

@@ -1,4 +1,5 @@
 import type { ModelAdapter, ModelRequest, ModelRunFailure, ModelRunResult } from './adapter.js';
+import { withCallSignal } from './call-signal.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { errorMessage } from './errors.js';
 import { isRetryableByDefault, type AdapterFailure } from './failure.js';
@@ -33,12 +34,45 @@ export function safeRun(
   request: ModelRequest,
   options: SafeRunOptions = {},
 ): Promise<ModelRunResult> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const outer = options.signal;
+  return guardedRun(adapter, request, options.timeoutMs, options.clock, outer === undefined ? undefined : followSignal(outer));
+}
+
+/**
+ * How a guarded run learns that its caller stopped it: `follow` is called once, before the
+ * adapter starts, with the function that stops the run; it returns the function that detaches
+ * it again (called once the run has settled), or `undefined` when the caller has already stopped
+ * (then `stop` has been called). `safeRun` builds one from an `AbortSignal`; the `CallGovernor`
+ * passes its own, which saves every call an `AbortController` and a listener on it.
+ */
+export type FollowCaller = (stop: (reason: unknown) => void) => (() => void) | undefined;
+
+/** A `FollowCaller` over an `AbortSignal`. */
+function followSignal(signal: AbortSignal): FollowCaller {
+  return (stop) => {
+    if (signal.aborted) {
+      stop(signal.reason);
+      return undefined;
+    }
+    const onAbort = (): void => stop(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  };
+}
+
+/** `safeRun` with the caller's stop given as a `FollowCaller` (internal to `@conclave/core`). */
+export function guardedRun(
+  adapter: ModelAdapter,
+  request: ModelRequest,
+  timeoutOption: number | undefined,
+  clockOption: Clock | undefined,
+  follow: FollowCaller | undefined,
+): Promise<ModelRunResult> {
+  const timeoutMs = timeoutOption ?? DEFAULT_TIMEOUT_MS;
   if (Number.isNaN(timeoutMs) || timeoutMs < 0) {
     throw new RangeError(`safeRun: timeoutMs must be a non-negative number or Infinity, got ${timeoutMs}`);
   }
-  const clock = options.clock ?? systemClock;
-  const outer = options.signal;
+  const clock = clockOption ?? systemClock;
   const started = clock.now();
   const failed = (failure: AdapterFailure): ModelRunFailure => ({
     ok: false,
@@ -47,27 +81,30 @@ export function safeRun(
     latencyMs: Math.max(0, clock.now() - started),
   });
 
-  if (outer?.aborted) return Promise.resolve(failed(abortedFailure(outer)));
-
   return new Promise<ModelRunResult>((resolve) => {
     const controller = new AbortController();
     let settled = false;
     let timer: TimerHandle;
+    let detach: (() => void) | undefined;
 
     const settle = (result: ModelRunResult): void => {
       if (settled) return;
       settled = true;
       if (timer !== undefined) clock.clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
+      detach?.();
       resolve(result);
     };
-    const onOuterAbort = (): void => {
-      const failure = abortedFailure(outer);
-      controller.abort(outer?.reason);
-      settle(failed(failure));
-    };
 
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    if (follow !== undefined) {
+      let stoppedEarly = false;
+      detach = follow((reason) => {
+        stoppedEarly = true;
+        controller.abort(reason);
+        settle(failed(abortedFailure(reason)));
+      });
+      // Stopped before it started: the adapter is never called.
+      if (stoppedEarly) return;
+    }
     if (Number.isFinite(timeoutMs)) {
       timer = clock.setTimeout(() => {
         controller.abort(new Error(`deadline of ${timeoutMs} ms passed`));
@@ -75,9 +112,12 @@ export function safeRun(
       }, timeoutMs);
     }
 
+    // This signal serves this one call and fires at its deadline: an adapter's call scope may
+    // hand it to its SDK as it is (see withCallSignal).
+    const signal = controller.signal;
     let pending: PromiseLike<ModelRunResult>;
     try {
-      pending = adapter.run(request, { signal: controller.signal, timeoutMs });
+      pending = withCallSignal(signal, timeoutMs, clock, () => adapter.run(request, { signal, timeoutMs }));
     } catch (thrown) {
       settle(failed({ kind: 'adapter_threw', how: 'threw', message: errorMessage(thrown) }));
       return;
@@ -96,15 +136,16 @@ export function safeRun(
           return;
         }
         // The measured wall time is authoritative: it includes whatever the adapter left out.
-        settle({ ...parsed.result, latencyMs: Math.max(0, clock.now() - started) });
+        // parseRunResult's result is a new object, so it is stamped in place rather than copied.
+        (parsed.result as { latencyMs: number }).latencyMs = Math.max(0, clock.now() - started);
+        settle(parsed.result);
       },
       (thrown: unknown) => settle(failed({ kind: 'adapter_threw', how: 'rejected', message: errorMessage(thrown) })),
     );
   });
 }
 
-function abortedFailure(signal: AbortSignal | undefined): AdapterFailure {
-  const reason: unknown = signal?.reason;
+function abortedFailure(reason: unknown): AdapterFailure {
   return { kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) };
 }
 

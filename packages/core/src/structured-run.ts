@@ -27,14 +27,31 @@ export interface StructuredRunOptions {
  * @example
  * const result = await runStructured(request, (r) => scope.retry(() => callProvider(r)), { provider: 'acme' });
  */
-export async function runStructured(
+export function runStructured(
   request: ModelRequest,
   attempt: (request: ModelRequest) => Promise<ModelRunResult>,
   options: StructuredRunOptions,
 ): Promise<ModelRunResult> {
+  if (request.responseFormat !== undefined) return structured(request, request.responseFormat, attempt, options);
+  // A plain request is one attempt, passed through without another async step (a throw still
+  // becomes a rejection, as from an async function).
+  try {
+    return attempt(request);
+  } catch (thrown) {
+    // Passed on as it is, like an async function's throw.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    return Promise.reject(thrown);
+  }
+}
+
+async function structured(
+  request: ModelRequest,
+  format: NonNullable<ModelRequest['responseFormat']>,
+  attempt: (request: ModelRequest) => Promise<ModelRunResult>,
+  options: StructuredRunOptions,
+): Promise<ModelRunResult> {
   const first = await attempt(request);
-  const format = request.responseFormat;
-  if (!first.ok || format === undefined) return first;
+  if (!first.ok) return first;
 
   const parsed = parseStructured(first.text, format.schema);
   if (parsed.ok) return { ...first, text: JSON.stringify(parsed.value), value: parsed.value };

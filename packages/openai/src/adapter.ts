@@ -1,6 +1,7 @@
 import {
   createCallScope,
   createLimiter,
+  resolveRetryPolicy,
   errorMessage,
   priceUsage,
   runStructured,
@@ -20,7 +21,7 @@ import {
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { classifyError, rejectsJsonSchema, type ClassifiedFailure } from './errors.js';
-import { buildChatBody, type StructuredOutputMode, type TokenLimitParameter } from './request.js';
+import { buildChatBody, type ChatBodyOptions, type StructuredOutputMode, type TokenLimitParameter } from './request.js';
 
 /** Options for `createOpenAIAdapter`. */
 export interface OpenAIAdapterOptions {
@@ -77,6 +78,9 @@ export interface OpenAIAdapter extends ModelAdapter {
 /** The key sent to compatible servers that need none (the SDK insists on some key). */
 export const PLACEHOLDER_API_KEY = 'no-key-needed';
 
+/** `runStructured`'s options: a repaired value is marked under `providerMetadata.openai`. */
+const STRUCTURED_RUN = { provider: 'openai' } as const;
+
 /** Calls in the retry loop produce this success before structured parsing and pricing. */
 interface CallSuccess extends ModelRunSuccess {
   readonly providerMetadata: { readonly openai: Readonly<Record<string, unknown>> };
@@ -104,84 +108,79 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
   const structuredMode = (): StructuredOutputMode => (configured === 'json_object' || jsonSchemaRejected ? 'json_object' : 'json_schema');
 
   const { client, problem } = resolveClient(options, baseURL, compatible);
+  const retryOptions = {
+    policy: resolveRetryPolicy(options.retry),
+    ...(options.random === undefined ? {} : { random: options.random }),
+    // Without a cap nothing queues an attempt, and its request ends when the call stops.
+    attemptsEndOnStop: (options.maxConcurrency ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY,
+  };
+
+  /** `buildChatBody`'s options per structured-output mode, made once. */
+  const bodyOptions = (mode: StructuredOutputMode): ChatBodyOptions => ({
+    model,
+    tokenLimitParameter,
+    structuredOutput: mode,
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+  });
+  const bodyOptionsFor: Readonly<Record<StructuredOutputMode, ChatBodyOptions>> = { json_schema: bodyOptions('json_schema'), json_object: bodyOptions('json_object') };
 
   async function run(request: ModelRequest, runOptions: ModelRunOptions = {}): Promise<ModelRunResult> {
     const started = clock.now();
-    const elapsed = (): number => Math.max(0, clock.now() - started);
-    const failed = ({ failure, retryable }: ClassifiedFailure): ModelRunFailure => ({ ok: false, failure, retryable, latencyMs: elapsed(), modelId: model });
+    const failed = ({ failure, retryable }: ClassifiedFailure): ModelRunFailure => ({
+      ok: false,
+      failure,
+      retryable,
+      latencyMs: Math.max(0, clock.now() - started),
+      modelId: model,
+    });
+    let scope: CallScope | undefined;
     try {
       if (client === undefined) return failed({ failure: { kind: 'refused', message: problem }, retryable: false });
       // Of the caller's deadline and the adapter's, the earlier wins.
       const timeoutMs = Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
-      const scope = createCallScope({ signal: runOptions.signal, timeoutMs, clock, startedAt: started, modelId: model });
-      try {
-        const stopped = scope.stopFailure();
-        if (stopped !== undefined) return failed(stopped);
-        // Abort and deadline answer at once, whatever is in flight or queued behind the cap.
-        const result = await answer(request, scope);
-        return { ...result, latencyMs: elapsed() };
-      } finally {
-        scope.dispose();
-      }
+      const active = createCallScope({ signal: runOptions.signal, timeoutMs, clock, startedAt: started, modelId: model });
+      scope = active;
+      const stopped = active.stopFailure();
+      if (stopped !== undefined) return failed(stopped);
+      // One call with retries (abort and deadline answer at once, whatever is in flight or queued
+      // behind the cap), then, for a structured request, validation and at most one repair.
+      const result = await runStructured(request, (asked) => active.retry(() => limiter(() => call(asked, active)), retryOptions), STRUCTURED_RUN);
+      const latencyMs = Math.max(0, clock.now() - started);
+      if (!result.ok) return { ...result, latencyMs };
+      const price = options.prices?.[result.modelId] ?? options.prices?.[model];
+      return { ...result, usage: priceUsage(result.usage, price), latencyMs };
     } catch (thrown) {
       return failed({ failure: { kind: 'provider_error', message: `the OpenAI adapter failed unexpectedly: ${errorMessage(thrown)}` }, retryable: false });
+    } finally {
+      scope?.dispose();
     }
-  }
-
-  /** One call with retries, then, for a structured request, validation and at most one repair. */
-  async function answer(request: ModelRequest, scope: CallScope): Promise<ModelRunResult> {
-    const result = await runStructured(request, (asked) => callWithRetries(asked, scope), { provider: 'openai' });
-    return result.ok ? priced(result, result.usage) : result;
-  }
-
-  function priced<T extends ModelRunSuccess>(result: T, usage: Usage): T {
-    const price = options.prices?.[result.modelId] ?? options.prices?.[model];
-    return { ...result, usage: priceUsage(usage, price) };
-  }
-
-  function callWithRetries(request: ModelRequest, scope: CallScope): Promise<ModelRunResult> {
-    return scope.retry(() => limiter(() => call(request, scope.signal)), { policy: options.retry, random: options.random });
   }
 
   /** One HTTP call (two when an `auto` adapter learns that `json_schema` is not supported). */
-  async function call(request: ModelRequest, signal: AbortSignal): Promise<CallSuccess | ModelRunFailure> {
-    if (signal.aborted || client === undefined) return callFailure({ failure: { kind: 'aborted', message: 'aborted before the call started' }, retryable: false });
-    const mode = structuredMode();
-    try {
-      return await send(client, request, mode, signal);
-    } catch (thrown) {
-      if (configured === 'auto' && mode === 'json_schema' && request.responseFormat !== undefined && rejectsJsonSchema(thrown)) {
-        jsonSchemaRejected = true;
-        try {
-          return await send(client, request, 'json_object', signal);
-        } catch (again) {
-          return callFailure(classifyError(again, client.timeout));
-        }
-      }
-      return callFailure(classifyError(thrown, client.timeout));
+  async function call(request: ModelRequest, scope: CallScope): Promise<CallSuccess | ModelRunFailure> {
+    if (client === undefined || scope.stopFailure() !== undefined) {
+      return callFailure({ failure: { kind: 'aborted', message: 'aborted before the call started' }, retryable: false });
     }
-  }
-
-  async function send(sdk: OpenAI, request: ModelRequest, mode: StructuredOutputMode, signal: AbortSignal): Promise<CallSuccess | ModelRunFailure> {
-    const body = buildChatBody(request, {
-      model,
-      tokenLimitParameter,
-      structuredOutput: mode,
-      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-    });
-    // The SDK never removes the listener it adds to a signal, so each call gets its own, linked
-    // to the run's for as long as the call lasts (a run may make a dozen calls).
-    const call = new AbortController();
-    const forward = (): void => call.abort(signal.reason);
-    if (signal.aborted) call.abort(signal.reason);
-    signal.addEventListener('abort', forward, { once: true });
-    try {
-      // The SDK puts the `x-request-id` header on the parsed body (`_request_id`, not enumerable);
-      // `.withResponse()` would cost two more promises per call for the same string.
-      const data: unknown = await sdk.chat.completions.create(body, { signal: call.signal, maxRetries: 0 });
-      return interpret(data, requestIdOf(data), request.responseFormat === undefined ? undefined : mode);
-    } finally {
-      signal.removeEventListener('abort', forward);
+    let mode = structuredMode();
+    for (;;) {
+      // The SDK never removes the listener it adds to a signal, so each request gets its own,
+      // linked to the run's scope for as long as the request lasts (a run may make a dozen).
+      const link = scope.requestSignal();
+      try {
+        // The SDK puts the `x-request-id` header on the parsed body (`_request_id`, not enumerable);
+        // `.withResponse()` would cost two more promises per call for the same string.
+        const data: unknown = await client.chat.completions.create(buildChatBody(request, bodyOptionsFor[mode]), { signal: link.signal, maxRetries: 0 });
+        return interpret(data, requestIdOf(data), request.responseFormat === undefined ? undefined : mode);
+      } catch (thrown) {
+        if (configured === 'auto' && mode === 'json_schema' && request.responseFormat !== undefined && rejectsJsonSchema(thrown)) {
+          jsonSchemaRejected = true;
+          mode = 'json_object';
+          continue;
+        }
+        return callFailure(classifyError(thrown, client.timeout));
+      } finally {
+        link.release();
+      }
     }
   }
 
