@@ -32,10 +32,17 @@ export function toMessageParams(
  * it (system prompt included); only the last four such messages get one, the API's limit.
  */
 export function toMessages(request: ModelRequest): MessageParam[] {
-  const cacheable = request.messages.flatMap((message, index) => (message.cacheable === true ? [index] : []));
-  const breakpoints = new Set(cacheable.slice(-MAX_CACHE_BREAKPOINTS));
-  return request.messages.map((message, index): MessageParam => {
-    if (!breakpoints.has(index)) return { role: message.role, content: message.content };
+  const messages = request.messages;
+  // Indexes from this one on that are marked cacheable get a breakpoint (the last four marked).
+  let from = messages.length;
+  for (let index = messages.length - 1, marked = 0; index >= 0 && marked < MAX_CACHE_BREAKPOINTS; index -= 1) {
+    if (messages[index]?.cacheable === true) {
+      from = index;
+      marked += 1;
+    }
+  }
+  return messages.map((message, index): MessageParam => {
+    if (index < from || message.cacheable !== true) return { role: message.role, content: message.content };
     return { role: message.role, content: [{ type: 'text', text: message.content, cache_control: { type: 'ephemeral' } }] };
   });
 }
