@@ -147,7 +147,7 @@ class Scope implements CallScope {
   private stopReason: unknown = undefined;
   private abortReason: unknown = undefined;
   /** Told once, when the call stops: pending waits, and the controllers behind handed-out signals. */
-  private onStop: (() => void)[] = [];
+  private onStop: (() => void)[] | undefined;
   private controller: AbortController | undefined;
   private readonly clock: Clock;
   private readonly startedAt: number;
@@ -207,7 +207,7 @@ class Scope implements CallScope {
       const controller = new AbortController();
       this.controller = controller;
       if (this.stopped) controller.abort(this.stopReason);
-      else this.onStop.push(() => controller.abort(this.stopReason));
+      else this.whenStopped(() => controller.abort(this.stopReason));
     }
     return this.controller.signal;
   }
@@ -226,7 +226,7 @@ class Scope implements CallScope {
     }
     this.listen();
     const abort = (): void => controller.abort(this.stopReason);
-    this.onStop.push(abort);
+    this.whenStopped(abort);
     return { signal: controller.signal, release: () => this.forget(abort) };
   }
 
@@ -266,7 +266,7 @@ class Scope implements CallScope {
     this.listen();
     return new Promise<T>((resolve, reject) => {
       const stop = (): void => resolve(onStop(this.stoppedWhy()));
-      this.onStop.push(stop);
+      this.whenStopped(stop);
       pending.then(
         (value) => {
           this.forget(stop);
@@ -356,7 +356,7 @@ class Scope implements CallScope {
         this.forget(stop);
         resolve(true);
       }, ms);
-      this.onStop.push(stop);
+      this.whenStopped(stop);
     });
   }
 
@@ -365,17 +365,21 @@ class Scope implements CallScope {
     return this.stopFailure() ?? { failure: { kind: 'aborted', message: 'the call was stopped' }, retryable: false };
   }
 
+  private whenStopped(callback: () => void): void {
+    (this.onStop ??= []).push(callback);
+  }
+
   private forget(callback: () => void): void {
-    const index = this.onStop.indexOf(callback);
-    if (index !== -1) this.onStop.splice(index, 1);
+    const index = this.onStop?.indexOf(callback) ?? -1;
+    if (index !== -1) this.onStop?.splice(index, 1);
   }
 
   private stop(reason: unknown): void {
     if (this.stopped) return;
     this.stopped = true;
     this.stopReason = reason;
-    const callbacks = this.onStop;
-    this.onStop = [];
+    const callbacks = this.onStop ?? [];
+    this.onStop = undefined;
     for (const callback of callbacks) callback();
   }
 
