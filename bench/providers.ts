@@ -43,22 +43,24 @@ async function alternating(a: () => Promise<unknown>, b: () => Promise<unknown>)
     await b();
   }
   const random = mulberry32(6);
-  const times = { a: [] as number[], b: [] as number[] };
-  const timed = async (key: 'a' | 'b', fn: () => Promise<unknown>): Promise<void> => {
+  const sides = { a: { run: a, times: [] as number[] }, b: { run: b, times: [] as number[] } };
+  for (let i = 0; i < CALLS; i += 1) await timedPair(random, sides.a, sides.b);
+  return { a: stats(sides.a.times), b: stats(sides.b.times) };
+}
+
+/** One side of an A/B timing: what it runs, and its wall times (ms). */
+interface TimedSide {
+  readonly run: () => Promise<unknown>;
+  readonly times: number[];
+}
+
+/** Runs each side once, in an order drawn from `random`, adding each run's wall time to its side. */
+async function timedPair(random: () => number, a: TimedSide, b: TimedSide): Promise<void> {
+  for (const side of random() < 0.5 ? [a, b] : [b, a]) {
     const started = performance.now();
-    await fn();
-    times[key].push(performance.now() - started);
-  };
-  for (let i = 0; i < CALLS; i += 1) {
-    if (random() < 0.5) {
-      await timed('a', a);
-      await timed('b', b);
-    } else {
-      await timed('b', b);
-      await timed('a', a);
-    }
+    await side.run();
+    side.times.push(performance.now() - started);
   }
-  return { a: stats(times.a), b: stats(times.b) };
 }
 
 async function overheadFigures(): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
@@ -141,30 +143,17 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
       // One unmeasured run of each opens the connections and warms the code.
       await rawBurst();
       await debate();
-      const walls = { raw: [] as number[], debate: [] as number[] };
-      const timed = async (key: 'raw' | 'debate', fn: () => Promise<void>): Promise<void> => {
-        const started = performance.now();
-        await fn();
-        walls[key].push(performance.now() - started);
-      };
-      for (let run = 0; run < ROUNDS; run += 1) {
-        if (random() < 0.5) {
-          await timed('raw', rawBurst);
-          await timed('debate', debate);
-        } else {
-          await timed('debate', debate);
-          await timed('raw', rawBurst);
-        }
-      }
+      const walls = { raw: { run: rawBurst, times: [] as number[] }, debate: { run: debate, times: [] as number[] } };
+      for (let run = 0; run < ROUNDS; run += 1) await timedPair(random, walls.raw, walls.debate);
       const ideal = Math.ceil(64 / (cap ?? 64)) * LATENCY;
-      const wall = stats(walls.debate).median;
-      const floor = stats(walls.raw).median;
+      const wall = stats(walls.debate.times).median;
+      const floor = stats(walls.raw.times).median;
       const name = cap === undefined ? 'no cap' : `cap ${cap}`;
       const of = cap === undefined ? 'latency' : `(⌈64/${cap}⌉ × latency)`;
       figures.push(figure(`64 members, ${name}: wall / ${of}`, wall / ideal, 'ratio', { op: '<=', value: cap === undefined ? 1.2 : 1.1 }));
       figures.push(figure(`64 raw SDK calls, ${name}, same requests: wall / ${of}`, floor / ideal, 'ratio'));
       figures.push(figure(`64 members, ${name}: wall / raw SDK wall`, wall / floor, 'ratio'));
-      details[name] = { debateWallsMs: walls.debate.map((w) => round(w, 1)), rawWallsMs: walls.raw.map((w) => round(w, 1)) };
+      details[name] = { debateWallsMs: walls.debate.times.map((w) => round(w, 1)), rawWallsMs: walls.raw.times.map((w) => round(w, 1)) };
     }
     return { figures, details, result: last as DebateResult };
   } finally {
