@@ -95,9 +95,11 @@ export interface CallScope {
    */
   retry(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options?: CallScopeRetryOptions): Promise<ModelRunResult>;
   /**
-   * A fresh signal for one SDK request, aborted when the call stops (at once if it has already
-   * stopped). SDKs add an abort listener to the signal they are given and never remove it, so a
-   * signal per request, released afterwards, keeps retries and repairs from piling listeners up.
+   * A signal for one SDK request, aborted when the call stops (at once if it has already
+   * stopped). SDKs add an abort listener to the signal they are given and may never remove it,
+   * so each request gets a fresh one, released afterwards, and retries and repairs do not pile
+   * listeners up; the exception is the first request under a call signal (`safeRun`'s), which
+   * gets that signal itself: it serves this one call only.
    */
   requestSignal(): RequestSignal;
   /** Clears the deadline's timer and the listener on the caller's signal. Idempotent. */
