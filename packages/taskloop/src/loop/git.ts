@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { errorMessage } from '@conclave/core';
+import { GitShell } from './git-shell.js';
 
 /** A git operation's failure, as a value. */
 export interface GitError {
@@ -33,23 +34,68 @@ async function git(workspace: string, args: readonly string[], env?: Readonly<Re
   }
 }
 
-function gitOnce(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
+async function gitOnce(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
+  const shell = shells.get(workspace)?.shell;
+  const outcome = shell === undefined ? 'unavailable' : await shell.run(args, env);
+  if (outcome === 'exited') return { ok: false, kind: 'git_error', locked: false, message: `git ${commandName(args)} was cut short in ${workspace}: the shell running it ended`, fix: 'run again: the run resumes where it stopped' };
+  // 127: the shell found no git.
+  if (outcome !== 'unavailable') return outcome.code === 127 ? gitMissing(outcome.stderr) : settled(workspace, args, outcome.code === 0, outcome.stdout, outcome.stderr);
   return new Promise((resolve) => {
     execFile('git', args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, ...(env === undefined ? {} : { env: { ...process.env, ...env } }) }, (error, stdout, stderr) => {
-      if (error === null) return resolve({ ok: true, stdout });
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return resolve({ ok: false, kind: 'git_error', locked: false, message: `git could not run: ${errorMessage(error)}`, fix: 'install git and make sure it is on PATH' });
-      }
-      const detail = (stderr || stdout).trim().split('\n')[0] ?? '';
-      resolve({
-        ok: false,
-        kind: 'git_error',
-        locked: stderr.includes('.lock'),
-        message: `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} failed in ${workspace}: ${detail}`,
-        fix: stderr.includes('.lock') ? 'another git process holds the repository lock; if none is running, remove the .lock file git names' : 'check that the workspace is a git repository you can write to',
-      });
+      if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(gitMissing(errorMessage(error)));
+      resolve(settled(workspace, args, error === null, stdout, stderr));
     });
   });
+}
+
+function gitMissing(detail: string): GitError & { readonly locked: false } {
+  return { ok: false, kind: 'git_error', locked: false, message: `git could not run: ${detail.trim()}`, fix: 'install git and make sure it is on PATH' };
+}
+
+function settled(workspace: string, args: readonly string[], ok: boolean, stdout: string, stderr: string): { ok: true; stdout: string } | (GitError & { readonly locked: boolean }) {
+  if (ok) return { ok: true, stdout };
+  const detail = (stderr || stdout).trim().split('\n')[0] ?? '';
+  return {
+    ok: false,
+    kind: 'git_error',
+    locked: stderr.includes('.lock'),
+    message: `git ${commandName(args)} failed in ${workspace}: ${detail}`,
+    fix: stderr.includes('.lock') ? 'another git process holds the repository lock; if none is running, remove the .lock file git names' : 'check that the workspace is a git repository you can write to',
+  };
+}
+
+/** The git subcommand in `args` (the first word that is not an option or a `-c` setting). */
+function commandName(args: readonly string[]): string {
+  return args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? '';
+}
+
+/** The open shells, by workspace, with how many runs use each. */
+const shells = new Map<string, { readonly shell: GitShell; users: number }>();
+
+/**
+ * Runs the workspace's git commands through one long-lived shell until the returned function is
+ * called (ADR 0020). Nested opens for the same workspace share it; the last close ends it. Where
+ * no shell can start, git commands run as their own processes, as without it.
+ */
+export function openGitShell(workspace: string): () => void {
+  // Windows has no /bin/sh: its git commands stay processes of their own.
+  if (process.platform === 'win32') return () => undefined;
+  let open = shells.get(workspace);
+  if (open === undefined || open.shell.ended) {
+    open = { shell: new GitShell(workspace), users: 0 };
+    shells.set(workspace, open);
+  }
+  open.users += 1;
+  const mine = open;
+  let closed = false;
+  return () => {
+    if (closed) return;
+    closed = true;
+    mine.users -= 1;
+    if (mine.users > 0) return;
+    mine.shell.close();
+    if (shells.get(workspace) === mine) shells.delete(workspace);
+  };
 }
 
 /** Whether the workspace is a git work tree with at least one commit, and whether it has uncommitted changes. */

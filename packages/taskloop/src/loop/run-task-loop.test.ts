@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Builder } from '../builders/builder.js';
 import { parsePlan } from '../ledger/plan-parse.js';
 import type { TaskSpec } from '../spec/task-spec.js';
+import { noChildShellLeft } from '../test-support/child-shells.js';
 import { loopFixtures, sampleSpec } from '../test-support/temp-repo.js';
 import type { EvidenceBundle } from './evidence-store.js';
 import { runTaskLoop } from './run-task-loop.js';
@@ -54,6 +55,8 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(git('check-ignore', `.conclave/runs/${runId}/timeline.jsonl`).trim()).toBe(`.conclave/runs/${runId}/timeline.jsonl`);
     const timeline = (await readFile(join(dir, '.conclave/runs', runId, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { state: string });
     expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'finish']);
+    // The run's git shell ends with the run: nothing of it is left running.
+    await noChildShellLeft();
   }, 60_000);
 
   it('stops with validation_failed_max_retries and the evidence when the gates never pass; the box stays unticked', async () => {

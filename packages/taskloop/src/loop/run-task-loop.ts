@@ -26,7 +26,7 @@ import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 import { appendTimeline, attemptCommitMessage, attemptDir, readAttempts, readRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
-import { commitAttempt, committedEvidence, gitStatus, switchToBranch } from './git.js';
+import { commitAttempt, committedEvidence, gitStatus, openGitShell, switchToBranch } from './git.js';
 import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
 import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
 import { judgeAttempt, type JudgementOptions, type JudgeOutput } from './judge-attempt.js';
@@ -283,6 +283,17 @@ class LoopRun {
   }
 
   async execute(): Promise<TaskLoopResult> {
+    // Every git command of the run goes through one shell: a commit per attempt should not pay
+    // for forking Node twice (ADR 0020).
+    const closeGitShell = openGitShell(this.#workspace);
+    try {
+      return await this.#execute();
+    } finally {
+      closeGitShell();
+    }
+  }
+
+  async #execute(): Promise<TaskLoopResult> {
     const started = await this.#start();
     if (started !== undefined) return { outcome: 'refused', reason: 'refused', stop: started, resumed: false, completed: [], failed: [] };
     const spec = this.#spec;
