@@ -23,7 +23,7 @@ import { parseSpec, runTaskLoop, type Builder, type EvidenceBundle } from '@conc
 import { figure, round, stats, type BenchResult } from './harness.js';
 
 const TASKS = 20;
-const RUNS = 5;
+const RUNS = 7;
 
 function specText(run: number): string {
   const tasks = Array.from({ length: TASKS }, (_, i) => `- [ ] Write file ${i + 1} {#t${i + 1}}`).join('\n');
