@@ -9,6 +9,7 @@
  * 3. the share of prompt bytes that is a prefix shared by every member of a phase (reported).
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { createLimiter, safeRun, type ModelRequest } from '@conclave/core';
@@ -44,7 +45,7 @@ async function alternating(a: () => Promise<unknown>, b: () => Promise<unknown>)
   }
   const random = mulberry32(6);
   const sides = { a: { run: a, times: [] as number[] }, b: { run: b, times: [] as number[] } };
-  for (let i = 0; i < CALLS; i += 1) await timedPair(random, sides.a, sides.b);
+  for (let i = 0; i < CALLS; i += 1) await timedRound(random, [sides.a, sides.b]);
   return { a: stats(sides.a.times), b: stats(sides.b.times) };
 }
 
@@ -54,9 +55,14 @@ interface TimedSide {
   readonly times: number[];
 }
 
-/** Runs each side once, in an order drawn from `random`, adding each run's wall time to its side. */
-async function timedPair(random: () => number, a: TimedSide, b: TimedSide): Promise<void> {
-  for (const side of random() < 0.5 ? [a, b] : [b, a]) {
+/** Runs each side once, in an order drawn from `random` (a seeded shuffle), adding each run's wall time to its side. */
+async function timedRound(random: () => number, sides: readonly TimedSide[]): Promise<void> {
+  const order = [...sides];
+  for (let i = order.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j] as TimedSide, order[i] as TimedSide];
+  }
+  for (const side of order) {
     const started = performance.now();
     await side.run();
     side.times.push(performance.now() - started);
@@ -123,6 +129,9 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
   const board = syntheticBoard(1, 64, 'bench-64');
   const bodies = await debateBodies(board);
   const server = await startChildServer(LATENCY);
+  // Below the SDK: the same bodies POSTed with node:http over kept-alive sockets, reading the
+  // JSON answer and nothing else. No Node client does less per request.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   try {
     const figures: Figure[] = [];
     const details: Record<string, unknown> = { requestBytes: bodies.map((body) => JSON.stringify(body).length)[0] };
@@ -136,29 +145,51 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
         const limit = createLimiter(cap ?? Number.POSITIVE_INFINITY);
         await Promise.all(bodies.map((body) => limit(() => raw.chat.completions.create(body))));
       };
+      const httpBurst = async (): Promise<void> => {
+        const limit = createLimiter(cap ?? Number.POSITIVE_INFINITY);
+        await Promise.all(bodies.map((body) => limit(() => plainPost(agent, `${server.baseURL}/chat/completions`, JSON.stringify(body)))));
+      };
       const debate = async (): Promise<void> => {
         last = await DebateEngine.run(board, { question: 'q', adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'openai:')), concurrency: 64 });
         if (last.failures.length > 0) throw new Error(`bench debate failed: ${JSON.stringify(last.failures[0])}`);
       };
       // One unmeasured run of each opens the connections and warms the code.
+      await httpBurst();
       await rawBurst();
       await debate();
-      const walls = { raw: { run: rawBurst, times: [] as number[] }, debate: { run: debate, times: [] as number[] } };
-      for (let run = 0; run < ROUNDS; run += 1) await timedPair(random, walls.raw, walls.debate);
+      const walls = { http: { run: httpBurst, times: [] as number[] }, raw: { run: rawBurst, times: [] as number[] }, debate: { run: debate, times: [] as number[] } };
+      for (let run = 0; run < ROUNDS; run += 1) await timedRound(random, [walls.http, walls.raw, walls.debate]);
       const ideal = Math.ceil(64 / (cap ?? 64)) * LATENCY;
       const wall = stats(walls.debate.times).median;
       const floor = stats(walls.raw.times).median;
+      const httpFloor = stats(walls.http.times).median;
       const name = cap === undefined ? 'no cap' : `cap ${cap}`;
       const of = cap === undefined ? 'latency' : `(⌈64/${cap}⌉ × latency)`;
       figures.push(figure(`64 members, ${name}: wall / ${of}`, wall / ideal, 'ratio', { op: '<=', value: cap === undefined ? 1.2 : 1.1 }));
       figures.push(figure(`64 raw SDK calls, ${name}, same requests: wall / ${of}`, floor / ideal, 'ratio'));
+      figures.push(figure(`64 plain node:http requests, ${name}, same bodies: wall / ${of}`, httpFloor / ideal, 'ratio'));
       figures.push(figure(`64 members, ${name}: wall / raw SDK wall`, wall / floor, 'ratio'));
-      details[name] = { debateWallsMs: walls.debate.times.map((w) => round(w, 1)), rawWallsMs: walls.raw.times.map((w) => round(w, 1)) };
+      details[name] = { debateWallsMs: walls.debate.times.map((w) => round(w, 1)), rawWallsMs: walls.raw.times.map((w) => round(w, 1)), httpWallsMs: walls.http.times.map((w) => round(w, 1)) };
     }
     return { figures, details, result: last as DebateResult };
   } finally {
+    agent.destroy();
     server.close();
   }
+}
+
+/** POSTs `body` as JSON with node:http and parses the answer. */
+function plainPost(agent: http.Agent, url: string, body: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`HTTP ${response.statusCode ?? '?'}: ${text}`))));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** Starts `bench/fake-openai-child.ts` and resolves once it prints its base URL. */
