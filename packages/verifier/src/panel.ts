@@ -3,7 +3,7 @@ import { freezeView, type DecisionView } from './decision-view.js';
 import type { Lens, LensDecision, LensJudgement, LensResult } from './lens.js';
 import { BUILT_IN_LENSES } from './lenses/built-in.js';
 import { readsOnlyTheReport } from './lenses/claims-lens.js';
-import { verifyWithView, type VerificationReport, type VerifyOptions } from './verify-decision.js';
+import { freezeReport, verifyWithView, type VerificationReport, type VerifyOptions } from './verify-decision.js';
 
 /** Approvals a panel needs unless told otherwise. */
 export const DEFAULT_PANEL_QUORUM = 2;
@@ -199,8 +199,10 @@ function consult(lens: Lens, view: DecisionView | undefined, report: Verificatio
   let judgement: LensResult | undefined;
   try {
     // Read once, inside the try: a judgement whose getters throw vetoes like a lens that throws.
-    // Every lens but the verifier's own report readers gets the view frozen all the way down.
-    judgement = asJudgement(lens.name, lens.evaluate(readsOnlyTheReport(lens) ? view : freezeView(view), { report }));
+    // Every lens but the verifier's own report readers gets the view and the report frozen all
+    // the way down (in place, once), so no lens can change what the next one judges by.
+    const own = readsOnlyTheReport(lens);
+    judgement = asJudgement(lens.name, lens.evaluate(own ? view : freezeView(view), { report: own ? report : freezeReport(report) }));
   } catch (thrown) {
     return lensResult(lens.name, 'veto', [`the lens failed: ${describe(thrown)}`]);
   }

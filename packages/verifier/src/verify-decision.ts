@@ -53,7 +53,7 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
   try {
     view = privateView(record);
   } catch (thrown) {
-    return { report: Object.freeze({ recordId: safeId(record), approved: false, claims: Object.freeze([]), malformed: Object.freeze([`the record cannot be read: ${message(thrown)}`]) }) };
+    return { report: { recordId: safeId(record), approved: false, claims: [], malformed: [`the record cannot be read: ${message(thrown)}`] } };
   }
   return { report: verifyView(view, record, options), view };
 }
@@ -70,7 +70,7 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
       const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
       results[i] = result(claim, '(none)', MALFORMED);
     }
-    return Object.freeze({ recordId: safeId(record), approved: false, claims: Object.freeze(results), malformed: Object.freeze(malformed) });
+    return { recordId: safeId(record), approved: false, claims: results, malformed };
   }
 
   // Built-in oracles read the private view and the recomputed consensus as they are (they are
@@ -101,8 +101,24 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
       if (found.required && found.status !== 'proven') approved = false;
     }
   }
-  // Frozen: the panel hands the same report to every lens, so no lens can change what the next one reads.
-  return Object.freeze({ recordId: view.id, approved, claims: Object.freeze(results), malformed: NO_ISSUES });
+  // Not frozen (it is the caller's, and freezing was a tenth of a verification's cost): the
+  // panel freezes it with `freezeReport` before any lens but its own reads it.
+  return { recordId: view.id, approved, claims: results, malformed: NO_ISSUES };
+}
+
+/** Reports already frozen all the way down. */
+const frozenReports = new WeakSet<VerificationReport>();
+
+/**
+ * Freezes a report all the way down, in place (once; later calls return at once), so that code
+ * it is handed to cannot change what the next reader sees. Internal to the package.
+ */
+export function freezeReport(report: VerificationReport): VerificationReport {
+  if (!frozenReports.has(report)) {
+    deepFreeze(report);
+    frozenReports.add(report);
+  }
+  return report;
 }
 
 const MALFORMED: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the record is malformed, see `malformed`' });
@@ -235,7 +251,7 @@ function decideWith(claim: Claim, oracle: Oracle, view: DecisionView, context: O
   }
   if ((status !== 'proven' && status !== 'refuted' && status !== 'unprovable') || typeof reason !== 'string') return result(claim, oracle.name, NOT_A_FINDING);
   const required = (claim as Partial<Claim> | null)?.required !== false;
-  return Object.freeze(details === undefined ? { claim, oracle: oracle.name, required, status, reason } : { claim, oracle: oracle.name, required, status, reason, details: details as JsonValue });
+  return details === undefined ? { claim, oracle: oracle.name, required, status, reason } : { claim, oracle: oracle.name, required, status, reason, details: details as JsonValue };
 }
 
 const NOT_A_FINDING: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the oracle returned something that is not a finding' });
@@ -244,10 +260,10 @@ function result(claim: Claim, oracle: string, finding: OracleFinding): ClaimResu
   // A malformed record's claims may be anything, even null: such a claim is required.
   const required = (claim as Partial<Claim> | null)?.required !== false;
   const { status, reason, details } = finding;
-  return Object.freeze(details === undefined ? { claim, oracle, required, status, reason } : { claim, oracle, required, status, reason, details });
+  return details === undefined ? { claim, oracle, required, status, reason } : { claim, oracle, required, status, reason, details };
 }
 
-/** Freezes an object the verifier made, and everything in it not frozen already (the view's scores are). */
+/** Freezes an object the verifier made, and everything in it not frozen already (the view's scores, a report's claims). */
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
