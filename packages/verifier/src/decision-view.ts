@@ -2,6 +2,7 @@ import type { ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/s
 import type { Claim } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
+import { freezeOnce } from './freeze-once.js';
 import type { Tier } from './tier.js';
 
 /** Makes every property of every nested object and array readonly. */
@@ -72,21 +73,12 @@ export function privateView(record: DecisionRecord): DecisionView {
   return { id, tier, rubric, minValidVotes, votes, consensus, evidence: evidenceView, claims: claimsView as readonly DeepReadonly<Claim>[] };
 }
 
-/** Views already frozen all the way down. */
-const frozenViews = new WeakSet<DecisionView>();
-
 /**
  * Freezes a view made by `privateView`, all the way down, in place (once; later calls return at
  * once). What the view shares with the input is frozen already: it came from `frozenCopy`, or was
  * frozen all the way down when it was found.
  */
-export function freezeView(view: DecisionView): DecisionView {
-  if (!frozenViews.has(view)) {
-    deepFreezeOwn(view);
-    frozenViews.add(view);
-  }
-  return view;
-}
+export const freezeView: (view: DecisionView) => DecisionView = freezeOnce(deepFreezeOwn);
 
 /**
  * Freezes what `privateView` made, field by field (the shape is known, and a generic walk costs

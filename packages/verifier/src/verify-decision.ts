@@ -2,6 +2,7 @@ import { aggregateConsensus, type ConsensusResult } from '@conclave/scoring';
 import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
+import { freezeOnce } from './freeze-once.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
 import { BUILT_IN_REGISTRY, type OracleRegistry } from './oracle-registry.js';
 import { BUILT_IN_ORACLES } from './oracles/built-in.js';
@@ -106,20 +107,11 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   return { recordId: view.id, approved, claims: results, malformed: NO_ISSUES };
 }
 
-/** Reports already frozen all the way down. */
-const frozenReports = new WeakSet<VerificationReport>();
-
 /**
  * Freezes a report all the way down, in place (once; later calls return at once), so that code
  * it is handed to cannot change what the next reader sees. Internal to the package.
  */
-export function freezeReport(report: VerificationReport): VerificationReport {
-  if (!frozenReports.has(report)) {
-    deepFreeze(report);
-    frozenReports.add(report);
-  }
-  return report;
-}
+export const freezeReport: (report: VerificationReport) => VerificationReport = freezeOnce(deepFreeze);
 
 const MALFORMED: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the record is malformed, see `malformed`' });
 const NO_ISSUES: readonly string[] = Object.freeze([]);
