@@ -16,6 +16,7 @@
  * the machine does, and the median of several does not.
  */
 import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,7 @@ export async function taskloopLoop(): Promise<BenchResult> {
     await writeFile(join(dir, 'README.md'), '# bench\n');
     git('add', '-A');
     git('commit', '-q', '-m', 'initial');
+    const createMicros = fileCreateCost(dir);
     const first = await timedRun(dir, 0);
     const runs: LoopRunTiming[] = [];
     for (let run = 1; run <= RUNS; run += 1) {
@@ -80,6 +82,7 @@ export async function taskloopLoop(): Promise<BenchResult> {
         figure('loop overhead per attempt, fastest run', overhead.min, 'ms'),
         figure('loop overhead per attempt, slowest run', overhead.max, 'ms'),
         figure('loop overhead per attempt, first run in a brand-new repository', first.overheadMs, 'ms'),
+        figure("creating one empty file on the benchmark's disk (about 25 an attempt)", createMicros, 'µs'),
         figure('builder + gate time per attempt, median run', median.excludedMs / median.attempts, 'ms'),
         figure('whole run, median run', median.wallMs, 'ms'),
       ],
@@ -89,12 +92,31 @@ export async function taskloopLoop(): Promise<BenchResult> {
         overheadPerAttemptMs: runs.map((run) => round(run.overheadMs, 2)),
         wallMs: runs.map((run) => Math.round(run.wallMs)),
         excludedMs: runs.map((run) => Math.round(run.excludedMs)),
+        fileCreateMicros: round(createMicros, 1),
         firstRun: { overheadPerAttemptMs: round(first.overheadMs, 2), wallMs: Math.round(first.wallMs) },
       },
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What creating an empty file costs on the disk the runs use, in µs (median of 200): an attempt
+ * creates about 25 (git's objects and locks, the evidence, the atomic writes' temporary files),
+ * and on a VM this cost alone swings from tens of µs to over a millisecond.
+ */
+function fileCreateCost(dir: string): number {
+  const probe = join(dir, '.create-probe');
+  mkdirSync(probe);
+  const times: number[] = [];
+  for (let i = 0; i < 200; i += 1) {
+    const started = performance.now();
+    closeSync(openSync(join(probe, `f${i}`), 'wx'));
+    times.push((performance.now() - started) * 1000);
+  }
+  rmSync(probe, { recursive: true });
+  return stats(times).median;
 }
 
 /** One run of the loop, with a spec of its own, in the repository at `dir`, timed. */
