@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, fsync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage } from '@conclave/core';
 
@@ -21,6 +22,8 @@ export interface AtomicWriteOptions {
   readonly sync?: boolean;
 }
 
+const fsyncFd = promisify(fsync);
+
 /**
  * Replaces `path` with `data` so that a reader (or a crash) sees either the old content or the
  * new, never a half-written file: the data goes to a uniquely named temp file in the same
@@ -29,40 +32,56 @@ export interface AtomicWriteOptions {
  * platform allows opening a folder). On any failure the temp file is removed and the target is
  * left as it was; the failure comes back as a value, since a full disk or a missing folder is an
  * expected condition for the caller to report, not a crash.
+ *
+ * The open, write, close and rename are synchronous calls, and only the fsyncs wait on the
+ * thread pool (ADR 0021): these are the loop's own small files, where each thread-pool round trip
+ * costs ten times the call it carries, while a flush to disk may take milliseconds and must not
+ * hold the event loop.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const sync = options.sync !== false;
   let created = false;
   try {
-    const handle = await open(temp, 'wx');
+    const fd = openSync(temp, 'wx');
     created = true;
     try {
-      await handle.writeFile(data);
-      if (options.sync !== false) await handle.sync();
+      writeFileSync(fd, data);
+      if (sync) await fsyncFd(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await rename(temp, path);
+    renameSync(temp, path);
     created = false;
   } catch (error) {
-    if (created) await rm(temp, { force: true }).catch(() => undefined);
+    if (created) {
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // The temp file stays behind; it is named *.tmp, which readers and git ignore.
+      }
+    }
     return { ok: false, kind: 'io_error', path, message: errorMessage(error) };
   }
-  if (options.syncDir !== false && options.sync !== false) await syncDir(dir);
+  if (sync && options.syncDir !== false) await syncDir(dir);
   return { ok: true };
 }
 
 /** fsyncs a folder so a rename in it is durable; a no-op where folders cannot be opened (Windows). */
 async function syncDir(dir: string): Promise<void> {
+  let fd: number;
   try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    fd = openSync(dir, 'r');
   } catch {
     // EISDIR/EPERM on platforms without folder fsync: the rename is still atomic, only less durable.
+    return;
+  }
+  try {
+    await fsyncFd(fd);
+  } catch {
+    // As above: some platforms open a folder but refuse to fsync it.
+  } finally {
+    closeSync(fd);
   }
 }

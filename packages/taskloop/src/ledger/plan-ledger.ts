@@ -1,4 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '@conclave/core';
 import { writeFileAtomic } from './atomic-write.js';
@@ -147,7 +148,7 @@ export class PlanLedger {
 
   /** Checks that plan.md still holds the orchestrator's last write, byte for byte. */
   check(): Promise<CheckLedgerResult> {
-    return this.#serial(() => this.#verifyDisk());
+    return this.#serial(() => Promise.resolve(this.#verifyDisk()));
   }
 
   /**
@@ -160,7 +161,7 @@ export class PlanLedger {
    */
   flip(itemId: string, options: { readonly verifyFirst?: ReadonlySet<string> } = {}): Promise<FlipResult> {
     return this.#serial(async (): Promise<FlipResult> => {
-      const disk = await this.#verifyDisk();
+      const disk = this.#verifyDisk();
       if (!disk.ok) return disk;
       const at = this.#index.get(itemId);
       const item = at === undefined ? undefined : this.#plan.items[at];
@@ -196,7 +197,7 @@ export class PlanLedger {
    */
   appendSubtasks(parentId: string, titles: readonly string[]): Promise<AppendResult> {
     return this.#serial(async (): Promise<AppendResult> => {
-      const disk = await this.#verifyDisk();
+      const disk = this.#verifyDisk();
       if (!disk.ok) return disk;
       const refuse = (message: string): AppendResult => ({ ok: false, kind: 'cannot_append', itemId: parentId, message });
       const at = this.#index.get(parentId);
@@ -231,7 +232,7 @@ export class PlanLedger {
   restore(): Promise<RestoreLedgerResult> {
     return this.#serial(async (): Promise<RestoreLedgerResult> => {
       const path = conclavePath(this.workspace, 'plan.md');
-      const actual = await readOptional(path);
+      const actual = readOptional(path);
       if (!actual.ok) return actual;
       const written = await writeFileAtomic(path, this.#bytes, this.#sync);
       if (!written.ok) return written;
@@ -254,8 +255,8 @@ export class PlanLedger {
     return run;
   }
 
-  async #verifyDisk(): Promise<CheckLedgerResult> {
-    const read = await readOptional(conclavePath(this.workspace, 'plan.md'));
+  #verifyDisk(): CheckLedgerResult {
+    const read = readOptional(conclavePath(this.workspace, 'plan.md'));
     if (!read.ok) return read;
     if (read.bytes?.equals(this.#bytes) === true) return { ok: true };
     return tampered(this.#text, this.#sha, read.bytes);
@@ -299,14 +300,14 @@ export class PlanLedger {
 export async function openLedger(workspace: string, options: OpenLedgerOptions = {}): Promise<OpenLedgerResult> {
   const ledgerPath = conclavePath(workspace, 'ledger.json');
   const planPath = conclavePath(workspace, 'plan.md');
-  const recordRead = await readOptional(ledgerPath);
+  const recordRead = readOptional(ledgerPath);
   if (!recordRead.ok) return recordRead;
   if (recordRead.bytes === undefined) {
     return { ok: false, kind: 'ledger_missing', message: `${join(CONCLAVE_DIR, 'ledger.json')} does not exist: this workspace has no plan ledger`, fix: 'start the run with initLedger' };
   }
   const record = parseRecord(recordRead.bytes.toString('utf8'));
   if (!record.ok) return record;
-  const planRead = await readOptional(planPath);
+  const planRead = readOptional(planPath);
   if (!planRead.ok) return planRead;
   const actual = planRead.bytes;
   const actualSha = actual === undefined ? undefined : sha256(actual);
@@ -365,7 +366,7 @@ export async function initLedger(workspace: string, planText: string, options: L
     return { ok: false, kind: 'io_error', path: dir, message: errorMessage(error) };
   }
   const ledgerPath = conclavePath(workspace, 'ledger.json');
-  const existing = await readOptional(ledgerPath);
+  const existing = readOptional(ledgerPath);
   if (!existing.ok) return existing;
   if (existing.bytes !== undefined) {
     const record = parseRecord(existing.bytes.toString('utf8'));
@@ -405,9 +406,10 @@ export function restoreLedger(ledger: PlanLedger): Promise<RestoreLedgerResult> 
 type ReadResult = { readonly ok: true; readonly bytes: Buffer | undefined } | LedgerIoError;
 
 /** Reads a file; a missing file is `bytes: undefined`, not an error. */
-async function readOptional(path: string): Promise<ReadResult> {
+/** Reads a ledger file synchronously: it is small, and checked before every step (ADR 0021). */
+function readOptional(path: string): ReadResult {
   try {
-    return { ok: true, bytes: await readFile(path) };
+    return { ok: true, bytes: readFileSync(path) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, bytes: undefined };
     return { ok: false, kind: 'io_error', path, message: errorMessage(error) };

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '@conclave/core';
 import type { BuildFeedback } from '../builders/builder.js';
@@ -144,7 +144,7 @@ export async function writeAttemptEvidence(
     recordedAt: new Date().toISOString(),
   };
   try {
-    await mkdir(absolute, { recursive: true });
+    mkdirSync(absolute, { recursive: true });
     // Atomic, so a kill never leaves half a file, but not fsynced: the attempt's commit follows at
     // once and is the durable record. evidence.json goes last, so it marks a finished attempt.
     const write = (file: string, data: string) => writeFileAtomic(join(absolute, file), data, { sync: false });
@@ -164,11 +164,11 @@ export async function writeAttemptEvidence(
 }
 
 /** The finished attempts of a task in a run, oldest first (folders without evidence.json were interrupted). */
-export async function readAttempts(workspace: string, runId: string, taskId: string): Promise<readonly EvidenceBundle[]> {
+export function readAttempts(workspace: string, runId: string, taskId: string): readonly EvidenceBundle[] {
   const dir = join(workspace, runDir(runId), taskId);
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = readdirSync(dir);
   } catch {
     return [];
   }
@@ -176,7 +176,7 @@ export async function readAttempts(workspace: string, runId: string, taskId: str
   const bundles: EvidenceBundle[] = [];
   for (const n of numbers) {
     try {
-      bundles.push(JSON.parse(await readFile(join(dir, `attempt-${n}`, EVIDENCE_FILE), 'utf8')) as EvidenceBundle);
+      bundles.push(JSON.parse(readFileSync(join(dir, `attempt-${n}`, EVIDENCE_FILE), 'utf8')) as EvidenceBundle);
     } catch {
       // Interrupted before its evidence was written: the attempt did not finish and is retried.
     }
@@ -185,16 +185,16 @@ export async function readAttempts(workspace: string, runId: string, taskId: str
 }
 
 /** Every finished attempt of a run (with its evidence folder), in no particular order. */
-export async function readRunAttempts(workspace: string, runId: string): Promise<readonly { readonly dir: string; readonly bundle: EvidenceBundle }[]> {
+export function readRunAttempts(workspace: string, runId: string): readonly { readonly dir: string; readonly bundle: EvidenceBundle }[] {
   let tasks: string[];
   try {
-    tasks = (await readdir(join(workspace, runDir(runId)), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    tasks = readdirSync(join(workspace, runDir(runId)), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   } catch {
     return [];
   }
   const found: { dir: string; bundle: EvidenceBundle }[] = [];
   for (const task of tasks) {
-    for (const bundle of await readAttempts(workspace, runId, task)) found.push({ dir: attemptDir(runId, task, bundle.attempt), bundle });
+    for (const bundle of readAttempts(workspace, runId, task)) found.push({ dir: attemptDir(runId, task, bundle.attempt), bundle });
   }
   return found;
 }
@@ -220,14 +220,14 @@ export interface TimelineEntry {
  * Appends to the run's JSONL timeline. One short line per append; a kill can at worst cut the
  * last line, which readers skip.
  */
-export async function appendTimeline(workspace: string, runId: string, entry: Omit<TimelineEntry, 'at'>): Promise<void> {
+export function appendTimeline(workspace: string, runId: string, entry: Omit<TimelineEntry, 'at'>): void {
   const dir = join(workspace, runDir(runId));
   const line = `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`;
   try {
-    await appendFile(join(dir, 'timeline.jsonl'), line);
+    appendFileSync(join(dir, 'timeline.jsonl'), line);
   } catch {
     // The run folder does not exist yet: only the first line of a run pays for creating it.
-    await mkdir(dir, { recursive: true });
-    await appendFile(join(dir, 'timeline.jsonl'), line);
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(join(dir, 'timeline.jsonl'), line);
   }
 }

@@ -1,9 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childShells, noChildShellLeft } from '../test-support/child-shells.js';
 import { tempRepo } from '../test-support/temp-repo.js';
-import { commitAttempt, committedEvidence, openGitShell } from './git.js';
+import { commitAttempt, committedEvidence, gitStatus, openGitShell, switchToBranch } from './git.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -85,5 +86,61 @@ describe('git commands with and without the git shell', () => {
     } finally {
       close();
     }
+  });
+});
+
+describe('gitStatus', () => {
+  it('lists every kind of change by its path from the root, and the branch, from one status', async () => {
+    const { dir, git } = await repo();
+    await writeFile(join(dir, 'old name.txt'), 'moved\n');
+    await writeFile(join(dir, 'kept.txt'), 'kept\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'two files');
+    git('mv', 'old name.txt', 'new name.txt');
+    await writeFile(join(dir, 'kept.txt'), 'changed\n');
+    await writeFile(join(dir, 'README.md'), 'staged\n');
+    git('add', 'README.md');
+    await writeFile(join(dir, 'fresh.txt'), 'untracked\n');
+    git('switch', '-q', '-c', 'feature/x');
+    const status = await gitStatus(dir);
+    expect(status.ok && [...status.dirty].sort()).toEqual(['README.md', 'fresh.txt', 'kept.txt', 'new name.txt']);
+    expect(status.ok && status.branch).toBe('feature/x');
+  });
+
+  it('reports a clean tree, and a detached HEAD', async () => {
+    const { dir, git } = await repo();
+    expect(await gitStatus(dir)).toEqual({ ok: true, dirty: [], branch: 'main' });
+    git('switch', '-q', '--detach');
+    expect(await gitStatus(dir)).toEqual({ ok: true, dirty: [], branch: '(detached)' });
+  });
+
+  it('tells a folder that is no repository from a repository with no commit', async () => {
+    const plain = await mkdtemp(join(tmpdir(), 'conclave-not-a-repo-'));
+    cleanups.push(() => rm(plain, { recursive: true, force: true }));
+    expect(await gitStatus(plain)).toMatchObject({ ok: false, message: `${plain} is not a git repository`, fix: expect.stringContaining('git init') as string });
+    const { git } = await repo();
+    const empty = await mkdtemp(join(tmpdir(), 'conclave-no-commit-'));
+    cleanups.push(() => rm(empty, { recursive: true, force: true }));
+    git('-C', empty, 'init', '-q');
+    expect(await gitStatus(empty)).toMatchObject({ ok: false, message: `${empty} has no commit yet` });
+  });
+});
+
+describe('switchToBranch', () => {
+  it('creates the branch, switches back to it later, and runs nothing when already on it', async () => {
+    const { dir, git } = await repo();
+    expect(await switchToBranch(dir, 'conclave/t', 'main')).toEqual({ ok: true });
+    expect(git('branch', '--show-current')).toBe('conclave/t\n');
+    git('switch', '-q', 'main');
+    expect(await switchToBranch(dir, 'conclave/t', 'main')).toEqual({ ok: true });
+    expect(git('branch', '--show-current')).toBe('conclave/t\n');
+    // Told it is already there, it asks git nothing: even a name git would refuse is accepted.
+    expect(await switchToBranch(dir, 'not..valid', 'not..valid')).toEqual({ ok: true });
+  });
+
+  it('names an invalid branch and the spec setting to change', async () => {
+    const { dir, git } = await repo();
+    expect(await switchToBranch(dir, 'bad..name', 'main')).toMatchObject({ ok: false, message: '"bad..name" is not a valid branch name', fix: 'change policy.branch in the spec' });
+    expect(git('branch', '--show-current')).toBe('main\n');
   });
 });

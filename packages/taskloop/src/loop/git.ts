@@ -98,26 +98,52 @@ export function openGitShell(workspace: string): () => void {
   };
 }
 
-/** Whether the workspace is a git work tree with at least one commit, and whether it has uncommitted changes. */
+/**
+ * Whether the workspace is a git work tree with at least one commit, its uncommitted changes
+ * (paths from the repository root) and its branch (`(detached)` when HEAD is detached), from
+ * one `git status` (porcelain v2, whose header says both): a run's start is a few git commands,
+ * each a process.
+ */
 export async function gitStatus(workspace: string): Promise<GitResult<{ readonly dirty: readonly string[]; readonly branch: string }>> {
-  const inside = await git(workspace, ['rev-parse', '--is-inside-work-tree']);
-  if (!inside.ok) return { ...inside, message: `${workspace} is not a git repository`, fix: `run "git init" and commit your project first: the task loop commits every attempt` };
-  const head = await git(workspace, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-  if (!head.ok) return { ...head, message: `${workspace} has no commit yet`, fix: 'commit your project once ("git add -A && git commit -m initial"): attempts are committed on a branch made from it' };
-  const status = await git(workspace, ['status', '--porcelain=v1', '--untracked-files=all']);
-  if (!status.ok) return status;
-  const branch = await git(workspace, ['rev-parse', '--abbrev-ref', 'HEAD']);
-  if (!branch.ok) return branch;
-  return { ok: true, dirty: status.stdout.split('\n').filter((line) => line.trim() !== ''), branch: branch.stdout.trim() };
+  const status = await git(workspace, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']);
+  if (!status.ok) {
+    // Only now is it worth a second command to tell "not a repository" from any other failure.
+    const inside = await git(workspace, ['rev-parse', '--is-inside-work-tree']);
+    if (inside.ok) return status;
+    return { ...inside, message: `${workspace} is not a git repository`, fix: `run "git init" and commit your project first: the task loop commits every attempt` };
+  }
+  const lines = status.stdout.split('\n').filter((line) => line !== '');
+  if (lines.includes('# branch.oid (initial)')) {
+    return { ok: false, kind: 'git_error', message: `${workspace} has no commit yet`, fix: 'commit your project once ("git add -A && git commit -m initial"): attempts are committed on a branch made from it' };
+  }
+  const branch = lines.find((line) => line.startsWith(BRANCH_HEAD))?.slice(BRANCH_HEAD.length) ?? '(detached)';
+  return { ok: true, dirty: lines.filter((line) => !line.startsWith('# ')).map(changedPath), branch };
 }
 
-/** Switches to `branch`, creating it from HEAD when it does not exist; uncommitted changes come along. */
-export async function switchToBranch(workspace: string, branch: string): Promise<GitResult<object>> {
-  const valid = await git(workspace, ['check-ref-format', '--branch', branch]);
-  if (!valid.ok) return { ...valid, message: `"${branch}" is not a valid branch name`, fix: 'change policy.branch in the spec' };
+const BRANCH_HEAD = '# branch.head ';
+
+/** How many fields come before the path in each kind of porcelain v2 entry (ordinary, renamed or copied, unmerged). */
+const FIELDS_BEFORE_PATH: Readonly<Record<string, number>> = { '1': 8, '2': 9, u: 10 };
+
+/** The path of a porcelain v2 entry: after its fixed fields (a rename's original path, after a tab, is left out). */
+function changedPath(line: string): string {
+  let at = 0;
+  for (let field = FIELDS_BEFORE_PATH[line[0] ?? ''] ?? 1; field > 0 && at >= 0; field -= 1) at = line.indexOf(' ', at) + 1;
+  return line.slice(at).split('\t')[0] ?? '';
+}
+
+/**
+ * Switches from `current` to `branch`, creating it from HEAD when it does not exist; uncommitted
+ * changes come along. Already on it, nothing runs (a resumed run).
+ */
+export async function switchToBranch(workspace: string, branch: string, current?: string): Promise<GitResult<object>> {
+  if (current === branch) return { ok: true };
   const exists = await git(workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
   const switched = await git(workspace, exists.ok ? ['switch', branch] : ['switch', '-c', branch]);
-  return switched.ok ? { ok: true } : switched;
+  if (switched.ok) return { ok: true };
+  // Only a failure pays for asking git whether the name itself is the problem.
+  const valid = await git(workspace, ['check-ref-format', '--branch', branch]);
+  return valid.ok ? switched : { ...valid, message: `"${branch}" is not a valid branch name`, fix: 'change policy.branch in the spec' };
 }
 
 /**

@@ -26,9 +26,9 @@ export interface RunEvidence {
  * what it did.
  */
 export async function readRunEvidence(workspace: string, runId: string): Promise<RunEvidence> {
-  const [planText, found, timelineText, guardianText] = await Promise.all([
+  const found = readRunAttempts(workspace, runId);
+  const [planText, timelineText, guardianText] = await Promise.all([
     readOptional(conclavePath(workspace, 'plan.md')),
-    readRunAttempts(workspace, runId),
     readOptional(join(workspace, runDir(runId), 'timeline.jsonl')),
     readOptional(join(workspace, runDir(runId), 'guardian.json')),
   ]);

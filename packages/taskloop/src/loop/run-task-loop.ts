@@ -22,7 +22,7 @@ import { KILL_GRACE_MS } from '../process/process-group.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
-import { checkSpec, snapshotSpec } from '../spec/spec-snapshot.js';
+import { checkSpecSync, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 import { appendTimeline, attemptCommitMessage, attemptDir, readAttempts, readRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
@@ -316,7 +316,7 @@ class LoopRun {
       await guardian.idle();
       await writeFileAtomic(join(this.#workspace, runDir(this.#run.runId), 'guardian.json'), `${JSON.stringify(guardian.timeline, null, 2)}\n`, { sync: false });
     }
-    await this.#timeline({ state: state.halted === undefined ? 'finish' : 'halt', ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }) });
+    this.#timeline({ state: state.halted === undefined ? 'finish' : 'halt', ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }) });
     const completedAll = this.#ledger.plan.items.every((item) => item.checked);
     const outcome = state.halted !== undefined ? 'halted' : completedAll ? 'completed' : 'incomplete';
     return {
@@ -344,9 +344,9 @@ class LoopRun {
     const existing = await readRunRecord(this.#workspace);
     if (existing === 'corrupt') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
     if (existing === undefined) {
-      const ours = status.dirty.filter((line) => !line.slice(3).startsWith(`${CONCLAVE_DIR}/`));
+      const ours = status.dirty.filter((path) => !path.startsWith(`${CONCLAVE_DIR}/`));
       if (ours.length > 0 && !spec.policy.allowDirtyTree) {
-        return refusal('dirty_tree', `the working tree has ${ours.length} uncommitted change(s), e.g. ${ours[0]?.slice(3) ?? ''}`, 'commit or stash them first, or set policy.allowDirtyTree: true in the spec (they will be committed with the first attempt)');
+        return refusal('dirty_tree', `the working tree has ${ours.length} uncommitted change(s), e.g. ${ours[0] ?? ''}`, 'commit or stash them first, or set policy.allowDirtyTree: true in the spec (they will be committed with the first attempt)');
       }
     } else if (existing.specId !== spec.id || existing.specSha256 !== sha256(spec.source)) {
       return refusal('run_mismatch', `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`, `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
@@ -370,7 +370,7 @@ class LoopRun {
       ...(this.#root === undefined ? {} : { task: this.#root }),
     };
     this.#policy = policy;
-    const switched = await switchToBranch(this.#workspace, run.branch);
+    const switched = await switchToBranch(this.#workspace, run.branch, status.branch);
     if (!switched.ok) return refusal('io_error', switched.message, switched.fix);
     // A new run plans before it writes anything, so a planner failure leaves the workspace as it was.
     let planned: string | undefined;
@@ -391,7 +391,7 @@ class LoopRun {
     if (this.#resumed) {
       // A killed run's builder or gate may still be running: stop it before anything else happens.
       const stopped = await stopLeftoverGroups(dir, this.#workspace);
-      if (stopped.length > 0) await this.#timeline({ state: 'resume', detail: `stopped ${stopped.length} process group(s) the killed run left running` });
+      if (stopped.length > 0) this.#timeline({ state: 'resume', detail: `stopped ${stopped.length} process group(s) the killed run left running` });
     }
     this.#journal = new ProcessJournal(dir);
     const snapshot = await snapshotSpec(this.#workspace, spec.source);
@@ -412,7 +412,7 @@ class LoopRun {
     if (run.task !== undefined) this.#contexts.set(run.task.taskId, run.task);
     for (const split of await readSplits(this.#workspace, run.runId)) for (const child of split.children) this.#contexts.set(child.taskId, child);
     // The judgement's cost (verifiers, review, split planner) is in its bundle, so a resumed run counts it too.
-    for (const { bundle } of await readRunAttempts(this.#workspace, run.runId)) {
+    for (const { bundle } of readRunAttempts(this.#workspace, run.runId)) {
       if (bundle.builder !== null) this.#attemptsUsed += 1;
       this.#costUsd += (bundle.builder?.costUsd ?? 0) + (bundle.judgement?.costUsd ?? 0);
     }
@@ -421,7 +421,7 @@ class LoopRun {
       this.#related = await loadRelatedSpecs(spec, this.#workspace, this.#options.judgement.limits?.maxExcerptChars);
     }
     if (this.#resumed) {
-      await this.#timeline({ state: 'resume', detail: ('recovered' in opened ? opened.recovered : undefined) ?? 'clean' });
+      this.#timeline({ state: 'resume', detail: ('recovered' in opened ? opened.recovered : undefined) ?? 'clean' });
       const caught = await this.#commitInterrupted();
       if (caught !== undefined) return caught;
     }
@@ -436,12 +436,12 @@ class LoopRun {
   async #commitInterrupted(): Promise<StartRefusal | undefined> {
     const committed = await committedEvidence(this.#workspace);
     if (!committed.ok) return refusal('io_error', committed.message, committed.fix);
-    const pending = (await readRunAttempts(this.#workspace, this.#run.runId)).filter(({ dir }) => !committed.paths.has(dir));
+    const pending = readRunAttempts(this.#workspace, this.#run.runId).filter(({ dir }) => !committed.paths.has(dir));
     pending.sort((a, b) => a.bundle.recordedAt.localeCompare(b.bundle.recordedAt));
     for (const { dir, bundle } of pending) {
       const done = await commitAttempt(this.#workspace, attemptCommitMessage(bundle), { 'Conclave-Evidence': dir, 'Conclave-Run': this.#run.runId });
       if (!done.ok) return refusal('io_error', done.message, done.fix);
-      await this.#timeline({ state: 'commit', taskId: bundle.taskId, attempt: bundle.attempt, detail: 'committed on resume' });
+      this.#timeline({ state: 'commit', taskId: bundle.taskId, attempt: bundle.attempt, detail: 'committed on resume' });
     }
     return undefined;
   }
@@ -497,12 +497,12 @@ class LoopRun {
     return { taskId, depth: 0, title: item?.text ?? taskId, acceptance: spec.acceptance, constraints: spec.constraints, grants: spec.grants, maxRetries: spec.budgets.maxRetries };
   }
 
-  async #select(skip: readonly string[]): Promise<LoopEvent> {
+  #select(skip: readonly string[]): LoopEvent {
     this.#endTask();
     const plan: Plan = this.#ledger.plan;
     const next = plan.items.find((item) => isRunnable(plan, item) && !skip.includes(item.id) && !item.childIds.some((id) => skip.includes(id)));
     if (next === undefined) return { type: 'plan_complete' };
-    const attempts = await readAttempts(this.#workspace, this.#run.runId, next.id);
+    const attempts = readAttempts(this.#workspace, this.#run.runId, next.id);
     const last = attempts.at(-1);
     if (last?.decision === 'passed') return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
     if (last?.disposition !== undefined && last.disposition !== 'completed') return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
@@ -522,7 +522,7 @@ class LoopRun {
   }
 
   async #checkSpec(): Promise<LoopEvent> {
-    const checked = await checkSpec(this.#workspace);
+    const checked = checkSpecSync(this.#workspace);
     if (!checked.ok) {
       const actual = 'actual' in checked ? checked.actual : 'missing';
       return { type: 'halt', reason: { kind: 'spec_modified', expected: this.#run.specSha256, actual } };
@@ -580,7 +580,7 @@ class LoopRun {
     };
     const result = await safeBuild(this.#options.builder, taskBuild(this.#spec, task), feedback, context);
     this.#costUsd += result.costUsd ?? 0;
-    await this.#timeline({ state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : `${result.failure?.kind ?? 'failed'}` });
+    this.#timeline({ state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : `${result.failure?.kind ?? 'failed'}` });
     if (this.#taskTimedOut()) return this.#outOfTime();
     return { type: 'built', result };
   }
@@ -589,7 +589,7 @@ class LoopRun {
     const started = performance.now();
     const report = await runGates(this.#spec.gates, this.#gateContext(taskId, this.#spec.level));
     const failed = report.gates.filter((gate) => !gate.passed).map((gate) => gate.name);
-    await this.#timeline({ state: 'validate', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: `${report.gates.length} gate(s), ${failed.length === 0 ? 'all passed' : `failed: ${failed.join(', ')}`}` });
+    this.#timeline({ state: 'validate', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: `${report.gates.length} gate(s), ${failed.length === 0 ? 'all passed' : `failed: ${failed.join(', ')}`}` });
     if (this.#taskTimedOut()) return this.#outOfTime();
     return { type: 'validated', report };
   }
@@ -625,7 +625,7 @@ class LoopRun {
     const splitParents = new Set([...this.#contexts.values()].flatMap((context) => (context.parentId === undefined ? [] : [context.parentId])));
     const flipped = await this.#ledger.flip(taskId, { verifyFirst: splitParents });
     if (flipped.ok) {
-      await this.#timeline({ state: 'flip', taskId, detail: flipped.flipped.join(', ') });
+      this.#timeline({ state: 'flip', taskId, detail: flipped.flipped.join(', ') });
       return { type: 'flipped' };
     }
     if (flipped.kind === 'ledger_tampered') return this.#tampered(flipped.diff, this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId));
@@ -637,7 +637,7 @@ class LoopRun {
     const evidence = this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId);
     const committed = await commitAttempt(this.#workspace, message, { 'Conclave-Evidence': evidence, 'Conclave-Run': this.#run.runId });
     if (!committed.ok) return { type: 'halt', reason: { kind: 'io_error', message: `${committed.message} (${committed.fix})` } };
-    await this.#timeline({ state: 'commit', taskId: attempt.taskId, attempt: attempt.attempt, detail: message });
+    this.#timeline({ state: 'commit', taskId: attempt.taskId, attempt: attempt.attempt, detail: message });
     this.#options.guardian?.report(progressOf(this.#run.runId, attempt, message));
     this.#pendingEvidence = undefined;
     return { type: 'committed' };
@@ -670,7 +670,9 @@ class LoopRun {
     const started = performance.now();
     const judgement = this.#options.judgement;
     // The task's earlier attempts only matter to the failure fingerprint, which only the verifiers' judgement uses.
-    const [spec, ledger, earlier] = await Promise.all([checkSpec(this.#workspace), this.#ledger.check(), judgement === undefined ? [] : readAttempts(this.#workspace, this.#run.runId, attempt.taskId)]);
+    const spec = checkSpecSync(this.#workspace);
+    const ledger = await this.#ledger.check();
+    const earlier = judgement === undefined ? [] : readAttempts(this.#workspace, this.#run.runId, attempt.taskId);
     // A builder that edited plan.md halts the run here, before anything is recorded as its work.
     if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? this.#tampered(ledger.diff, attemptDir(this.#run.runId, attempt.taskId, attempt.attempt)) : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
     const items = this.#ledger.plan.items;
@@ -701,7 +703,7 @@ class LoopRun {
     this.#judged = output;
     this.#costUsd += output.bundle.costUsd ?? 0;
     const outcome = output.bundle.outcome === undefined ? '' : `, rule table: ${output.bundle.outcome} (${output.bundle.ruleId ?? ''})`;
-    await this.#timeline({ state: 'judge', taskId: attempt.taskId, attempt: attempt.attempt, durationMs: Math.round(performance.now() - started), detail: `${output.judged.complete ? 'proven complete' : 'not proven complete'}${outcome}` });
+    this.#timeline({ state: 'judge', taskId: attempt.taskId, attempt: attempt.attempt, durationMs: Math.round(performance.now() - started), detail: `${output.judged.complete ? 'proven complete' : 'not proven complete'}${outcome}` });
     if (this.#taskTimedOut()) return this.#outOfTime();
     return { type: 'judged', judged: output.judged };
   }
@@ -766,7 +768,7 @@ class LoopRun {
     const written = await writeFileAtomic(join(dir, SPLIT_FILE), `${JSON.stringify(record, null, 2)}\n`, { sync: false });
     if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
     for (const child of children) this.#contexts.set(child.taskId, child);
-    await this.#timeline({ state: 'split', taskId: task.taskId, attempt: attempt.attempt, detail: `split into ${children.map((child) => child.taskId).join(', ')}` });
+    this.#timeline({ state: 'split', taskId: task.taskId, attempt: attempt.attempt, detail: `split into ${children.map((child) => child.taskId).join(', ')}` });
     return { type: 'split_done', children: children.map((child) => child.taskId) };
   }
 
@@ -788,10 +790,10 @@ class LoopRun {
     this.#task = undefined;
   }
 
-  async #timeline(entry: Parameters<typeof appendTimeline>[2]): Promise<void> {
+  #timeline(entry: Parameters<typeof appendTimeline>[2]): void {
     this.#options.onProgress?.(entry);
     try {
-      await appendTimeline(this.#workspace, this.#run.runId, entry);
+      appendTimeline(this.#workspace, this.#run.runId, entry);
     } catch {
       // The timeline is an account of the run, not its state: a failed append must not stop it.
     }

@@ -1,4 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '@conclave/core';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
@@ -26,7 +27,7 @@ export type CheckSpecResult =
  */
 export async function snapshotSpec(workspace: string, specText: string): Promise<SnapshotSpecResult> {
   const hash = sha256(specText);
-  const existing = await checkSpec(workspace);
+  const existing = checkSpecSync(workspace);
   if (existing.ok) {
     if (existing.sha256 === hash) return { ok: true, sha256: hash };
     return { ok: false, kind: 'spec_exists', expected: existing.sha256, actual: hash, message: 'this workspace already holds the snapshot of a different spec', fix: `finish or abandon that run (remove ${CONCLAVE_DIR}/) before starting another spec here` };
@@ -48,20 +49,28 @@ export async function snapshotSpec(workspace: string, specText: string): Promise
  * Recomputes the sha256 of `.conclave/spec.md` and compares it with the stored one: any change
  * to the spec during the run, down to one byte, is `spec_modified`.
  */
-export async function checkSpec(workspace: string): Promise<CheckSpecResult> {
+export function checkSpec(workspace: string): Promise<CheckSpecResult> {
+  return Promise.resolve(checkSpecSync(workspace));
+}
+
+/**
+ * `checkSpec` for the loop, which checks before and after every attempt: both files are small,
+ * so they are read with synchronous calls (ADR 0021).
+ */
+export function checkSpecSync(workspace: string): CheckSpecResult {
   const specPath = conclavePath(workspace, 'spec.md');
   const hashPath = conclavePath(workspace, 'spec.sha256');
   const missing = (path: string) => ({ ok: false as const, kind: 'spec_missing' as const, path, message: `${join(CONCLAVE_DIR, path === specPath ? 'spec.md' : 'spec.sha256')} does not exist`, fix: 'snapshot the spec with snapshotSpec at the start of the run' });
   let stored: string;
   let text: Buffer;
   try {
-    stored = (await readFile(hashPath, 'utf8')).trim().split(/\s+/)[0] ?? '';
+    stored = readFileSync(hashPath, 'utf8').trim().split(/\s+/)[0] ?? '';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing(hashPath);
     return { ok: false, kind: 'io_error', path: hashPath, message: errorMessage(error) };
   }
   try {
-    text = await readFile(specPath);
+    text = readFileSync(specPath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing(specPath);
     return { ok: false, kind: 'io_error', path: specPath, message: errorMessage(error) };
