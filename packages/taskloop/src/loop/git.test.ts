@@ -142,5 +142,9 @@ describe('switchToBranch', () => {
     const { dir, git } = await repo();
     expect(await switchToBranch(dir, 'bad..name', 'main')).toMatchObject({ ok: false, message: '"bad..name" is not a valid branch name', fix: 'change policy.branch in the spec' });
     expect(git('branch', '--show-current')).toBe('main\n');
+    // Names that look like options: `-c` takes them as the name, and git refuses them.
+    for (const name of ['-x', '--detach']) expect(await switchToBranch(dir, name, 'main')).toMatchObject({ ok: false, message: `"${name}" is not a valid branch name` });
+    expect(git('branch', '--show-current')).toBe('main\n');
+    expect(git('status', '--porcelain')).toBe('');
   });
 });

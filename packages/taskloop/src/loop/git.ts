@@ -128,7 +128,7 @@ const FIELDS_BEFORE_PATH: Readonly<Record<string, number>> = { '1': 8, '2': 9, u
 /** The path of a porcelain v2 entry: after its fixed fields (a rename's original path, after a tab, is left out). */
 function changedPath(line: string): string {
   let at = 0;
-  for (let field = FIELDS_BEFORE_PATH[line[0] ?? ''] ?? 1; field > 0 && at >= 0; field -= 1) at = line.indexOf(' ', at) + 1;
+  for (let field = FIELDS_BEFORE_PATH[line[0] ?? ''] ?? 1; field > 0; field -= 1) at = line.indexOf(' ', at) + 1;
   return line.slice(at).split('\t')[0] ?? '';
 }
 
