@@ -405,8 +405,10 @@ export function restoreLedger(ledger: PlanLedger): Promise<RestoreLedgerResult> 
 
 type ReadResult = { readonly ok: true; readonly bytes: Buffer | undefined } | LedgerIoError;
 
-/** Reads a file; a missing file is `bytes: undefined`, not an error. */
-/** Reads a ledger file synchronously: it is small, and checked before every step (ADR 0021). */
+/**
+ * Reads a ledger file; a missing file is `bytes: undefined`, not an error. Synchronously: it is
+ * small, and read before every step of the loop (ADR 0021).
+ */
 function readOptional(path: string): ReadResult {
   try {
     return { ok: true, bytes: readFileSync(path) };
