@@ -31,7 +31,7 @@ describe('the README quick start', () => {
     expect(stdout).toMatch(/Verifier \(read-only, deterministic oracles\): APPROVED/);
     expect(stdout).toMatch(/proven +members_self_consistent/);
     expect(stdout).toMatch(/Panel \(quorum 2 of 3, any veto blocks\): APPROVED/);
-    expect(stdout).toMatch(/Emission gate \(T3\): APPROVED/);
+    expect(stdout).toContain('Emission gate (T3): the record is sound, but the verdict is PIVOT: not a GO: do not act');
     expect(stdout).toMatch(/Meeting \(offline members\)/);
     expect(stdout).toMatch(/outcome: decided, stopped: converged; isolated prep round \+ \d+ meeting rounds/);
     expect(stdout).toMatch(/minority report: /);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 // Usage: node --conditions=conclave-source --import tsx examples/integrations/mastra.ts [drilled|undrilled]
 // A Mastra workflow: a council step debates a launch, a panel step gates it with verifyPanel (the
-// three built-in lenses plus a custom ROLLBACK lens), and a branch publishes only an approved
+// three built-in lenses plus a custom ROLLBACK lens), and a branch publishes only an approved GO
 // decision; a veto sends the run to the hold step instead. Offline: the council's members
 // compute their votes from the board's facts.
 
@@ -49,7 +49,7 @@ const panelStep = createStep({
     const record = decisionRecordFromDebate(board, debate, { tier: 'T3', validation: inputData.checks });
     const verdict = verifyPanel(record, { lenses: [...BUILT_IN_LENSES, ROLLBACK], quorum: 3 });
     const lenses = verdict.lenses.map(({ lens, decision, reasons }) => ({ lens, decision, reasons: [...reasons] }));
-    return { launch: inputData.launch, verdict: debate.verdict, status: verdict.status, approved: verdict.status === 'approved', lenses };
+    return { launch: inputData.launch, verdict: debate.verdict, status: verdict.status, approved: verdict.status === 'approved' && verdict.report.verdict === 'GO', lenses };
   },
 });
 

@@ -56,7 +56,7 @@ export const conclaveGuardrail: OutputGuardrail<typeof ReleaseProposal, ReleaseC
     const gate = emissionGate(record, { panel: createPanel({ quorum: 2 }) });
     const lenses = gate.route === 'panel' ? gate.verdict.lenses.map(({ lens, decision, reasons }) => ({ lens, decision, reasons: [...reasons] })) : [];
     return {
-      tripwireTriggered: !gate.approved,
+      tripwireTriggered: !gate.mayAct, // an approved GO only: a sound PIVOT is no release
       outputInfo: { verdict: debate.verdict, route: gate.route, status: gate.route === 'panel' ? gate.verdict.status : gate.route, lenses },
     };
   },

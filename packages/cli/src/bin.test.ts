@@ -38,7 +38,8 @@ describe('the conclave bin (child process, from source)', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(code).toBe(0);
     expect(stdout).toContain('OFFLINE');
-    expect(stdout).toContain('Emission gate (T3): APPROVED');
+    // The demo's debate ends PIVOT: a sound record, and not a yes to act.
+    expect(stdout).toContain('Emission gate (T3): the record is sound, but the verdict is PIVOT: not a GO: do not act');
     expect(stdout).toContain('outcome: completed');
     expect(stdout).toContain(`report: ${join(cwd, 'demo-report.html')}`);
     const html = await readFile(join(cwd, 'demo-report.html'), 'utf8');

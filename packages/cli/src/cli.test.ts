@@ -97,7 +97,8 @@ describe('conclave debate', () => {
     expect(stdout).toMatch(/Consensus: PIVOT at \d+\.\d\d/);
     expect(stdout).toMatch(/Dissent: head-of-product/);
     expect(stdout).toContain('Failures: none');
-    expect(stdout).toContain('Emission gate (T3): APPROVED');
+    expect(stdout).toContain('Emission gate (T3): the record is sound, but the verdict is PIVOT: not a GO: do not act');
+    expect(stdout).not.toContain('may be acted on');
     expect(stderr).toContain('conclave: phase 3: challenge (contrarian, speaks last)');
     const parsed = parseRunRecordText(await readFile(join(cwd, 'run.json'), 'utf8'), 'run.json');
     expect(parsed.ok && parsed.record.kind === 'debate' && parsed.record.offline).toBe(true);
@@ -161,23 +162,58 @@ describe('conclave verify and gate', () => {
     await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
     const verify = await runMain(['verify', 'run.json', '--provider', 'anthropic'], { cwd });
     expect(verify.stderr).toBe('conclave: verify run.json\n');
-    expect(verify.code).toBe(0);
-    expect((await runMain(['gate', 'run.json', '--model', 'openai:gpt-5-mini'], { cwd })).code).toBe(0);
+    expect(verify.code).toBe(1); // a sound PIVOT: verified, and still not a GO
+    expect((await runMain(['gate', 'run.json', '--model', 'openai:gpt-5-mini'], { cwd })).code).toBe(1);
     expect((await runMain(['report', 'run.json', '--provider', 'anthropic'], { cwd })).code).toBe(0);
     const debate = await runMain(['debate', board, '-q', 'Tasca Pay', '--provider', 'anthropic'], { cwd });
     expect(debate.code).toBe(2);
     expect(debate.stderr).toContain('--provider anthropic needs ANTHROPIC_API_KEY');
   }, 60_000);
 
-  it('verifies and gates a run record from debate --out; exit 0 when approved', async () => {
+  it('a sound PIVOT record is verified and still exits 1 from verify and gate: not a GO, do not act', async () => {
     const cwd = await tempDir();
-    await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
-    const verify = await runMain(['verify', 'run.json', '--json'], { cwd });
+    await runMain(['debate', board, '-q', 'launch Tasca Pay', '--out', 'pivot.json'], { cwd });
+    const verify = await runMain(['verify', 'pivot.json', '--json'], { cwd });
+    expect(verify.code).toBe(1);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ command: 'verify', exitCode: 1, verdict: 'PIVOT', approved: true, mayAct: false, answer: 'the record is sound, but the verdict is PIVOT: not a GO: do not act', offline: true });
+    for (const tier of ['T0', 'T2', 'T3', 'T4']) {
+      const gate = await runMain(['gate', 'pivot.json', '--tier', tier], { cwd });
+      expect(gate.code).toBe(1);
+      expect(gate.stdout).toContain(`Emission gate (${tier}): the record is sound, but the verdict is PIVOT: not a GO: do not act`);
+      expect(gate.stdout).not.toContain('may be acted on');
+      const json = JSON.parse((await runMain(['gate', 'pivot.json', '--tier', tier, '--json'], { cwd })).stdout) as Record<string, unknown>;
+      expect(json).toMatchObject({ exitCode: 1, verdict: 'PIVOT', approved: true, mayAct: false });
+    }
+  }, 60_000);
+
+  it('a sound NO_GO record exits 1 from verify and gate', async () => {
+    const cwd = await tempDir();
+    // Every member scores the facts; facts this low earn NO_GO.
+    await writeFile(join(cwd, 'nogo.yaml'), goBoard.replace(/value: \d/g, 'value: 2'));
+    const debate = await runMain(['debate', 'nogo.yaml', '-q', 'raise prices', '--tier', 'T1', '--out', 'nogo.json', '--json'], { cwd });
+    expect(JSON.parse(debate.stdout)).toMatchObject({ verdict: 'NO_GO', exitCode: 1 });
+    const verify = await runMain(['verify', 'nogo.json', '--json'], { cwd });
+    expect(JSON.parse(verify.stdout)).toMatchObject({ verdict: 'NO_GO', mayAct: false });
+    expect(verify.code).toBe(1);
+    for (const tier of ['T0', 'T1', 'T3']) {
+      const gate = await runMain(['gate', 'nogo.json', '--tier', tier], { cwd });
+      expect(gate.code).toBe(1);
+      expect(gate.stdout).toMatch(/not a GO: do not act|BLOCKED \(verdict NO_GO\): do not act/);
+      expect(gate.stdout).not.toContain('may be acted on');
+    }
+  }, 60_000);
+
+  it('an approved GO exits 0 from debate, verify and gate, and says it may be acted on', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    const debate = await runMain(['debate', 'go.yaml', '-q', 'raise prices 10%', '--tier', 'T2', '--passed', 'billing e2e', '--out', 'go.json'], { cwd });
+    expect(debate.code).toBe(0);
+    const verify = await runMain(['verify', 'go.json', '--json'], { cwd });
     expect(verify.code).toBe(0);
-    expect(JSON.parse(verify.stdout)).toMatchObject({ command: 'verify', approved: true, offline: true });
-    const gate = await runMain(['gate', 'run.json'], { cwd });
+    expect(JSON.parse(verify.stdout)).toMatchObject({ verdict: 'GO', approved: true, mayAct: true });
+    const gate = await runMain(['gate', 'go.json'], { cwd });
     expect(gate.code).toBe(0);
-    expect(gate.stdout).toContain('Emission gate (T3): APPROVED');
+    expect(gate.stdout).toContain('Emission gate (T2): GO and APPROVED: the decision may be acted on');
   }, 60_000);
 
   it('blocks a GO without validation at T3 (DOMAIN veto): exit 1 on every run, never 3 (each run has a fresh panel)', async () => {

@@ -2,6 +2,7 @@ import type { Board, DebateResult } from '@conclave/council';
 import type { AdrDraft, MeetingResult } from '@conclave/meeting';
 import type { RunEvidence, TaskLoopResult } from '@conclave/taskloop';
 import { describeHalt } from '@conclave/taskloop';
+import type { Verdict } from '@conclave/scoring';
 import type { EmissionDecision, PanelVerdict, VerificationReport } from '@conclave/verifier';
 
 /** A plain-text account of a debate: each member's scores, failures, consensus and dissent. */
@@ -33,9 +34,9 @@ export function renderDebate(board: Board, result: DebateResult): string {
   return lines.join('\n');
 }
 
-/** The verifier's claims. */
+/** The verifier's claims. `approved` says the record is sound, not that anyone may act (see `verifierAnswer`). */
 export function renderReport(report: VerificationReport): string {
-  const lines = [`Verifier (read-only, deterministic oracles): ${report.approved ? 'APPROVED' : 'NOT APPROVED'}`];
+  const lines = [`Verifier (read-only, deterministic oracles): ${report.approved ? 'APPROVED (the record is sound)' : 'NOT APPROVED'}`];
   for (const c of report.claims) lines.push(`  ${c.status.padEnd(10)} ${c.claim.id.padEnd(24)} ${c.reason}`);
   for (const issue of report.malformed) lines.push(`  malformed: ${issue}`);
   return lines.join('\n');
@@ -48,6 +49,18 @@ export function renderPanel(verdict: PanelVerdict): string {
   return lines.join('\n');
 }
 
+/**
+ * The one line a person acts on. Whether the record is sound and whether anyone may act are two
+ * statements (ADR 0022): only an approved GO says "may be acted on"; a sound PIVOT or NO_GO says
+ * "not a GO: do not act" beside what the checks proved.
+ */
+export function actAnswer(answer: { readonly approved: boolean; readonly mayAct: boolean; readonly verdict: Verdict; readonly escalated?: boolean }): string {
+  if (answer.escalated === true) return 'ESCALATED: a person must decide; do not act';
+  if (answer.mayAct) return 'GO and APPROVED: the decision may be acted on';
+  if (answer.approved) return `the record is sound, but the verdict is ${answer.verdict}: not a GO: do not act`;
+  return `BLOCKED${answer.verdict === 'GO' ? '' : ` (verdict ${answer.verdict})`}: do not act on this decision`;
+}
+
 /** The emission gate's answer, with the report or the panel that decided it. */
 export function renderEmission(gate: EmissionDecision, tier: string, verification?: VerificationReport): string {
   const lines: string[] = [];
@@ -56,7 +69,7 @@ export function renderEmission(gate: EmissionDecision, tier: string, verificatio
   if (gate.route === 'verifier' && verification === undefined) lines.push(renderReport(gate.report), '');
   if (gate.route === 'refused') lines.push(`Refused: ${gate.reason}`);
   const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
-  lines.push(`Emission gate (${tier}): ${gate.approved ? 'APPROVED: the decision may be acted on' : escalated ? 'ESCALATED: a person must decide' : 'BLOCKED: do not act on this decision'}`);
+  lines.push(`Emission gate (${tier}): ${actAnswer({ approved: gate.approved, mayAct: gate.mayAct, verdict: gate.consensusVerdict, escalated })}`);
   return lines.join('\n');
 }
 

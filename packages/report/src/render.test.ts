@@ -204,7 +204,7 @@ describe('renderReport: a verification', () => {
     for (const claim of records.verification.verification.claims) expect(claims).toContain(`${claim.claim.id}${claim.claim.kind}${claim.claim.subject}${claim.oracle}`);
     expect(claims).toContain('approved 8 of 8 claims proven');
     expect(text(sectionById(markup, 'r-panel'))).toContain('Vetoed bynone');
-    expect(text(sectionById(markup, 'r-emission'))).toContain('APPROVED: the decision may be acted on');
+    expect(text(sectionById(markup, 'r-emission'))).toContain('GO and APPROVED: the decision may be acted on');
     expect(text(sectionById(markup, 'r-emission'))).toContain('the verifier decided (tier below T3)');
   });
 });

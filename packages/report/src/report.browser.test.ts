@@ -88,7 +88,7 @@ describe('reports in a real browser, JavaScript off, no network', () => {
   it('verification: the claims, the lenses and the approved emission are visible', async () => {
     await open('verification', async ({ page }) => {
       expect(await page.getByRole('table', { name: 'Claims, each decided by a deterministic oracle' }).getByRole('row').count()).toBe(records.verification.verification.claims.length + 1);
-      expect(await page.getByText('APPROVED: the decision may be acted on').isVisible()).toBe(true);
+      expect(await page.getByText('GO and APPROVED: the decision may be acted on').isVisible()).toBe(true);
     });
   }, 60_000);
 

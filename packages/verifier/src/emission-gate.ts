@@ -1,3 +1,4 @@
+import type { Verdict } from '@conclave/scoring';
 import type { DecisionRecord } from './decision-record.js';
 import { isPanelEmissionApproved, verifyPanel, type Panel, type PanelVerdict } from './panel.js';
 import { PANEL_TIER, tierAtLeast, TIERS, type Tier } from './tier.js';
@@ -9,20 +10,28 @@ export interface EmissionGateOptions extends VerifyOptions {
   readonly panel?: Panel;
 }
 
-/** Whether a decision may be acted on, and which check decided. */
+/**
+ * What the gate found and whether anyone may act on the decision. Two statements, kept apart
+ * (ADR 0022): `approved` says the record is sound (the verifier, or the panel at T3 and above,
+ * approves it), whatever it decided; `mayAct` says the decision is a GO that is approved. A sound
+ * PIVOT or NO_GO is approved and never `mayAct`. `consensusVerdict` is the verifier's own
+ * (`VerificationReport.verdict`: NO_GO when the record is malformed, has no quorum or states a
+ * verdict its votes do not earn).
+ */
 export type EmissionDecision =
-  | { readonly approved: boolean; readonly route: 'verifier'; readonly report: VerificationReport }
-  | { readonly approved: boolean; readonly route: 'panel'; readonly verdict: PanelVerdict }
-  | { readonly approved: false; readonly route: 'refused'; readonly reason: string };
+  | { readonly approved: boolean; readonly mayAct: boolean; readonly consensusVerdict: Verdict; readonly route: 'verifier'; readonly report: VerificationReport }
+  | { readonly approved: boolean; readonly mayAct: boolean; readonly consensusVerdict: Verdict; readonly route: 'panel'; readonly verdict: PanelVerdict }
+  | { readonly approved: false; readonly mayAct: false; readonly consensusVerdict: 'NO_GO'; readonly route: 'refused'; readonly reason: string };
 
 /**
  * The tier-aware gate between a decision and its effect: below T3 the record must pass
  * `verifyDecision`; at T3 and above it must pass the N-lens panel (quorum AND no veto). A
- * record without a valid tier is refused.
+ * record without a valid tier is refused. Act only on `mayAct`: an approved PIVOT or NO_GO is a
+ * sound record of a decision not to go ahead.
  *
  * @example
  * const gate = emissionGate(record, { panel });
- * if (gate.approved) await act();
+ * if (gate.mayAct) await act();
  */
 export function emissionGate(record: DecisionRecord, options: EmissionGateOptions = {}): EmissionDecision {
   let tier: unknown;
@@ -32,12 +41,24 @@ export function emissionGate(record: DecisionRecord, options: EmissionGateOption
     // A hostile getter or proxy: no readable tier.
   }
   if (!(TIERS as readonly unknown[]).includes(tier)) {
-    return { approved: false, route: 'refused', reason: `the record has no valid tier (${TIERS.join(', ')})` };
+    return { approved: false, mayAct: false, consensusVerdict: 'NO_GO', route: 'refused', reason: `the record has no valid tier (${TIERS.join(', ')})` };
   }
   if (tierAtLeast(tier as Tier, PANEL_TIER)) {
     const verdict = options.panel ? options.panel.verify(record) : verifyPanel(record, options);
-    return { approved: isPanelEmissionApproved(verdict), route: 'panel', verdict };
+    const approved = isPanelEmissionApproved(verdict);
+    const consensusVerdict = reportedVerdict(verdict);
+    return { approved, mayAct: approved && consensusVerdict === 'GO', consensusVerdict, route: 'panel', verdict };
   }
   const report = verifyDecision(record, options);
-  return { approved: report.approved, route: 'verifier', report };
+  return { approved: report.approved, mayAct: report.approved && report.verdict === 'GO', consensusVerdict: report.verdict, route: 'verifier', report };
+}
+
+/** The verdict in a panel's report, read defensively: a custom panel may hand back anything. */
+function reportedVerdict(verdict: PanelVerdict): Verdict {
+  try {
+    const found: unknown = verdict.report.verdict;
+    return found === 'GO' || found === 'PIVOT' ? found : 'NO_GO';
+  } catch {
+    return 'NO_GO';
+  }
 }

@@ -1,4 +1,4 @@
-import { aggregateConsensus, type ConsensusResult } from '@conclave/scoring';
+import { aggregateConsensus, type ConsensusResult, type Verdict } from '@conclave/scoring';
 import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
@@ -19,8 +19,17 @@ export interface VerifyOptions {
 /** The verifier's account of one record. */
 export interface VerificationReport {
   readonly recordId: string;
-  /** True only when the record is well formed and every required claim is proven. */
+  /**
+   * True only when the record is well formed and every required claim is proven: the record is
+   * sound. A sound record may well say PIVOT or NO_GO, so `approved` alone is never a yes to act;
+   * that needs `approved && verdict === 'GO'` (the emission gate's `mayAct`, ADR 0022).
+   */
   readonly approved: boolean;
+  /**
+   * The verdict the verifier stands behind: the one it recomputed from the votes when the record
+   * states the same; NO_GO when the record is malformed, has no quorum, or states another verdict.
+   */
+  readonly verdict: Verdict;
   /** Every claim checked, built-in ones first, with its status, oracle and reason. */
   readonly claims: readonly ClaimResult[];
   /** Why the record could not be read as a DecisionRecord; empty when it could. */
@@ -54,7 +63,7 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
   try {
     view = privateView(record);
   } catch (thrown) {
-    return { report: { recordId: safeId(record), approved: false, claims: [], malformed: [`the record cannot be read: ${message(thrown)}`] } };
+    return { report: { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: [], malformed: [`the record cannot be read: ${message(thrown)}`] } };
   }
   return { report: verifyView(view, record, options), view };
 }
@@ -71,7 +80,7 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
       const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
       results[i] = result(claim, '(none)', MALFORMED);
     }
-    return { recordId: safeId(record), approved: false, claims: results, malformed };
+    return { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: results, malformed };
   }
 
   // Built-in oracles read the private view and the recomputed consensus as they are (they are
@@ -104,7 +113,18 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   }
   // Not frozen (it is the caller's, and freezing was a tenth of a verification's cost): the
   // panel freezes it with `freezeReport` before any lens but its own reads it.
-  return { recordId: view.id, approved, claims: results, malformed: NO_ISSUES };
+  return { recordId: view.id, approved, verdict: standingVerdict(view, context), claims: results, malformed: NO_ISSUES };
+}
+
+/** The recomputed verdict when the well-formed record states it too; NO_GO otherwise (fail closed). */
+function standingVerdict(view: DecisionView, context: BuiltInContext): Verdict {
+  try {
+    const recomputed = context.recomputed();
+    if (recomputed.status !== 'scored') return 'NO_GO';
+    return recomputed.verdict === view.consensus.verdict ? recomputed.verdict : 'NO_GO';
+  } catch {
+    return 'NO_GO';
+  }
 }
 
 /**

@@ -83,7 +83,8 @@ export async function runDebate(ctx: CommandContext, board: Board, boardPath: st
   const gate = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
   const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
   const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
-  const exitCode: ExitCode = escalated ? EXIT.escalated : gate.approved && result.verdict === 'GO' ? EXIT.ok : EXIT.no;
+  // Only an approved GO exits 0; the engine's verdict must agree with the verifier's (ADR 0022).
+  const exitCode: ExitCode = escalated ? EXIT.escalated : gate.mayAct && result.verdict === 'GO' ? EXIT.ok : EXIT.no;
   const record = runRecord<DebateRunRecord>({
     kind: 'debate',
     offline: choice.offline,
@@ -109,7 +110,7 @@ export function debateSummary(run: DebateRun): Record<string, unknown> {
     dissent: c.status === 'scored' ? c.dissent.map((d) => ({ memberId: d.memberId, verdict: d.verdict, score: d.score, direction: d.direction })) : [],
     failures: run.result.failures.map((f) => ({ memberId: f.memberId, phase: f.phase, reason: f.reason.kind })),
     tier: run.tier,
-    emission: { approved: run.gate.approved, route: run.gate.route, ...(run.gate.route === 'panel' ? { status: run.gate.verdict.status } : {}) },
+    emission: { approved: run.gate.approved, mayAct: run.gate.mayAct, route: run.gate.route, ...(run.gate.route === 'panel' ? { status: run.gate.verdict.status } : {}) },
   };
 }
 

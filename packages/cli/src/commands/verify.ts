@@ -4,7 +4,7 @@ import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError, type InputIssue } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadJsonFile } from '../inputs.js';
-import { renderEmission, renderReport } from '../render.js';
+import { actAnswer, renderEmission, renderReport } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
 import { parseTier } from './debate.js';
 
@@ -55,22 +55,30 @@ function malformed(file: string, loaded: LoadedDecision, issues: readonly string
   );
 }
 
-/** `conclave verify`: the read-only verifier's claims. Exit 0 approved, 1 not approved, 2 malformed. */
+/**
+ * `conclave verify`: the read-only verifier's claims. Exit 0 only for an approved GO (a sound
+ * record that says GO); 1 for a record that is not approved or not a GO; 2 malformed.
+ */
 export async function verifyCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
   const loaded = await loadDecision(ctx.io.cwd, file);
   const { decision } = loaded;
   ctx.progress.event(`verify ${file}`);
   const report = verifyDecision(decision);
   if (report.malformed.length > 0) throw malformed(file, loaded, report.malformed);
-  const exitCode: ExitCode = report.approved ? EXIT.ok : EXIT.no;
+  const mayAct = report.approved && report.verdict === 'GO';
+  const exitCode: ExitCode = mayAct ? EXIT.ok : EXIT.no;
   const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `verify ${decision.id}`, decision, verification: report });
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
-  const text = ['conclave verify: deterministic oracles, offline (no model is called)', '', renderReport(report), ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
+  const answer = actAnswer({ approved: report.approved, mayAct, verdict: report.verdict });
+  const text = ['conclave verify: deterministic oracles, offline (no model is called)', '', renderReport(report), '', `Verdict ${report.verdict}: ${answer}`, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
   const claims = report.claims.map((c) => ({ id: c.claim.id, kind: c.claim.kind, status: c.status, oracle: c.oracle, reason: c.reason }));
-  return { exitCode, text, json: { command: 'verify', exitCode, offline: true, decision: decision.id, approved: report.approved, claims, ...(written === undefined ? {} : { out: written }) } };
+  return { exitCode, text, json: { command: 'verify', exitCode, offline: true, decision: decision.id, verdict: report.verdict, approved: report.approved, mayAct, answer, claims, ...(written === undefined ? {} : { out: written }) } };
 }
 
-/** `conclave gate`: the tier-aware emission gate. Exit 0 approved, 1 blocked, 3 escalated, 2 malformed. */
+/**
+ * `conclave gate`: the tier-aware emission gate. Exit 0 only when acting is allowed (an approved
+ * GO: `mayAct`); 3 escalated; 1 for anything else, a sound PIVOT or NO_GO included; 2 malformed.
+ */
 export async function gateCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
   const loaded = await loadDecision(ctx.io.cwd, file);
   const decision = flags.tier === undefined ? loaded.decision : { ...loaded.decision, tier: parseTier(flags.tier, 'T3') };
@@ -82,7 +90,7 @@ export async function gateCommand(ctx: CommandContext, file: string, flags: Veri
   const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
   if (verification.malformed.length > 0) throw malformed(file, loaded, verification.malformed);
   const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
-  const exitCode: ExitCode = gate.approved ? EXIT.ok : escalated ? EXIT.escalated : EXIT.no;
+  const exitCode: ExitCode = gate.mayAct ? EXIT.ok : escalated ? EXIT.escalated : EXIT.no;
   const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `emission gate ${decision.id}`, decision, verification, ...(gate.route === 'panel' ? { panel: gate.verdict } : {}), emission: gate });
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
   const text = ['conclave gate: deterministic oracles and lenses, offline (no model is called)', '', renderEmission(gate, decision.tier, gate.route === 'verifier' ? undefined : verification), ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
@@ -92,7 +100,10 @@ export async function gateCommand(ctx: CommandContext, file: string, flags: Veri
     offline: true,
     decision: decision.id,
     tier: decision.tier,
+    verdict: gate.consensusVerdict,
     approved: gate.approved,
+    mayAct: gate.mayAct,
+    answer: actAnswer({ approved: gate.approved, mayAct: gate.mayAct, verdict: gate.consensusVerdict, escalated }),
     route: gate.route,
     ...(gate.route === 'panel' ? { status: gate.verdict.status, lenses: gate.verdict.lenses.map((l) => ({ lens: l.lens, decision: l.decision, reasons: l.reasons })) } : {}),
     claims: verification.claims.map((c) => ({ id: c.claim.id, status: c.status, reason: c.reason })),

@@ -34,17 +34,26 @@ export function renderVerificationParts(parts: VerificationParts, context: Secti
 
 const CLAIM_TONE: Readonly<Record<string, Tone>> = { proven: 'ok', refuted: 'bad', unprovable: 'warn' };
 
-/** The emission gate's answer: may anyone act on the decision, and which route decided. */
+/**
+ * The emission gate's answer: may anyone act on the decision, and which route decided. Only
+ * `mayAct` (an approved GO) reads "may be acted on"; a sound PIVOT or NO_GO says "not a GO: do
+ * not act" (ADR 0022). A record without `mayAct` (another release) reads as do-not-act.
+ */
 export function renderEmission(emission: EmissionDecision, context: SectionContext): SafeHtml {
   const id = sectionId(context, 'emission');
-  const verdict = emission.approved ? badge('ok', 'APPROVED: the decision may be acted on') : badge('bad', 'BLOCKED: do not act on this decision');
+  const mayAct = emission.mayAct === true;
+  const verdict = mayAct
+    ? badge('ok', 'GO and APPROVED: the decision may be acted on')
+    : emission.approved
+      ? badge('warn', `the record is sound, but the verdict is ${String(emission.consensusVerdict ?? 'not a GO')}: not a GO: do not act`)
+      : badge('bad', 'BLOCKED: do not act on this decision');
   const route =
     emission.route === 'panel'
       ? `the N-lens panel decided (tier T3 or above): ${emission.verdict.status}`
       : emission.route === 'verifier'
         ? 'the verifier decided (tier below T3)'
         : `refused: ${emission.reason}`;
-  return html`<section aria-labelledby="${id}" class="${`callout ${emission.approved ? 'ok' : 'bad'}`}">${heading(context.level, 'Emission decision', id)}<p class="lede emission">${verdict}</p><p>Route: ${route}.</p></section>`;
+  return html`<section aria-labelledby="${id}" class="${`callout ${mayAct ? 'ok' : 'bad'}`}">${heading(context.level, 'Emission decision', id)}<p class="lede emission">${verdict}</p><p>Route: ${route}.</p></section>`;
 }
 
 function renderDecision(decision: DecisionRecord, context: SectionContext): SafeHtml {
