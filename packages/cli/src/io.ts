@@ -8,6 +8,8 @@ export interface CliIo {
   readonly isTTY: boolean;
   /** Columns of the terminal, for the status line (default 80). */
   readonly columns?: number;
+  /** Whether stdout is a terminal (colour in the human output); absent means not a terminal. */
+  readonly stdoutIsTTY?: boolean;
 }
 
 /** The process's own streams, environment and working folder. */
@@ -19,5 +21,6 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     isTTY: process.stderr.isTTY,
     columns: process.stderr.columns,
+    stdoutIsTTY: process.stdout.isTTY,
   };
 }
