@@ -44,9 +44,9 @@ describe('the README quick start', () => {
   it('runs the verifier example: a GO on opinions alone is vetoed by DOMAIN, a passing test lets it through', async () => {
     const { code, stdout } = await runTs('examples/verify-debate.ts');
     expect(code).toBe(0);
-    expect(stdout).toContain('GO, opinions only: emission BLOCKED (vetoed)');
+    expect(stdout).toContain('GO, opinions only: do not act (panel vetoed)');
     expect(stdout).toMatch(/DOMAIN: veto \(go_has_validation: a GO needs at least one passing gate or test/);
-    expect(stdout).toContain('GO, with a passing test: emission APPROVED (approved)');
+    expect(stdout).toContain('GO, with a passing test: may act (panel approved)');
     const guide = await readFile(join(root, 'docs/verifier.md'), 'utf8');
     for (const example of ['examples/verify-debate.ts', 'examples/custom-oracle.ts']) {
       expect(guide).toContain((await readFile(join(root, example), 'utf8')).trim());

@@ -27,6 +27,6 @@ const withChecks = emissionGate(
 
 for (const [label, gate] of [['opinions only', opinionsOnly], ['with a passing test', withChecks]] as const) {
   if (gate.route !== 'panel') continue;
-  console.log(`${result.verdict}, ${label}: emission ${gate.approved ? 'APPROVED' : 'BLOCKED'} (${gate.verdict.status})`);
+  console.log(`${result.verdict}, ${label}: ${gate.mayAct ? 'may act' : 'do not act'} (panel ${gate.verdict.status})`);
   for (const lens of gate.verdict.lenses) console.log(`  ${lens.lens}: ${lens.decision}${lens.decision === 'approve' ? '' : ` (${lens.reasons.join('; ')})`}`);
 }
