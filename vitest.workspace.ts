@@ -6,7 +6,8 @@ const packages = ['core', 'scoring', 'council', 'verifier', 'testing', 'anthropi
 export const projects: TestProjectConfiguration[] = [
   ...packages.map((name) => ({
     extends: true as const,
-    test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts'] },
+    // The cli's tests also run the real binary over dist/, so that project builds first.
+    test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts'], ...(name === 'cli' ? { globalSetup: ['src/test-support/build-once.ts'] } : {}) },
   })),
   { extends: true as const, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
 ];
