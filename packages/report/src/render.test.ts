@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { createOfflineAdapter, DebateEngine } from '@conclave/council';
 import { createOfflineMeetingMember, parseBrief, runMeeting } from '@conclave/meeting';
 import { createCommandBuilder, parseSpec, runTaskLoop } from '@conclave/taskloop';
+import { defineRubric } from '@conclave/scoring';
+import { buildDecisionRecord } from '@conclave/testing';
+import { emissionGate, verifyDecision, type Evidence } from '@conclave/verifier';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRunRecordText } from './parse.js';
 import { renderReport } from './render.js';
-import { runRecord, type DebateRunRecord, type MeetingRunRecord, type RunRecord, type TaskRunRecord } from './run-record.js';
+import { runRecord, type DebateRunRecord, type MeetingRunRecord, type RunRecord, type TaskRunRecord, type VerificationRunRecord } from './run-record.js';
 import { pricingBoard } from './test-support/debate-fixture.js';
 import { BRIEF_FILE } from './test-support/meeting-fixture.js';
 import { splitTaskRecord, TASK_SPEC } from './test-support/task-fixture.js';
@@ -206,6 +209,33 @@ describe('renderReport: a verification', () => {
     expect(text(sectionById(markup, 'r-panel'))).toContain('Vetoed bynone');
     expect(text(sectionById(markup, 'r-emission'))).toContain('GO and APPROVED: the decision may be acted on');
     expect(text(sectionById(markup, 'r-emission'))).toContain('the verifier decided (tier below T3)');
+  });
+});
+
+describe('renderReport: the emission callout says act only for an approved GO (ADR 0022)', () => {
+  const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
+  const evidence: Evidence[] = [
+    { id: 'e1', sourceId: 'npm test', kind: 'test', strength: 0.9, confidence: 0.9, supports: 'consensus', validation: [{ kind: 'test', name: 'npm test', passed: true }] },
+    { id: 'e2', sourceId: 'docs/adr.md', kind: 'document', strength: 0.9, confidence: 0.9, supports: 'consensus' },
+  ];
+  const emissionText = (score: number) => {
+    const decision = buildDecisionRecord({ tier: 'T1', rubric, votes: [1, 2, 3].map((i) => ({ memberId: `m${i}`, scores: { q: score } })), evidence });
+    const emission = emissionGate(decision);
+    expect(emission.approved).toBe(true);
+    return text(sectionById(renderReport(runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, decision, verification: verifyDecision(decision), emission })), 'r-emission'));
+  };
+
+  it('a sound GO may be acted on', () => {
+    expect(emissionText(8)).toContain('GO and APPROVED: the decision may be acted on');
+  });
+
+  it.each([
+    [6, 'PIVOT'],
+    [2, 'NO_GO'],
+  ])('a sound record scoring %d (%s) says not a GO: do not act, never "may be acted on"', (score, verdict) => {
+    const shown = emissionText(score);
+    expect(shown).toContain(`the record is sound, but the verdict is ${verdict}: not a GO: do not act`);
+    expect(shown).not.toContain('may be acted on');
   });
 });
 
