@@ -1,4 +1,5 @@
 import type { ExitCode } from './exit-codes.js';
+import { stoppedBy, type StopSignal } from './interrupt.js';
 import type { CliIo } from './io.js';
 import type { Progress } from './progress.js';
 import { chooseProviders, type ProviderChoice } from './providers.js';
@@ -23,13 +24,20 @@ export interface CommandContext {
   readonly io: CliIo;
   readonly flags: CommonFlags;
   readonly progress: Progress;
+  /** Aborted by Ctrl-C or SIGTERM (`CliIo.signal`): hand it to the engines, so they stop with their stopped outcome. */
+  readonly signal?: AbortSignal;
+  /** The stop signal that aborted `signal`, once one did: the command then exits 130 or 143 (see `interruptedOutcome`). */
+  interrupted(): StopSignal | undefined;
   /** Decided on first use, so a command that calls no model never fails on a provider flag. */
   providers(): ProviderChoice;
 }
 
+/** The context `main` runs a command with; a stop signal is announced on the progress at once, since stopping can take a while. */
 export function commandContext(io: CliIo, flags: CommonFlags, progress: Progress): CommandContext {
   let choice: ProviderChoice | undefined;
-  return { io, flags, progress, providers: () => (choice ??= chooseProviders(flags, io.env)) };
+  const signal = io.signal;
+  signal?.addEventListener('abort', () => progress.event(`${stoppedBy(signal) ?? 'SIGINT'}: stopping the run (press Ctrl-C again to exit at once)`), { once: true });
+  return { io, flags, progress, ...(signal === undefined ? {} : { signal }), interrupted: () => stoppedBy(signal), providers: () => (choice ??= chooseProviders(flags, io.env)) };
 }
 
 /** The first line of every human output: what ran the models. */

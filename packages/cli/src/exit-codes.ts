@@ -10,6 +10,11 @@ export const EXIT = {
   usage: 2,
   /** Escalated to a person or blocked: a panel escalation, an unconverged meeting, a guardian block. */
   escalated: 3,
+  /** Stopped by Ctrl-C (SIGINT): 128 + 2, as shells report it; wins over the outcome's own code. */
+  interrupted: 130,
+  /** Stopped by SIGTERM: 128 + 15; wins over the outcome's own code. */
+  terminated: 143,
 } as const;
 
+/** One of the documented exit codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -8,6 +8,11 @@ export interface CliIo {
   readonly isTTY: boolean;
   /** Columns of the terminal, for the status line (default 80). */
   readonly columns?: number;
+  /**
+   * Aborted when the person stops the run (Ctrl-C, SIGTERM; bin.ts listens for them): commands
+   * hand it to the engines and exit 130 or 143. Its reason names the signal (see interrupt.ts).
+   */
+  readonly signal?: AbortSignal;
   /** Whether stdout is a terminal (colour in the human output); absent means not a terminal. */
   readonly stdoutIsTTY?: boolean;
 }
