@@ -5,6 +5,7 @@ import { providerLine, type CommandContext, type CommandOutcome } from '../comma
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadBoardFile } from '../inputs.js';
+import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderDebate, renderEmission } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
@@ -76,7 +77,8 @@ export interface DebateRun {
 /** Runs a board through the engine, the verifier and the tier's emission gate. */
 export async function runDebate(ctx: CommandContext, board: Board, boardPath: string | undefined, question: string, tier: Tier, passed: readonly string[] = []): Promise<DebateRun> {
   const choice = ctx.providers();
-  const result = await DebateEngine.run(board, { question, adapters: choice.council, onEvent: debateListener(ctx.progress) });
+  // Ctrl-C aborts the members' calls: the engine ends `stopped` with a NO_GO, which is recorded.
+  const result = await DebateEngine.run(board, { question, adapters: choice.council, onEvent: debateListener(ctx.progress), ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
   const validation: ValidationSignal[] = passed.map((name) => ({ kind: 'test', name, passed: true }));
   const decision = decisionRecordFromDebate(board, result, { tier, validation });
   ctx.progress.event(`emission gate (${tier}): ${tierAtLeast(tier, PANEL_TIER) ? 'the N-lens panel' : 'the verifier'}`);
@@ -122,5 +124,8 @@ export async function debateCommand(ctx: CommandContext, boardFile: string, flag
   const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed);
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
   const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
-  return { exitCode: run.exitCode, text, json: { command: 'debate', exitCode: run.exitCode, offline: choice.offline, provider: choice.provider, board: board.id, question: run.result.question, ...debateSummary(run), ...(written === undefined ? {} : { out: written }) } };
+  const outcome: CommandOutcome = { exitCode: run.exitCode, text, json: { command: 'debate', exitCode: run.exitCode, offline: choice.offline, provider: choice.provider, board: board.id, question: run.result.question, ...debateSummary(run), ...(written === undefined ? {} : { out: written }) } };
+  // Checked last, so a stop that came after the engine finished still wins over a GO.
+  const stopped = run.result.status === 'stopped' ? `the debate stopped; verdict ${run.result.verdict}` : `the debate had finished (verdict ${run.result.verdict}), but the run was stopped: do not act on it`;
+  return interruptedOutcome(outcome, ctx.interrupted(), stopped);
 }

@@ -7,6 +7,7 @@ import { providerLine, type CommandContext, type CommandOutcome } from '../comma
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadBriefFile, readInput, resolvePath } from '../inputs.js';
+import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderMeeting } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
@@ -71,7 +72,8 @@ export interface MeetingRun {
 
 export async function runMeetingFor(ctx: CommandContext, brief: Brief, briefPath: string | undefined, maxRounds?: number): Promise<MeetingRun> {
   const choice = ctx.providers();
-  const meeting = await runMeeting(brief, { adapters: choice.meeting, onEvent: meetingListener(ctx.progress), ...(maxRounds === undefined ? {} : { maxRounds }) });
+  // Ctrl-C aborts the members' calls: the meeting ends `aborted`, with no decision, and is recorded.
+  const meeting = await runMeeting(brief, { adapters: choice.meeting, onEvent: meetingListener(ctx.progress), ...(maxRounds === undefined ? {} : { maxRounds }), ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
   const adr = meeting.synthesis === undefined ? undefined : draftAdr(meeting.synthesis);
   const record = runRecord<MeetingRunRecord>({
     kind: 'meeting',
@@ -98,7 +100,10 @@ export async function meetCommand(ctx: CommandContext, briefFile: string, flags:
   if (draftPath !== undefined) lines.push('', `ADR draft: ${draftPath}`, `approve it with: conclave adr approve ${draftPath} --dir ${flags.adrDir ?? 'adr'}`);
   if (written !== undefined) lines.push('', `run record: ${written}`);
   const s = run.meeting.synthesis;
-  return {
+  const outcome = run.meeting.outcome;
+  // Checked last, so a stop that came after the meeting decided still wins over its exit 0.
+  const stopped = outcome === 'aborted' ? 'the meeting stopped; no decision' : `the meeting had ended (${outcome}), but the run was stopped: do not act on it`;
+  return interruptedOutcome({
     exitCode,
     text: lines.join('\n'),
     json: {
@@ -113,7 +118,7 @@ export async function meetCommand(ctx: CommandContext, briefFile: string, flags:
       ...(run.adr === undefined ? {} : { adr: { title: run.adr.title, slug: run.adr.slug, status: run.adr.status, ...(draftPath === undefined ? { markdown: run.adr.markdown } : { path: draftPath }) } }),
       ...(written === undefined ? {} : { out: written }),
     },
-  };
+  }, ctx.interrupted(), stopped);
 }
 
 export interface AdrApproveFlags {

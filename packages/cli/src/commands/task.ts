@@ -18,6 +18,7 @@ import { providerLine, type CommandContext, type CommandOutcome } from '../comma
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadSpecFile, resolvePath } from '../inputs.js';
+import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderEvidence, renderTaskResult } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
@@ -125,6 +126,8 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
       ...(state.allow === undefined || state.allow.length === 0 ? {} : { commandPolicy: { allow: [...state.allow] } }),
       ...(guardian === undefined ? {} : { guardian }),
       onProgress: taskListener(ctx.progress),
+      // Ctrl-C kills the builder's or gate's process group and halts the run (`aborted`), resumable.
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
   } finally {
     guardian?.dispose();
@@ -159,7 +162,9 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
     ...(result.alignment === undefined ? {} : { alignment: result.alignment }),
     ...(written === undefined ? {} : { out: written }),
   };
-  return { exitCode, text: lines.join('\n'), json };
+  // Checked last, so a stop that came after the loop completed still wins over its exit 0.
+  const stopped = result.reason === 'aborted' ? 'the task run halted; continue it with `conclave task resume`' : `the task run had ended (${result.outcome}), but the run was stopped`;
+  return interruptedOutcome({ exitCode, text: lines.join('\n'), json }, ctx.interrupted(), stopped);
 }
 
 /** `conclave task run <spec.md>`: the guarded loop in the workspace (the cwd or --workspace). */
