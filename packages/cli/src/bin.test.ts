@@ -1,26 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { offlineEnv, removeTempDirs, repoRoot, tempDir } from './test-support/run-main.js';
-
-const exec = promisify(execFile);
-
-/** The bin from source, as the repository's scripts run it, in a real child process. */
-async function bin(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  // tsx by absolute URL: the child runs in a temp folder, where a bare "tsx" would not resolve.
-  const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-  const argv = ['--conditions=conclave-source', '--import', tsx, join(repoRoot, 'packages/cli/src/bin.ts'), ...args];
-  try {
-    const { stdout, stderr } = await exec(process.execPath, argv, { cwd, env: offlineEnv({ CI: 'true' }) });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+import { runBin as bin } from './test-support/run-bin.js';
+import { removeTempDirs, repoRoot, tempDir } from './test-support/run-main.js';
 
 afterAll(removeTempDirs);
 

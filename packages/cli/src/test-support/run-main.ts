@@ -21,11 +21,11 @@ export interface MainRun {
   readonly stderr: string;
 }
 
-/** Runs `main` in process with captured streams; `stdout` replaces the captured one (e.g. one that fails). */
-export async function runMain(argv: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; isTTY?: boolean; stdout?: (text: string) => void }): Promise<MainRun> {
+/** Runs `main` in process with captured streams; `stdout` replaces the captured one (e.g. one that fails); `signal` stands for Ctrl-C. */
+export async function runMain(argv: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; isTTY?: boolean; stdout?: (text: string) => void; signal?: AbortSignal }): Promise<MainRun> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: options.stdout ?? ((t) => void (stdout += t)), stderr: (t) => void (stderr += t), env: options.env ?? offlineEnv(), cwd: options.cwd, isTTY: options.isTTY ?? false });
+  const code = await main(argv, { stdout: options.stdout ?? ((t) => void (stdout += t)), stderr: (t) => void (stderr += t), env: options.env ?? offlineEnv(), cwd: options.cwd, isTTY: options.isTTY ?? false, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   return { code, stdout, stderr };
 }
 
