@@ -18,8 +18,13 @@ import { taskListener, taskRecord } from './task.js';
 
 const run = promisify(execFile);
 
-/** The repository's examples/ folder: the demo's board, brief, spec, sample project and offline agent. */
-export const EXAMPLES_DIR = fileURLToPath(new URL('../../../../examples/', import.meta.url));
+/**
+ * The demo's board, brief, spec, sample project and offline agent, shipped inside the package
+ * (packages/cli/demo/, listed in "files") so `conclave demo` runs from any folder after
+ * `npm i -g @conclave/cli`. They are copies of the repository's examples/, kept equal by
+ * demo-assets.test.ts. One folder above src/ and dist/ alike.
+ */
+export const DEMO_DIR = fileURLToPath(new URL('../../demo/', import.meta.url));
 
 export const DEFAULT_QUESTION = 'Tasca Pay, instant payouts for freelancers, in Brazil this quarter';
 
@@ -34,10 +39,10 @@ export interface DemoFlags {
  * repository, real gates); everything goes into one composite run record rendered as HTML.
  */
 export async function demoCommand(ctx: CommandContext, boardArg: string | undefined, questionArg: string | undefined, flags: DemoFlags): Promise<CommandOutcome> {
-  const boardFile = boardArg ?? join(EXAMPLES_DIR, 'boards/product-launch.yaml');
+  const boardFile = boardArg ?? join(DEMO_DIR, 'boards/product-launch.yaml');
   const board = await loadBoardFile(ctx.io.cwd, boardFile);
-  const brief = await loadBriefFile(ctx.io.cwd, join(EXAMPLES_DIR, 'briefs/data-platform.yaml'));
-  const specPath = join(EXAMPLES_DIR, 'tasks/add-farewell.md');
+  const brief = await loadBriefFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'));
+  const specPath = join(DEMO_DIR, 'tasks/add-farewell.md');
   const spec = await loadSpecFile(ctx.io.cwd, specPath);
   const choice = ctx.providers();
   const out: string[] = [providerLine('demo', choice), ''];
@@ -57,14 +62,14 @@ export async function demoCommand(ctx: CommandContext, boardArg: string | undefi
   const workspace = await mkdtemp(join(tmpdir(), 'conclave-demo-'));
   let task;
   try {
-    await cp(join(EXAMPLES_DIR, 'tasks/sample-project'), workspace, { recursive: true });
+    await cp(join(DEMO_DIR, 'tasks/sample-project'), workspace, { recursive: true });
     const identity = { GIT_AUTHOR_NAME: 'conclave demo', GIT_AUTHOR_EMAIL: 'demo@localhost', GIT_COMMITTER_NAME: 'conclave demo', GIT_COMMITTER_EMAIL: 'demo@localhost' };
     const git = (...argv: string[]) => run('git', argv, { cwd: workspace, env: { ...ctx.io.env, ...identity } });
     await git('init', '-q', '-b', 'main');
     await git('add', '-A');
     await git('-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample project');
     // A deterministic stand-in for a coding agent (no model): its first attempt leaves a TODO the gates catch.
-    const agent = join(EXAMPLES_DIR, 'tasks/offline-agent.js');
+    const agent = join(DEMO_DIR, 'tasks/offline-agent.js');
     const builder = createCommandBuilder({ command: `'${process.execPath}' '${agent}'`, promptVia: 'stdin', name: 'offline-agent' });
     const result = await runTaskLoop({ workspace, spec, builder, commandPolicy: { allow: ['node --test'] }, env: ctx.io.env, onProgress: taskListener(ctx.progress) });
     task = { result, record: await taskRecord(workspace, spec, specPath, result, true) };
