@@ -157,14 +157,30 @@ describe('conclave debate', () => {
 });
 
 describe('conclave verify and gate', () => {
-  it('take --provider and --model without a key, since they call no model (debate still needs the key)', async () => {
+  it('refuse --provider and --model, since they call no model (exit 2 with a fix); debate takes them and needs the key', async () => {
     const cwd = await tempDir();
     await runMain(['debate', board, '-q', 'Tasca Pay', '--out', 'run.json'], { cwd });
-    const verify = await runMain(['verify', 'run.json', '--provider', 'anthropic'], { cwd });
+    const noModel: [string, string[]][] = [
+      ['verify', ['verify', 'run.json']],
+      ['gate', ['gate', 'run.json']],
+      ['report', ['report', 'run.json']],
+      ['adr approve', ['adr', 'approve', 'draft.md', '--dir', 'adr']],
+      ['task status', ['task', 'status']],
+      ['task unblock', ['task', 'unblock', '--resolution', 'x']],
+    ];
+    for (const [name, argv] of noModel) {
+      for (const flag of [['--provider', 'anthropic'], ['--model', 'openai:gpt-5-mini']]) {
+        const { code, stdout, stderr } = await runMain([...argv, ...flag], { cwd });
+        expect(code, `${name} ${flag.join(' ')}`).toBe(2);
+        expect(stdout).toBe('');
+        expect(stderr).toBe(`conclave: unknown option '${flag[0] ?? ''}'\n    fix: \`conclave ${name}\` calls no model, so it takes no --provider or --model: drop ${flag[0] ?? ''}; \`conclave ${name} --help\` lists the flags\n`);
+      }
+    }
+    const json = await runMain(['verify', 'run.json', '--provider', 'anthropic', '--json'], { cwd });
+    expect(JSON.parse(json.stdout)).toMatchObject({ command: 'verify', exitCode: 2, error: { message: "unknown option '--provider'" } });
+    const verify = await runMain(['verify', 'run.json'], { cwd });
     expect(verify.stderr).toBe('conclave: verify run.json\n');
     expect(verify.code).toBe(1); // a sound PIVOT: verified, and still not a GO
-    expect((await runMain(['gate', 'run.json', '--model', 'openai:gpt-5-mini'], { cwd })).code).toBe(1);
-    expect((await runMain(['report', 'run.json', '--provider', 'anthropic'], { cwd })).code).toBe(0);
     const debate = await runMain(['debate', board, '-q', 'Tasca Pay', '--provider', 'anthropic'], { cwd });
     expect(debate.code).toBe(2);
     expect(debate.stderr).toContain('--provider anthropic needs ANTHROPIC_API_KEY');
@@ -424,6 +440,13 @@ describe('conclave report', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ command: 'report', kind: 'debate', offline: true });
     expect(await readFile(join(cwd, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/i);
+    // --out, the spelling every command uses; the old --output is a usage error that names it.
+    expect((await runMain(['report', 'run.json', '--out', 'long.html'], { cwd })).code).toBe(0);
+    expect(existsSync(join(cwd, 'long.html'))).toBe(true);
+    const output = await runMain(['report', 'run.json', '--output', 'old.html'], { cwd });
+    expect(output.code).toBe(2);
+    expect(output.stderr).toContain('fix: write --out (or -o)');
+    expect(existsSync(join(cwd, 'old.html'))).toBe(false);
     await writeFile(join(cwd, 'broken.json'), '{"format": "conclave.run-record",\n  "version": 1,,\n}');
     const broken = await runMain(['report', 'broken.json'], { cwd });
     expect(broken.code).toBe(2);

@@ -10,6 +10,7 @@ import { CliError, formatCliError, formatIssue } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { commandName, isHelpOrVersion, parserError } from './parser-errors.js';
+import { packageInfo } from './package-info.js';
 import { createProgress } from './progress.js';
 import { PROVIDERS } from './providers.js';
 
@@ -21,21 +22,33 @@ Exit codes:
   3  a person must act: meeting not converged, guardian block, resume of a blocked run
 
 Models: offline unless told otherwise. With no ANTHROPIC_API_KEY/OPENAI_API_KEY set, every
-member runs on the deterministic offline adapters and every output says so.
-Docs: docs/cli.md`;
+member runs on the deterministic offline adapters and every output says so. Only debate, meet,
+task run, task resume and demo call a model, so only they take --provider and --model.`;
+
+const MODEL_OPTIONS = 'Model options:';
+const GLOBAL_OPTIONS = 'Global options:';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-function common(command: Command): Command {
-  return command
-    .option('--json', 'print one JSON document on stdout (progress stays on stderr)')
-    .addOption(new Option('--provider <name>', 'put every member on this provider (needs its key)').choices([...PROVIDERS]))
-    .option('--model <ref>', 'the model: provider:model, or a model name for --provider')
-    .option('--debug', 'show stack traces of internal errors');
-}
+/** Whether a command calls a model, and so takes --provider and --model. */
+type Calls = 'model' | 'no model';
 
-function examples(command: Command, lines: readonly string[]): Command {
-  return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n${EXIT_CODES_HELP}`);
+/**
+ * A command's shared flags, after its own so its help lists them last, under their own
+ * headings: --provider/--model only where a model is called (elsewhere they are unknown options,
+ * exit 2, rather than flags that silently do nothing), then --json, --debug and --help.
+ */
+function shared(command: Command, calls: Calls, lines: readonly string[]): Command {
+  if (calls === 'model') {
+    command
+      .addOption(new Option('--provider <name>', 'put every member on this provider (needs its key)').choices([...PROVIDERS]).helpGroup(MODEL_OPTIONS))
+      .addOption(new Option('--model <ref>', 'the model: provider:model, or a model name for --provider').helpGroup(MODEL_OPTIONS));
+  }
+  return command
+    .addOption(new Option('--json', 'print one JSON document on stdout (progress stays on stderr)').helpGroup(GLOBAL_OPTIONS))
+    .addOption(new Option('--debug', 'show stack traces of internal errors').helpGroup(GLOBAL_OPTIONS))
+    .addHelpOption(new Option('-h, --help', 'show this help').helpGroup(GLOBAL_OPTIONS))
+    .addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}`);
 }
 
 /**
@@ -68,94 +81,141 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       }
     };
 
+  const info = packageInfo();
+  // Help a command shows because it was typed without its subcommand (`conclave task`) goes to
+  // stderr and is a usage error; help asked for (`--help`, `conclave help`) goes to stdout.
+  let helpOnStderr = false;
   const program = new Command('conclave')
     .description('conclave: debates, verification, meetings and guarded task loops, offline by default.')
+    .version(info.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
     .exitOverride()
     // Parser errors are not printed here: `report` prints them with a fix (and JSON with --json).
-    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text), outputError: () => undefined })
-    .helpCommand(true);
-  examples(program, ['conclave demo', 'conclave debate examples/boards/product-launch.yaml --question "Tasca Pay in Brazil" --out run.json', 'conclave report run.json -o report.html']);
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => {
+        helpOnStderr = true;
+        io.stderr(text);
+      },
+      outputError: () => undefined,
+    })
+    // Our own `help`, below: commander's takes one word and answers a typo with the whole help.
+    .helpCommand(false);
+  // The exit codes and the guide are told once, here, not under every command.
+  program.addHelpText(
+    'after',
+    [
+      '\nExamples:',
+      ...['conclave demo', 'conclave debate board.yaml --question "Tasca Pay in Brazil" --out run.json', 'conclave gate run.json && ./act.sh', 'conclave report run.json -o report.html'].map((line) => `  $ ${line}`),
+      EXIT_CODES_HELP,
+      ...(info.homepage === undefined ? [] : [`Guide: ${info.homepage}`]),
+    ].join('\n'),
+  );
 
-  examples(
-    common(program.command('debate').description('run a board: consensus, dissent and failures, through the verifier and the tier\'s emission gate').argument('<board>', 'the board YAML file'))
+  shared(
+    program.command('debate').description('run a board: consensus, dissent and failures, through the verifier and the tier\'s emission gate').argument('<board>', 'the board YAML file')
       .requiredOption('-q, --question <text>', 'the question (fills {{question}} in the board)')
       .option('--tier <tier>', 'the decision\'s impact tier: T0–T2 go through the verifier, T3–T4 through the N-lens panel', 'T3')
       .option('--passed <check>', 'a test or gate that passed for this decision, as evidence (repeatable)', collect)
       .option('--out <file>', 'write the run record (JSON) for `conclave report`, `verify` and `gate`'),
-    ['conclave debate examples/boards/product-launch.yaml --question "Tasca Pay in Brazil"', 'conclave debate board.yaml -q "raise prices 10%" --tier T2 --out run.json --json'],
+    'model',
+    ['conclave debate board.yaml --question "Tasca Pay in Brazil"', 'conclave debate board.yaml -q "raise prices 10%" --tier T2 --out run.json --json'],
   ).action(run((ctx, board: string, options: { question: string; tier?: string; passed?: string[]; out?: string }) => debateCommand(ctx, board, options)));
 
-  examples(
-    common(program.command('verify').description('check a decision record with the read-only verifier (deterministic oracles)').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`'))
+  shared(
+    program.command('verify').description('check a decision record with the read-only verifier (deterministic oracles)').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`')
       .option('--out <file>', 'write a verification run record'),
+    'no model',
     ['conclave verify run.json', 'conclave verify decision.json --json'],
   ).action(run((ctx, file: string, options: { out?: string }) => verifyCommand(ctx, file, options)));
 
-  examples(
-    common(program.command('gate').description('the tier-aware emission gate: may this decision be acted on?').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`'))
+  shared(
+    program.command('gate').description('the tier-aware emission gate: may this decision be acted on?').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`')
       .option('--tier <tier>', 'override the record\'s tier (T0–T4)')
       .option('--out <file>', 'write a verification run record'),
+    'no model',
     ['conclave gate run.json && ./act.sh', 'conclave gate decision.json --tier T3 --json'],
   ).action(run((ctx, file: string, options: { tier?: string; out?: string }) => gateCommand(ctx, file, options)));
 
-  examples(
-    common(program.command('meet').description('run a consensus meeting: synthesis, dissent and an ADR draft').argument('<brief>', 'the brief YAML file'))
+  shared(
+    program.command('meet').description('run a consensus meeting: synthesis, dissent and an ADR draft').argument('<brief>', 'the brief YAML file')
       .option('--out <file>', 'write the run record (JSON)')
       .option('--adr-dir <dir>', 'write the ADR draft there as proposed-<slug>.md (otherwise it is printed)')
       .option('--max-rounds <n>', 'meeting rounds after the prep round (default 4)'),
-    ['conclave meet examples/briefs/data-platform.yaml', 'conclave meet brief.yaml --adr-dir adr/ --out meeting.json'],
+    'model',
+    ['conclave meet brief.yaml', 'conclave meet brief.yaml --adr-dir adr/ --out meeting.json'],
   ).action(run((ctx, file: string, options: { out?: string; adrDir?: string; maxRounds?: string }) => meetCommand(ctx, file, options)));
 
-  const adr = program.command('adr').description('architecture decision records');
-  examples(
-    common(adr.command('approve').description('approve a proposed ADR draft: number it and record it as accepted').argument('<draft>', 'a draft written by `conclave meet --adr-dir`'))
+  const adr = program.command('adr').description('architecture decision records').helpCommand('help [command]', 'show the help of a command');
+  shared(
+    adr.command('approve').description('approve a proposed ADR draft: number it and record it as accepted').argument('<draft>', 'a draft written by `conclave meet --adr-dir`')
       .requiredOption('--dir <dir>', 'the ADR folder (the next free number is claimed there)')
       .option('--by <name>', 'who approves (default: $USER)'),
+    'no model',
     ['conclave adr approve adr/proposed-aws.md --dir adr/'],
   ).action(run((ctx, file: string, options: { dir: string; by?: string }) => adrApproveCommand(ctx, file, options)));
 
-  const task = program.command('task').description('the guarded task loop: an agent builds, deterministic gates decide');
-  const taskFlags = (command: Command) => common(command).option('--workspace <dir>', 'the git work tree (default: the current folder)');
-  examples(
-    taskFlags(task.command('run').description('run a spec\'s tasks in the workspace').argument('<spec.md>', 'the task spec (markdown with YAML front-matter)'))
+  const task = program.command('task').description('the guarded task loop: an agent builds, deterministic gates decide').helpCommand('help [command]', 'show the help of a command');
+  const workspace = (command: Command) => command.option('--workspace <dir>', 'the git work tree (default: the current folder)');
+  shared(
+    workspace(task.command('run').description('run a spec\'s tasks in the workspace').argument('<spec.md>', 'the task spec (markdown with YAML front-matter)'))
       .option('--builder <command>', 'the coding agent\'s command line (run without a shell, in the workspace)')
       .option('--prompt-via <how>', 'stdin (default) or argument (the command holds {prompt})')
       .option('--allow <prefix>', 'a command prefix shell gates may run (repeatable; default: commands.allow in conclave.config.yaml)', collect)
       .option('--out <file>', 'write the run record (JSON)'),
+    'model',
     ['conclave task run spec.md --builder "claude -p --output-format json --permission-mode acceptEdits"', 'conclave task run spec.md --builder "node agent.js" --allow "npm test" --out task.json'],
   ).action(run((ctx, file: string, options: { workspace?: string; builder?: string; promptVia?: string; allow?: string[]; out?: string }) => taskRunCommand(ctx, file, options)));
-  examples(taskFlags(task.command('status').description('the run in the workspace: plan, attempts, block')), ['conclave task status', 'conclave task status --workspace ../app --json']).action(
+  shared(workspace(task.command('status').description('the run in the workspace: plan, attempts, block')), 'no model', ['conclave task status', 'conclave task status --workspace ../app --json']).action(
     run((ctx, options: { workspace?: string }) => taskStatusCommand(ctx, options)),
   );
-  examples(
-    taskFlags(task.command('unblock').description('record a person\'s resolution of a guardian block for the next `task resume`'))
+  shared(
+    workspace(task.command('unblock').description('record a person\'s resolution of a guardian block for the next `task resume`'))
       .requiredOption('--resolution <text>', 'how the work should proceed')
       .option('--by <name>', 'who resolves (default: $USER)'),
+    'no model',
     ['conclave task unblock --resolution "Keep it a CLI; the web page is out of scope."'],
   ).action(run((ctx, options: { workspace?: string; resolution?: string; by?: string }) => taskUnblockCommand(ctx, options)));
-  examples(
-    taskFlags(task.command('resume').description('resume the run in the workspace (after a kill, a halt or an unblock)'))
+  shared(
+    workspace(task.command('resume').description('resume the run in the workspace (after a kill, a halt or an unblock)'))
       .option('--builder <command>', 'override the builder recorded by `task run`')
       .option('--prompt-via <how>', 'stdin or argument')
       .option('--allow <prefix>', 'a command prefix shell gates may run (repeatable)', collect)
       .option('--out <file>', 'write the run record (JSON)'),
+    'model',
     ['conclave task resume', 'conclave task resume --workspace ../app --out task.json'],
   ).action(run((ctx, options: { workspace?: string; builder?: string; promptVia?: string; allow?: string[]; out?: string }) => taskResumeCommand(ctx, options)));
 
-  examples(
-    common(program.command('report').description('render a run record as one self-contained HTML file').argument('<run.json>', 'a run record written by --out'))
-      .option('-o, --output <file>', 'the HTML file (default: the record\'s name with .html)'),
+  shared(
+    program.command('report').description('render a run record as one self-contained HTML file').argument('<run.json>', 'a run record written by --out')
+      .option('-o, --out <file>', 'the HTML file (default: the record\'s name with .html)'),
+    'no model',
     ['conclave report run.json -o report.html'],
-  ).action(run((ctx, file: string, options: { output?: string }) => reportCommand(ctx, file, options)));
+  ).action(run((ctx, file: string, options: { out?: string }) => reportCommand(ctx, file, options)));
 
-  examples(
-    common(program.command('demo').description('the main job, offline: a debate through the emission gate, a meeting to an ADR draft, a guarded task; writes demo-report.html'))
-      .argument('[board]', 'another board YAML file (default: examples/boards/product-launch.yaml)')
+  shared(
+    program.command('demo').description('the main job, offline: a debate through the emission gate, a meeting to an ADR draft, a guarded task; writes demo-report.html')
+      .argument('[board]', 'a board YAML file of yours (default: the product-launch board shipped with the CLI)')
       .argument('[question]', 'the debate question')
       .option('--out <file>', 'where to write the HTML report', 'demo-report.html')
       .option('--keep', 'keep the task\'s temp git workspace'),
+    'model',
     ['conclave demo', 'conclave demo --out /tmp/demo.html --json', 'conclave demo my-board.yaml "ship the beta"'],
   ).action(run((ctx, board: string | undefined, question: string | undefined, options: { out?: string; keep?: boolean }) => demoCommand(ctx, board, question, options)));
+
+  program
+    .command('help')
+    .description('show the help of a command')
+    .argument('[command...]', 'the command, e.g. debate or task run')
+    .action((names: string[]) => {
+      let target: Command = program;
+      for (const name of names) {
+        const next = target.commands.find((command) => command.name() === name);
+        if (next === undefined) throw new CliError(`unknown command '${names.join(' ')}'`, [], EXIT.usage, 'check the spelling; `conclave help` lists the commands');
+        target = next;
+      }
+      target.outputHelp();
+    });
 
   // Each command remembers that the parser failed in it, so the error names the right command.
   let failedIn: Command = program;
@@ -171,8 +231,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help asked for exits 0; help shown because no command was given (`conclave task`) exits 2.
-      if (isHelpOrVersion(error)) return error.code === 'commander.help' ? EXIT.usage : EXIT.ok;
+      // Help asked for exits 0; help shown because no subcommand was given (`conclave task`) exits 2.
+      if (isHelpOrVersion(error)) return helpOnStderr ? EXIT.usage : EXIT.ok;
       const name = commandName(failedIn);
       // The parse stopped, so the flags were not all read: --json is looked up in argv itself.
       return report(io, name, { json: argv.includes('--json') }, parserError(error, name));

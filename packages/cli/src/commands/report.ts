@@ -6,7 +6,8 @@ import { readInput } from '../inputs.js';
 import { writeOutput } from '../run-files.js';
 
 export interface ReportFlags {
-  readonly output?: string;
+  /** The HTML file (`-o, --out`, the one spelling every command uses). */
+  readonly out?: string;
 }
 
 /** `conclave report <run.json> -o report.html`: one self-contained HTML file for any run record. */
@@ -14,7 +15,7 @@ export async function reportCommand(ctx: CommandContext, file: string, flags: Re
   const parsed = parseRunRecordText(await readInput(ctx.io.cwd, file, 'run record'), file);
   // The report package's issues carry file, line, column, path and fix: printed like every other input error.
   if (!parsed.ok) throw new CliError(`${file}: not a readable run record`, parsed.issues);
-  const output = flags.output ?? file.replace(/\.json$/i, '') + '.html';
+  const output = flags.out ?? file.replace(/\.json$/i, '') + '.html';
   const path = await writeOutput(ctx.io.cwd, output, renderReport(parsed.record));
   ctx.progress.event(`report ${parsed.record.kind} → ${path}`);
   const text = `conclave report: offline (renders a file; no model is called)\nreport: ${path} (${parsed.record.kind}${parsed.record.offline ? ', an offline run' : ''})`;
