@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { reportCommand } from './commands/report.js';
 import { taskResumeCommand, taskRunCommand, taskStatusCommand, taskUnblockCommand } from './commands/task.js';
 import { gateCommand, verifyCommand } from './commands/verify.js';
+import { paint, wantsColour } from './colour.js';
 import { CliError, formatCliError, formatIssue } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -73,7 +74,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       try {
         const outcome = await fn(ctx, ...([...positional, options] as A));
         progress.done();
-        io.stdout(flags.json === true ? `${JSON.stringify(outcome.json, null, 2)}\n` : `${outcome.text}\n`);
+        const json = flags.json === true;
+        io.stdout(json ? `${JSON.stringify(outcome.json, null, 2)}\n` : `${wantsColour(io, json) ? paint(outcome.text) : outcome.text}\n`);
         exitCode = outcome.exitCode;
       } catch (error) {
         progress.done();
