@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, runMain, tempDir } from './test-support/run-main.js';
 
@@ -92,5 +92,19 @@ describe('conclave help', () => {
       expect(text).not.toMatch(/--output(?![\w-])/);
     }
     expect((await runMain(['report', '--help'], { cwd })).stdout).toMatch(/^ {2}-o, --out <file>/m);
+  });
+});
+
+describe('messages an installed user reads', () => {
+  it('name no file of this repository (examples/, docs/): the package ships neither', async () => {
+    const src = new URL('./', import.meta.url);
+    const sources = (await readdir(src, { recursive: true })).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test-support'));
+    expect(sources).toContain('main.ts');
+    for (const file of sources) {
+      const text = await readFile(new URL(file, src), 'utf8');
+      // String literals only: a comment may say where a rule is written down.
+      const literals = [...text.matchAll(/(['"`])(?:(?!\1)[^\\\n]|\\.)*\1/g)].map((match) => match[0]);
+      expect(literals.filter((literal) => /\b(examples|docs)\//.test(literal)), file).toEqual([]);
+    }
   });
 });

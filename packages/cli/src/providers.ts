@@ -92,7 +92,7 @@ export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<strin
   }
   const ref = `${provider}:${model}`;
   const resolved = adaptersFromEnv({ env: providerEnv }).resolve(ref);
-  if (!resolved.ok) throw new CliError(resolved.error, [], undefined, 'fix --provider/--model (see docs/providers.md)');
+  if (!resolved.ok) throw new CliError(resolved.error, [], undefined, 'write --model provider:model: anthropic:<model>, openai:<model>, or openai-compatible:<base URL>#<model>');
   const adapter = resolved.adapter;
   return { offline: false, provider, model: ref, label: `every member on ${ref}`, council: () => adapter, meeting: () => adapter, guardian: { ref, adapter } };
 }

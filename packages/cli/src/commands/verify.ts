@@ -51,7 +51,7 @@ export async function loadDecision(cwd: string, file: string): Promise<LoadedDec
 function malformed(file: string, loaded: LoadedDecision, issues: readonly string[]): CliError {
   return new CliError(
     `${file}: not a well-formed decision record (${issues.length} problem${issues.length === 1 ? '' : 's'})`,
-    issues.map((message) => ({ ...loaded.at(), message, fix: 'see the DecisionRecord fields in docs/verifier.md' })),
+    issues.map((message) => ({ ...loaded.at(), message, fix: 'give the decision this field, or pass the run record `conclave debate --out` writes (it carries a well-formed one)' })),
   );
 }
 
