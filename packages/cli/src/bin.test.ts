@@ -1,8 +1,20 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBin as bin } from './test-support/run-bin.js';
-import { removeTempDirs, repoRoot, tempDir } from './test-support/run-main.js';
+import { binArgv, runBin as bin } from './test-support/run-bin.js';
+import { offlineEnv, removeTempDirs, repoRoot, tempDir } from './test-support/run-main.js';
+
+/** Runs the built bin with its stdout closed by the reader before it writes, as `| head -1` that has had its line does. */
+function withStdoutClosedEarly(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, binArgv(args, 'built'), { cwd: repoRoot, env: offlineEnv({ CI: 'true' }) });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    child.stdout.destroy();
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
 
 afterAll(removeTempDirs);
 
@@ -12,6 +24,19 @@ describe('the conclave bin (child process, from source)', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: conclave');
     expect(stdout).toContain('Exit codes:');
+  }, 60_000);
+
+  it('keeps its exit code, with no stack trace, when the reader closes the pipe early (`conclave help | head -1`)', async () => {
+    const help = await withStdoutClosedEarly(['help', 'task', 'run']);
+    expect(help.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(help.code).toBe(0);
+    // A sound PIVOT keeps its 1: a closed pipe turns it into neither a crash nor a 0.
+    const cwd = await tempDir();
+    const pivot = join(cwd, 'pivot.json');
+    expect((await bin(['debate', join(repoRoot, 'examples/boards/product-launch.yaml'), '-q', 'launch Tasca Pay', '--out', pivot], cwd)).code).toBe(1);
+    const gate = await withStdoutClosedEarly(['gate', pivot]);
+    expect(gate.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(gate.code).toBe(1);
   }, 60_000);
 
   it('runs the demo offline end to end and writes the HTML report in the working folder', async () => {

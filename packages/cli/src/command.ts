@@ -2,7 +2,10 @@ import type { ExitCode } from './exit-codes.js';
 import { stoppedBy, type StopSignal } from './interrupt.js';
 import type { CliIo } from './io.js';
 import type { Progress } from './progress.js';
-import { chooseProviders, type ProviderChoice } from './providers.js';
+import type { ProviderChoice, ProviderFlags } from './providers.js';
+
+/** `chooseProviders`, handed in by `main` for the commands that call a model (loading it loads the provider SDKs). */
+export type ProviderChooser = (flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>) => ProviderChoice;
 
 /** The flags every command takes. */
 export interface CommonFlags {
@@ -33,11 +36,17 @@ export interface CommandContext {
 }
 
 /** The context `main` runs a command with; a stop signal is announced on the progress at once, since stopping can take a while. */
-export function commandContext(io: CliIo, flags: CommonFlags, progress: Progress): CommandContext {
+export function commandContext(io: CliIo, flags: CommonFlags, progress: Progress, chooseProviders?: ProviderChooser): CommandContext {
   let choice: ProviderChoice | undefined;
   const signal = io.signal;
   signal?.addEventListener('abort', () => progress.event(`${stoppedBy(signal) ?? 'SIGINT'}: stopping the run (press Ctrl-C again to exit at once)`), { once: true });
-  return { io, flags, progress, ...(signal === undefined ? {} : { signal }), interrupted: () => stoppedBy(signal), providers: () => (choice ??= chooseProviders(flags, io.env)) };
+  return { io, flags, progress, ...(signal === undefined ? {} : { signal }), interrupted: () => stoppedBy(signal), providers: () => (choice ??= chooser(chooseProviders)(flags, io.env)) };
+}
+
+/** The chooser, or a programmer error: a command registered as calling no model asked for one. */
+function chooser(choose: ProviderChooser | undefined): ProviderChooser {
+  if (choose === undefined) throw new Error('this command was registered as calling no model, yet it asked for the providers');
+  return choose;
 }
 
 /** The first line of every human output: what ran the models. */

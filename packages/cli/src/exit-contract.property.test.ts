@@ -6,7 +6,7 @@ import { PANEL_TIER, tierAtLeast, TIERS, verifyDecision, verifyPanel, type Decis
 import * as fc from 'fast-check';
 import pLimit from 'p-limit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runRealBin, type BinRun } from './test-support/real-bin.js';
+import { runBin, type BinRun } from './test-support/run-bin.js';
 import { examples, offlineAgent, removeTempDirs, sampleRepo, tempDir } from './test-support/run-main.js';
 
 // The exit-code contract of docs/cli.md, as properties over generated inputs, checked through the
@@ -106,14 +106,14 @@ describe('the exit-code contract, through the real binary', () => {
           const decision = decisionIn(read);
           const recordTier = (decision as { tier?: unknown } | null)?.tier;
 
-          const gate = await runRealBin(['gate', name, '--json', ...(tierFlag === undefined ? [] : ['--tier', tierFlag])], { cwd: dir });
+          const gate = await runBin(['gate', name, '--json', ...(tierFlag === undefined ? [] : ['--tier', tierFlag])], dir, { from: 'built' });
           noStackTrace(gate);
           jsonOf(gate);
           expect([0, 1, 2]).toContain(gate.code); // a fresh panel per run never escalates
           const gateMayAct = mayAct(decision, tierFlag ?? recordTier);
           expect(gate.code === 0).toBe(gateMayAct);
 
-          const verify = await runRealBin(['verify', name, '--json'], { cwd: dir });
+          const verify = await runBin(['verify', name, '--json'], dir, { from: 'built' });
           noStackTrace(verify);
           jsonOf(verify);
           expect([0, 1, 2]).toContain(verify.code);
@@ -164,7 +164,7 @@ describe('the exit-code contract, through the real binary', () => {
           ].join('\n');
           await writeFile(join(dir, `board-${i}.yaml`), yaml);
           const out = `debate-${i}.json`;
-          const run = await runRealBin(['debate', `board-${i}.yaml`, '-q', 'ship it', '--tier', b.tier, '--out', out, '--json', ...(b.passed ? ['--passed', 'e2e suite'] : [])], { cwd: dir });
+          const run = await runBin(['debate', `board-${i}.yaml`, '-q', 'ship it', '--tier', b.tier, '--out', out, '--json', ...(b.passed ? ['--passed', 'e2e suite'] : [])], dir, { from: 'built' });
           noStackTrace(run);
           const json = jsonOf(run);
           const members = b.analysts + (b.contrarian ? 1 : 0);
@@ -209,7 +209,7 @@ describe('the exit-code contract, through the real binary', () => {
           ].join('\n');
           await writeFile(join(dir, `brief-${i}.yaml`), yaml);
           const out = `meeting-${i}.json`;
-          const run = await runRealBin(['meet', `brief-${i}.yaml`, '--max-rounds', String(b.maxRounds), '--out', out, '--json'], { cwd: dir });
+          const run = await runBin(['meet', `brief-${i}.yaml`, '--max-rounds', String(b.maxRounds), '--out', out, '--json'], dir, { from: 'built' });
           noStackTrace(run);
           jsonOf(run);
           codes.add(run.code);
@@ -242,7 +242,7 @@ describe('the exit-code contract, through the real binary', () => {
           const cwd = await tempDir();
           const spec = template.replace(/^level: .*$/m, `level: ${r.level}`).replace(/maxRetries: \d+/, `maxRetries: ${r.maxRetries}`);
           await writeFile(join(cwd, 'spec.md'), spec);
-          const run = await runRealBin(['task', 'run', join(cwd, 'spec.md'), '--workspace', workspace, '--builder', builders[r.builder], '--allow', 'node --test', '--out', 'task.json', '--json'], { cwd });
+          const run = await runBin(['task', 'run', join(cwd, 'spec.md'), '--workspace', workspace, '--builder', builders[r.builder], '--allow', 'node --test', '--out', 'task.json', '--json'], cwd, { from: 'built' });
           noStackTrace(run);
           const json = jsonOf(run);
           expect([0, 1, 3]).toContain(run.code);

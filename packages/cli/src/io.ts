@@ -17,8 +17,13 @@ export interface CliIo {
   readonly stdoutIsTTY?: boolean;
 }
 
-/** The process's own streams, environment and working folder. */
+/**
+ * The process's own streams, environment and working folder. A reader that closes the pipe early
+ * (`conclave help | head -3`) ends the output, not the command: the write error is ignored and the
+ * exit code stays the command's, so a pipeline never turns a NO_GO into a crash or a 0.
+ */
 export function processIo(): CliIo {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedPipe);
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -28,4 +33,8 @@ export function processIo(): CliIo {
     columns: process.stderr.columns,
     stdoutIsTTY: process.stdout.isTTY,
   };
+}
+
+function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') process.exitCode = 1;
 }

@@ -1,11 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { commandContext, type CommandContext, type CommandOutcome, type CommonFlags } from './command.js';
-import { adrApproveCommand, meetCommand } from './commands/meet.js';
-import { debateCommand } from './commands/debate.js';
-import { demoCommand } from './commands/demo.js';
-import { reportCommand } from './commands/report.js';
-import { taskResumeCommand, taskRunCommand, taskStatusCommand, taskUnblockCommand } from './commands/task.js';
-import { gateCommand, verifyCommand } from './commands/verify.js';
+import { commandContext, type CommandContext, type CommandOutcome, type CommonFlags, type ProviderChooser } from './command.js';
 import { paint, wantsColour } from './colour.js';
 import { CliError, formatCliError, formatIssue } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -13,7 +7,8 @@ import type { CliIo } from './io.js';
 import { commandName, isHelpOrVersion, parserError } from './parser-errors.js';
 import { packageInfo } from './package-info.js';
 import { createProgress } from './progress.js';
-import { PROVIDERS } from './providers.js';
+import { interruptedOutcome } from './interrupt.js';
+import { PROVIDERS } from './provider-names.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -21,6 +16,7 @@ Exit codes:
   1  NO_GO or PIVOT, blocked by the gate, rejected, no quorum, task failed or halted
   2  usage or input error (bad flag, missing or malformed file, missing key)
   3  a person must act: meeting not converged, guardian block, resume of a blocked run
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM: the run record says so; never 0
 
 Models: offline unless told otherwise. With no ANTHROPIC_API_KEY/OPENAI_API_KEY set, every
 member runs on the deterministic offline adapters and every output says so. Only debate, meet,
@@ -61,7 +57,10 @@ function shared(command: Command, calls: Calls, lines: readonly string[]): Comma
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const run = <A extends unknown[]>(fn: (ctx: CommandContext, ...args: A) => Promise<CommandOutcome>) =>
+  // Each command's module (and the provider SDKs, for those that call a model) is loaded when
+  // the command runs, not to build the parser: `conclave gate` and `--version` start in a
+  // fraction of the time, and a shell script may call them often.
+  const run = <A extends unknown[]>(calls: Calls, fn: (ctx: CommandContext, ...args: A) => Promise<CommandOutcome>) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
       const flags = command.opts<CommonFlags>();
@@ -70,9 +69,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       const progress = createProgress(io);
       // Providers are chosen on first use (ctx.providers()), so a command that calls no model
       // never fails on --provider or a missing key.
-      const ctx = commandContext(io, flags, progress);
       try {
-        const outcome = await fn(ctx, ...([...positional, options] as A));
+        const choose: ProviderChooser | undefined = calls === 'model' ? (await import('./providers.js')).chooseProviders : undefined;
+        const ctx = commandContext(io, flags, progress, choose);
+        // A stop (Ctrl-C, SIGTERM) that the command did not report itself still decides the exit code.
+        const outcome = stopped(ctx, await fn(ctx, ...([...positional, options] as A)));
         progress.done();
         const json = flags.json === true;
         io.stdout(json ? `${JSON.stringify(outcome.json, null, 2)}\n` : `${wantsColour(io, json) ? paint(outcome.text) : outcome.text}\n`);
@@ -122,14 +123,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--out <file>', 'write the run record (JSON) for `conclave report`, `verify` and `gate`'),
     'model',
     ['conclave debate board.yaml --question "Tasca Pay in Brazil"', 'conclave debate board.yaml -q "raise prices 10%" --tier T2 --out run.json --json'],
-  ).action(run((ctx, board: string, options: { question: string; tier?: string; passed?: string[]; out?: string }) => debateCommand(ctx, board, options)));
+  ).action(run('model', async (ctx, board: string, options: { question: string; tier?: string; passed?: string[]; out?: string }) => (await import('./commands/debate.js')).debateCommand(ctx, board, options)));
 
   shared(
     program.command('verify').description('check a decision record with the read-only verifier (deterministic oracles)').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`')
       .option('--out <file>', 'write a verification run record'),
     'no model',
     ['conclave verify run.json', 'conclave verify decision.json --json'],
-  ).action(run((ctx, file: string, options: { out?: string }) => verifyCommand(ctx, file, options)));
+  ).action(run('no model', async (ctx, file: string, options: { out?: string }) => (await import('./commands/verify.js')).verifyCommand(ctx, file, options)));
 
   shared(
     program.command('gate').description('the tier-aware emission gate: may this decision be acted on?').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`')
@@ -137,7 +138,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--out <file>', 'write a verification run record'),
     'no model',
     ['conclave gate run.json && ./act.sh', 'conclave gate decision.json --tier T3 --json'],
-  ).action(run((ctx, file: string, options: { tier?: string; out?: string }) => gateCommand(ctx, file, options)));
+  ).action(run('no model', async (ctx, file: string, options: { tier?: string; out?: string }) => (await import('./commands/verify.js')).gateCommand(ctx, file, options)));
 
   shared(
     program.command('meet').description('run a consensus meeting: synthesis, dissent and an ADR draft').argument('<brief>', 'the brief YAML file')
@@ -146,7 +147,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--max-rounds <n>', 'meeting rounds after the prep round (default 4)'),
     'model',
     ['conclave meet brief.yaml', 'conclave meet brief.yaml --adr-dir adr/ --out meeting.json'],
-  ).action(run((ctx, file: string, options: { out?: string; adrDir?: string; maxRounds?: string }) => meetCommand(ctx, file, options)));
+  ).action(run('model', async (ctx, file: string, options: { out?: string; adrDir?: string; maxRounds?: string }) => (await import('./commands/meet.js')).meetCommand(ctx, file, options)));
 
   const adr = program.command('adr').description('architecture decision records').helpCommand('help [command]', 'show the help of a command');
   shared(
@@ -155,7 +156,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--by <name>', 'who approves (default: $USER)'),
     'no model',
     ['conclave adr approve adr/proposed-aws.md --dir adr/'],
-  ).action(run((ctx, file: string, options: { dir: string; by?: string }) => adrApproveCommand(ctx, file, options)));
+  ).action(run('no model', async (ctx, file: string, options: { dir: string; by?: string }) => (await import('./commands/meet.js')).adrApproveCommand(ctx, file, options)));
 
   const task = program.command('task').description('the guarded task loop: an agent builds, deterministic gates decide').helpCommand('help [command]', 'show the help of a command');
   const workspace = (command: Command) => command.option('--workspace <dir>', 'the git work tree (default: the current folder)');
@@ -167,9 +168,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--out <file>', 'write the run record (JSON)'),
     'model',
     ['conclave task run spec.md --builder "claude -p --output-format json --permission-mode acceptEdits"', 'conclave task run spec.md --builder "node agent.js" --allow "npm test" --out task.json'],
-  ).action(run((ctx, file: string, options: { workspace?: string; builder?: string; promptVia?: string; allow?: string[]; out?: string }) => taskRunCommand(ctx, file, options)));
+  ).action(run('model', async (ctx, file: string, options: { workspace?: string; builder?: string; promptVia?: string; allow?: string[]; out?: string }) => (await import('./commands/task.js')).taskRunCommand(ctx, file, options)));
   shared(workspace(task.command('status').description('the run in the workspace: plan, attempts, block')), 'no model', ['conclave task status', 'conclave task status --workspace ../app --json']).action(
-    run((ctx, options: { workspace?: string }) => taskStatusCommand(ctx, options)),
+    run('no model', async (ctx, options: { workspace?: string }) => (await import('./commands/task.js')).taskStatusCommand(ctx, options)),
   );
   shared(
     workspace(task.command('unblock').description('record a person\'s resolution of a guardian block for the next `task resume`'))
@@ -177,7 +178,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--by <name>', 'who resolves (default: $USER)'),
     'no model',
     ['conclave task unblock --resolution "Keep it a CLI; the web page is out of scope."'],
-  ).action(run((ctx, options: { workspace?: string; resolution?: string; by?: string }) => taskUnblockCommand(ctx, options)));
+  ).action(run('no model', async (ctx, options: { workspace?: string; resolution?: string; by?: string }) => (await import('./commands/task.js')).taskUnblockCommand(ctx, options)));
   shared(
     workspace(task.command('resume').description('resume the run in the workspace (after a kill, a halt or an unblock)'))
       .option('--builder <command>', 'override the builder recorded by `task run`')
@@ -186,14 +187,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--out <file>', 'write the run record (JSON)'),
     'model',
     ['conclave task resume', 'conclave task resume --workspace ../app --out task.json'],
-  ).action(run((ctx, options: { workspace?: string; builder?: string; promptVia?: string; allow?: string[]; out?: string }) => taskResumeCommand(ctx, options)));
+  ).action(run('model', async (ctx, options: { workspace?: string; builder?: string; promptVia?: string; allow?: string[]; out?: string }) => (await import('./commands/task.js')).taskResumeCommand(ctx, options)));
 
   shared(
     program.command('report').description('render a run record as one self-contained HTML file').argument('<run.json>', 'a run record written by --out')
       .option('-o, --out <file>', 'the HTML file (default: the record\'s name with .html)'),
     'no model',
     ['conclave report run.json -o report.html'],
-  ).action(run((ctx, file: string, options: { out?: string }) => reportCommand(ctx, file, options)));
+  ).action(run('no model', async (ctx, file: string, options: { out?: string }) => (await import('./commands/report.js')).reportCommand(ctx, file, options)));
 
   shared(
     program.command('demo').description('the main job, offline: a debate through the emission gate, a meeting to an ADR draft, a guarded task; writes demo-report.html')
@@ -203,7 +204,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .option('--keep', 'keep the task\'s temp git workspace'),
     'model',
     ['conclave demo', 'conclave demo --out /tmp/demo.html --json', 'conclave demo my-board.yaml "ship the beta"'],
-  ).action(run((ctx, board: string | undefined, question: string | undefined, options: { out?: string; keep?: boolean }) => demoCommand(ctx, board, question, options)));
+  ).action(run('model', async (ctx, board: string | undefined, question: string | undefined, options: { out?: string; keep?: boolean }) => (await import('./commands/demo.js')).demoCommand(ctx, board, question, options)));
 
   program
     .command('help')
@@ -242,6 +243,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return report(io, 'conclave', {}, error);
   }
   return exitCode;
+}
+
+/** The outcome, marked as stopped (130 or 143) when a stop signal came and the command did not say so itself. */
+function stopped(ctx: CommandContext, outcome: CommandOutcome): CommandOutcome {
+  const by = ctx.interrupted();
+  return by === undefined || outcome.json.interrupted !== undefined ? outcome : interruptedOutcome(outcome, by, 'the command stopped before it finished');
 }
 
 /** Prints a failure (CliError: message, issues, fix; anything else: a bug) and returns its exit code. */

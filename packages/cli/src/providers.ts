@@ -4,9 +4,9 @@ import { createOfflineMeetingMember, type MeetingAdapters } from '@conclave/meet
 import { adaptersFromEnv, type ProviderEnvironment } from '@conclave/providers';
 import { CliError } from './errors.js';
 
-/** The providers `--provider` accepts. */
-export const PROVIDERS = ['offline', 'anthropic', 'openai', 'openai-compatible'] as const;
-export type CliProvider = (typeof PROVIDERS)[number];
+import { PROVIDERS, type CliProvider } from './provider-names.js';
+
+export { PROVIDERS, type CliProvider } from './provider-names.js';
 
 /** The model a provider gets when `--provider` is given without `--model`. */
 export const DEFAULT_MODELS: Readonly<Record<'anthropic' | 'openai', string>> = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini' };
