@@ -4,11 +4,15 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from './render.js';
-import { launchChromium, openReport, type OpenedReport } from './test-support/browser.js';
+import { launchChromium, openReport, screenshotPage, type OpenedReport } from './test-support/browser.js';
+import { findBrowser } from './test-support/find-browser.js';
 import { fixtureRecords, type FixtureRecords } from './test-support/records.js';
 
-// A real browser (Debian's Chromium, or CHROMIUM_PATH) with JavaScript off and every request
-// routed: the reports must read fully without either.
+// A real browser (the Chromium npm ci installed, or CONCLAVE_CHROMIUM, or one on PATH) with
+// JavaScript off and every request routed: the reports must read fully without either.
+// Looked for before the tests are collected, so a machine without one fails this file with the
+// one line that says what to install, instead of showing six skipped tests.
+const found = await findBrowser();
 let browser: Browser;
 let records: FixtureRecords;
 
@@ -16,7 +20,7 @@ let records: FixtureRecords;
 const shots = fileURLToPath(new URL('../../../test-results/screenshots/', import.meta.url));
 
 beforeAll(async () => {
-  [browser, records] = await Promise.all([launchChromium(), fixtureRecords(), mkdir(shots, { recursive: true })]);
+  [browser, records] = await Promise.all([launchChromium(found), fixtureRecords(), mkdir(shots, { recursive: true })]);
 }, 120_000);
 
 afterAll(async () => {
@@ -27,7 +31,7 @@ async function open(kind: keyof FixtureRecords, check: (opened: OpenedReport) =>
   const opened = await openReport(browser, renderReport(records[kind]));
   try {
     await check(opened);
-    await opened.page.screenshot({ path: join(shots, `${kind}.png`), fullPage: true });
+    await screenshotPage(opened.page, join(shots, `${kind}.png`));
     expect(opened.requests, 'requests that left the page').toEqual([]);
   } finally {
     await opened.close();
