@@ -3,7 +3,8 @@
  * demo-report.html it writes as docs/report.png: the picture the README shows is the demo's own
  * report.
  * Usage: node --conditions=conclave-source --import tsx scripts/report-screenshot.ts [out.png]
- * Needs Chromium (CHROMIUM_PATH, default /usr/bin/chromium); loads nothing from the network.
+ * Uses the browser the report tests use (find-browser.ts: CONCLAVE_CHROMIUM, else the npm-shipped
+ * Chromium, else one on PATH); loads nothing from the network.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
