@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { dataPathLocator, parseJsonText, type DataPath } from '@conclave/core';
+import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath } from '@conclave/core';
 import { formatBoardIssue, parseBoard, type Board } from '@conclave/council';
 import { formatBriefIssue, parseBrief, type Brief } from '@conclave/meeting';
 import { formatSpecIssue, formatSpecPath, parseSpec, type TaskSpec } from '@conclave/taskloop';
@@ -12,16 +12,32 @@ export function resolvePath(cwd: string, file: string): string {
   return isAbsolute(file) ? file : resolve(cwd, file);
 }
 
-/** Reads a file, or throws a CliError naming it and what to do. */
+/**
+ * Reads a file, or throws a CliError naming it and what to do. A file over `MAX_INPUT_BYTES` is
+ * refused by its size before a byte of it is read, so a huge file costs no memory or parse time.
+ */
 export async function readInput(cwd: string, file: string, what: string): Promise<string> {
+  let size: number;
+  let text: string;
   try {
-    return await readFile(resolvePath(cwd, file), 'utf8');
+    const handle = await open(resolvePath(cwd, file), 'r');
+    try {
+      size = (await handle.stat()).size;
+      text = size > MAX_INPUT_BYTES ? '' : await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new CliError(`${file}: no such ${what} file`, [], undefined, `check the path (relative paths are read from ${cwd})`);
     if (code === 'EISDIR') throw new CliError(`${file}: is a folder, not a ${what} file`, [], undefined, `pass the ${what} file itself`);
     throw new CliError(`${file}: cannot read the ${what}: ${(error as Error).message}`, [], undefined, 'check that the file is readable');
   }
+  if (size > MAX_INPUT_BYTES) {
+    const message = `the ${what} file is ${formatByteSize(size)}, over the limit of ${formatByteSize(MAX_INPUT_BYTES)}`;
+    throw new CliError(`${file}: the ${what} is too large`, [{ file, line: 1, column: 1, message, fix: `pass the right file: a ${what} is well under 1 MiB (see "Limits" in conclave's CLI guide)` }]);
+  }
+  return text;
 }
 
 /** A board from a YAML file; every problem with its file, line, column and fix. */

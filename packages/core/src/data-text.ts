@@ -1,6 +1,9 @@
 import { err, type Result } from 'neverthrow';
-import { isCollection, LineCounter, parseDocument, type Document } from 'yaml';
+import { isCollection, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
+import type { LimitIssue } from './input-bounds.js';
+import { formatByteSize, MAX_INPUT_BYTES, MAX_YAML_ALIAS_EXPANSION, utf8ByteLength } from './input-limits.js';
+import { yamlNestingOverflow } from './yaml-depth.js';
 
 /** A path into loaded data, as zod reports it: keys and array indexes. */
 export type DataPath = readonly (string | number)[];
@@ -26,16 +29,27 @@ export interface SyntaxIssue extends TextPosition {
  * Parses YAML or JSON text (YAML 1.2 reads JSON) and hands the data to `load`, a validator that
  * reports problems by path; every problem comes back with the file, line and column its path
  * points at, in the order a reader meets them. Repeated keys are syntax errors, never "the last
- * one wins". Boards and briefs are both read this way.
+ * one wins". Boards and briefs are both read this way. Text over `MAX_INPUT_BYTES`, nesting over
+ * `MAX_NESTING_DEPTH` and aliases that expand past `MAX_YAML_ALIAS_EXPANSION` are located
+ * issues too, found before anything recursive runs; this never throws.
  */
 export function parseDataText<T, I extends { readonly path: DataPath }>(
   text: string,
   file: string | undefined,
   load: (data: unknown) => Result<T, I[]>,
-): Result<T, (I & TextPosition)[] | SyntaxIssue[]> {
+): Result<T, (I & TextPosition)[] | (SyntaxIssue | (LimitIssue & TextPosition))[]> {
+  const where = file === undefined ? {} : { file };
+  // Counting bytes is linear; skip it when the length alone decides (UTF-8 is 1 to 3 bytes per unit).
+  const bytes = text.length > MAX_INPUT_BYTES || text.length * 3 <= MAX_INPUT_BYTES ? text.length : utf8ByteLength(text);
+  if (bytes > MAX_INPUT_BYTES) {
+    return err([{ code: 'too_large', path: [], message: `the text is ${formatByteSize(bytes)}, over the limit of ${formatByteSize(MAX_INPUT_BYTES)}`, fix: 'shorten it or split it: a real board, brief or spec is well under 1 MiB', ...where, line: 1, column: 1 }]);
+  }
+  // The YAML composer recurses once per level and overflows the stack past ~700 levels, so depth
+  // is measured first on the parser's flat token stream.
+  const overflow = yamlNestingOverflow(text);
+  if (overflow !== undefined) return err([{ ...overflow.issue, ...where, line: overflow.line, column: overflow.column }]);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const where = file === undefined ? {} : { file };
   if (doc.errors.length > 0) {
     return err(
       doc.errors.map((error): SyntaxIssue => {
@@ -52,7 +66,15 @@ export function parseDataText<T, I extends { readonly path: DataPath }>(
       }),
     );
   }
-  return load(doc.toJS()).mapErr((issues) =>
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_EXPANSION });
+  } catch (thrown) {
+    // yaml throws (a ReferenceError) for an alias bomb or an alias it cannot resolve; both are
+    // the file's fault, so they are issues at the first alias, never an internal error.
+    return err([aliasIssue(doc, lineCounter, thrown, where)]);
+  }
+  return load(data).mapErr((issues) =>
     issues
       .map((issue) => ({ ...issue, ...where, ...positionOf(doc, lineCounter, issue.path) }))
       .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
@@ -99,6 +121,24 @@ export function schemaIssueFix(issue: z.core.$ZodIssue): string {
     default:
       return 'correct the value as the message describes';
   }
+}
+
+function aliasIssue(doc: Document, lineCounter: LineCounter, thrown: unknown, where: { file?: string }): SyntaxIssue | (LimitIssue & TextPosition) {
+  let offset: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      offset = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  const { line, col } = lineCounter.linePos(offset ?? 0);
+  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  const at = { path: [], ...where, line, column: col };
+  if (/excessive alias/i.test(reason)) {
+    const message = `YAML aliases here expand past the limit of ${MAX_YAML_ALIAS_EXPANSION.toLocaleString('en-US')} (an alias bomb?)`;
+    return { code: 'too_many_aliases', message, fix: 'write the repeated data out, or use fewer aliases of lists that hold aliases', ...at };
+  }
+  return { code: 'syntax', message: `a YAML alias cannot be resolved: ${reason}`, fix: 'define the anchor (&name) before any alias (*name) that uses it', ...at };
 }
 
 /** The line and column of the deepest node on `path` that exists in the document. */

@@ -19,6 +19,19 @@ export type { ConcurrencyLimiter } from './concurrency.js';
 export { createLimiter } from './concurrency.js';
 export type { DataPath, SyntaxIssue, TextPosition } from './data-text.js';
 export { dataPathLocator, parseDataText, schemaIssueFix } from './data-text.js';
+export type { LimitIssue } from './input-bounds.js';
+export { checkInputBounds, tooDeepIssue } from './input-bounds.js';
+export type { InputLimitCode } from './input-limits.js';
+export {
+  formatByteSize,
+  MAX_INPUT_BYTES,
+  MAX_INPUT_VALUES,
+  MAX_LIST_ENTRIES,
+  MAX_NESTING_DEPTH,
+  MAX_STRING_LENGTH,
+  MAX_YAML_ALIAS_EXPANSION,
+  utf8ByteLength,
+} from './input-limits.js';
 export { systemClock } from './clock.js';
 export { errorMessage } from './errors.js';
 export type { EventBase, EventListener, EventSink } from './events.js';

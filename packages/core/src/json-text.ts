@@ -1,4 +1,5 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { MAX_NESTING_DEPTH } from './input-limits.js';
 
 /** Where JSON text stops being JSON: 1-based line and column, the offset, and what is wrong there. */
 export interface JsonSyntaxError {
@@ -15,10 +16,16 @@ export type JsonTextResult = { readonly ok: true; readonly value: unknown } | { 
  * Parses strict JSON (RFC 8259: no comments, no trailing commas). `JSON.parse` says only that it
  * failed (V8 gives no position for most errors), so on a failure `jsonc-parser`, a tolerant
  * scanner that records every error with its offset, reads the text again to say where. Never
- * throws. A leading byte-order mark is ignored.
+ * throws. A leading byte-order mark is ignored. Arrays and objects nested deeper than
+ * `MAX_NESTING_DEPTH` are an error at the bracket that goes too deep, so no recursive reader
+ * of the value can overflow the stack.
  */
 export function parseJsonText(text: string): JsonTextResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const tooDeep = jsonNestingOverflow(source);
+  if (tooDeep !== undefined) {
+    return { ok: false, error: { ...lineColumn(source, tooDeep), offset: tooDeep, message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } };
+  }
   try {
     return { ok: true, value: JSON.parse(source) as unknown };
   } catch (thrown) {
@@ -38,6 +45,24 @@ export function lineColumn(text: string, offset: number): { readonly line: numbe
   let line = 1;
   for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line += 1;
   return { line, column: offset - lastBreak };
+}
+
+/** The offset of the first `[` or `{` nested deeper than the limit, skipping strings; a flat scan, no recursion. */
+function jsonNestingOverflow(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i += 1; // a backslash escapes the next character, a quote included
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      depth += 1;
+      if (depth > MAX_NESTING_DEPTH) return i;
+    } else if (char === 0x5d || char === 0x7d) depth -= 1;
+  }
+  return undefined;
 }
 
 /** The most common hand edit that breaks JSON, said plainly: a comma right before `}` or `]`. */

@@ -1,7 +1,9 @@
+import type { InputLimitCode } from '@conclave/core';
 import { formatPath, type IssuePath } from '@conclave/scoring';
 
-/** Every kind of problem a board can have. */
+/** Every kind of problem a board can have; `InputLimitCode`s are the input limits (size, depth, length, counts, aliases). */
 export type BoardIssueCode =
+  | InputLimitCode
   | 'syntax'
   | 'schema'
   | 'contrarian_not_last'

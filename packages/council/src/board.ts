@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { parseModelRef, schemaIssueFix } from '@conclave/core';
+import { checkInputBounds, parseModelRef, schemaIssueFix } from '@conclave/core';
 import {
   formatPath,
   MIN_VALID_VOTES,
@@ -10,6 +10,7 @@ import {
 } from '@conclave/scoring';
 import type { z } from 'zod';
 import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.js';
+import { boardCountIssues } from './board-limits.js';
 import { boardInputSchema, type BoardInput } from './board-schema.js';
 import { DEFAULT_PROVIDERS } from './model-ref.js';
 
@@ -84,12 +85,22 @@ export function isLoadedBoard(value: unknown): value is Board {
  * together, each with its path and a fix: schema errors, a contrarian phase that is not last
  * (`contrarian_not_last`), more than one contrarian phase, duplicate member ids or phase names,
  * an empty phase, an unknown axis, a bad weight, an unknown model reference, a quorum larger
- * than the board.
+ * than the board. Input past the limits (`MAX_PHASE_MEMBERS`, `MAX_BOARD_MEMBERS`, `MAX_PHASES`,
+ * and core's string length and depth) is reported alone, before anything else reads it.
  */
 export function loadBoard(input: unknown, options: LoadBoardOptions = {}): Result<Board, BoardIssue[]> {
   const issues: BoardIssue[] = [];
   const add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) =>
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
+
+  // Input past the limits is refused before the schema and the rules walk it: counts first (one
+  // issue for a 10,000-member board), then string lengths and depth, with no recursion.
+  const beyond = boardCountIssues(asRecord(input));
+  if (beyond.length === 0) beyond.push(...checkInputBounds(input));
+  if (beyond.length > 0) {
+    for (const issue of beyond) add(issue.code, issue.path, issue.message, issue.fix);
+    return err(issues);
+  }
 
   const parsed = boardInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));

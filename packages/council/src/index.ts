@@ -2,6 +2,7 @@ export type { AdapterSource, UnboundModel } from './adapter-source.js';
 export { resolveAdapter } from './adapter-source.js';
 export type { BoardIssue, BoardIssueCode } from './board-issue.js';
 export { BoardError, formatBoardIssue } from './board-issue.js';
+export { boardCountIssues, MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from './board-limits.js';
 export type { BoardInput, MemberInput, PhaseInput } from './board-schema.js';
 export { boardInputSchema } from './board-schema.js';
 export { parseBoard } from './board-text.js';

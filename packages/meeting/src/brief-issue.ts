@@ -1,7 +1,9 @@
+import type { InputLimitCode } from '@conclave/core';
 import { formatPath, type IssuePath } from '@conclave/scoring';
 
-/** Every kind of problem a brief can have. */
+/** Every kind of problem a brief can have; `InputLimitCode`s are the input limits (size, depth, length, aliases). */
 export type BriefIssueCode =
+  | InputLimitCode
   | 'syntax'
   | 'schema'
   | 'duplicate_option_id'

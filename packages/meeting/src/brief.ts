@@ -1,4 +1,4 @@
-import { parseModelRef, schemaIssueFix } from '@conclave/core';
+import { checkInputBounds, parseModelRef, schemaIssueFix } from '@conclave/core';
 import { err, ok, type Result } from 'neverthrow';
 import type { IssuePath } from '@conclave/scoring';
 import type { z } from 'zod';
@@ -71,6 +71,12 @@ export function loadBrief(input: unknown, options: LoadBriefOptions = {}): Resul
   const add = (code: BriefIssueCode, path: IssuePath, message: string, fix: string): void => {
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
   };
+  // Data past the input limits is refused before the schema walks it (the walk cannot overflow).
+  const beyond = checkInputBounds(input);
+  if (beyond.length > 0) {
+    for (const issue of beyond) add(issue.code, issue.path, issue.message, issue.fix);
+    return err(issues);
+  }
   const parsed = briefInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
   // Structural rules run on the raw input as well, so one pass reports every layer of problems.

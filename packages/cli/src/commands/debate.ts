@@ -6,6 +6,7 @@ import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadBoardFile } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
+import { PhaseTally } from '../phase-tally.js';
 import type { Progress } from '../progress.js';
 import { renderDebate, renderEmission } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
@@ -25,28 +26,36 @@ export function parseTier(value: string | undefined, fallback: Tier): Tier {
   return tier as Tier;
 }
 
-/** A debate's progress as events and a live status. */
+/** A debate's progress as events and a live status; a phase of more than `PROGRESS_DETAIL_LIMIT` members gets one line of counts. */
 export function debateListener(progress: Progress): (event: DebateEvent) => void {
   const running = new Set<string>();
   let phase = '';
+  let tally = new PhaseTally(0);
   return (event) => {
     switch (event.type) {
       case 'phase_started':
         phase = event.phase;
+        tally = new PhaseTally(event.members.length);
         progress.event(`phase ${event.phaseIndex + 1}: ${event.phase}${event.contrarian ? ' (contrarian, speaks last)' : ''}, ${event.members.length} member(s) in parallel`);
         break;
       case 'member_started':
         running.add(event.memberId);
-        progress.status(`phase ${phase}: ${[...running].join(', ')} thinking`);
+        tally.started += 1;
+        progress.status(`phase ${phase}: ${tally.summarised ? tally.describe() : `${[...running].join(', ')} thinking`}`);
         break;
       case 'member_finished':
         running.delete(event.memberId);
-        progress.event(`  ${event.memberId}: ${event.score.toFixed(2)}`);
-        progress.status(`phase ${phase}: ${running.size === 0 ? 'done' : `${[...running].join(', ')} thinking`}`);
+        tally.finished += 1;
+        if (tally.summarised) progress.status(`phase ${phase}: ${tally.describe()}`);
+        else {
+          progress.event(`  ${event.memberId}: ${event.score.toFixed(2)}`);
+          progress.status(`phase ${phase}: ${running.size === 0 ? 'done' : `${[...running].join(', ')} thinking`}`);
+        }
         break;
       case 'member_failed':
         running.delete(event.memberId);
-        progress.event(`  ${event.memberId} failed: ${event.reason.kind}`);
+        tally.failed += 1;
+        if (!tally.summarised) progress.event(`  ${event.memberId} failed: ${event.reason.kind}`);
         break;
       case 'debate_stopped':
         progress.event(`debate stopped: ${event.reason.kind}`);
@@ -57,6 +66,7 @@ export function debateListener(progress: Progress): (event: DebateEvent) => void
       case 'phase_finished':
         // The phase's status line would otherwise be redrawn under every later event (the gate's).
         progress.done();
+        if (tally.summarised) progress.event(`  ${event.phase}: ${tally.size} members, ${event.valid} answered, ${event.failed} failed`);
         break;
       case 'debate_started':
         break;

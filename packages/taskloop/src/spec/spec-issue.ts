@@ -1,5 +1,8 @@
-/** Every kind of problem a task spec can have. */
+import type { InputLimitCode } from '@conclave/core';
+
+/** Every kind of problem a task spec can have; `InputLimitCode`s are the input limits (size, depth, length, aliases). */
 export type SpecIssueCode =
+  | InputLimitCode
   | 'unreadable'
   | 'missing_front_matter'
   | 'unterminated_front_matter'

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
+import { checkInputBounds, errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
 import { err, ok, type Result } from 'neverthrow';
 import type { z } from 'zod';
 import type { GateDefinition, Level } from '../gates/gate-definition.js';
@@ -142,6 +142,9 @@ export function resolveBranch(template: string, id: string): string {
 type Input = z.output<typeof taskSpecInputSchema>;
 
 function validate(data: unknown): Result<Input, UnplacedIssue[]> {
+  // Over-limit data is refused before the schema reads it: its issues would drown the real ones.
+  const beyond = checkInputBounds(data);
+  if (beyond.length > 0) return err(beyond);
   const issues: UnplacedIssue[] = [];
   const parsed = taskSpecInputSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
