@@ -10,6 +10,8 @@ export type {
   Usage,
 } from './adapter.js';
 export { ZERO_USAGE } from './adapter.js';
+export type { AdapterSource, BoundAdapter, UnboundModel } from './adapter-source.js';
+export { bindAdapter, resolveAdapter } from './adapter-source.js';
 export type { CallGovernorOptions, SpendStop } from './call-governor.js';
 export { CallGovernor } from './call-governor.js';
 export type { CallScope, CallScopeOptions, CallScopeRetryOptions, RequestSignal } from './call-scope.js';
@@ -40,6 +42,8 @@ export { createEventSink } from './events.js';
 export type { AdapterFailure, AdapterFailureKind, ClassifiedFailure } from './failure.js';
 export { ADAPTER_FAILURE_KINDS, describeFailure, isRetryableByDefault } from './failure.js';
 export type { ModelRef } from './model-ref.js';
+export type { PlainData, PlainDataLimits, PlainDataRefusal, PlainDataResult } from './plain-data.js';
+export { describePlainDataRefusal, MAX_PLAIN_DEPTH, MAX_PLAIN_NODES, MAX_PLAIN_STRING_LENGTH, toPlainData } from './plain-data.js';
 export { mulberry32 } from './mulberry32.js';
 export { parseModelRef } from './model-ref.js';
 export type { ModelPrice, PriceTable } from './pricing.js';

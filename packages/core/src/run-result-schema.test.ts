@@ -25,13 +25,13 @@ describe('parseRunResult', () => {
 
   it('never throws, even when reading the value throws', () => {
     const hostile = new Proxy(
-      {},
+      { ok: true },
       {
         get() {
           throw new Error('trap');
         },
       },
     );
-    expect(parseRunResult(hostile)).toEqual({ ok: false, issues: ['(root): reading the value threw: trap'] });
+    expect(parseRunResult(hostile)).toEqual({ ok: false, issues: ['ok: reading it threw: trap'] });
   });
 });

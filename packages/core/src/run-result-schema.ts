@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ModelRunResult } from './adapter.js';
-import { errorMessage } from './errors.js';
 import type { ADAPTER_FAILURE_KINDS } from './failure.js';
+import { describePlainDataRefusal, toPlainData } from './plain-data.js';
 
 const count = z.number().finite().nonnegative();
 
@@ -61,28 +61,25 @@ export const runResultSchema = z.discriminatedUnion('ok', [
 /**
  * Checks that a value an adapter resolved to really is a `ModelRunResult`; unknown keys are
  * dropped, and the result is a new object (never `value` itself), which the caller may stamp.
- * Returns the issues, one line each with its path, when it is not. Never throws, even for a
- * value whose getters or proxy traps throw while it is read.
+ * Returns the issues, one line each with its path, when it is not. Never throws.
+ *
+ * This is the one boundary for model replies (`safeRun` calls it on every result): the value is
+ * first copied into plain data by `toPlainData`, which reads each property once in a guard and
+ * bounds depth, size and string length, so a getter or proxy trap that throws anywhere in the
+ * reply (in `value`, `value.scores`, an evidence item, `usage`, `providerMetadata`, the result
+ * itself) is an issue here, and nothing an engine reads afterwards can throw or change.
  *
  * A success made of plain objects, the shape every adapter returns on every answered call, is
- * checked by `readPlainSuccess`, which gives exactly what the zod schema gives for it at a
+ * then checked by `readPlainSuccess`, which gives exactly what the zod schema gives for it at a
  * fraction of the cost (this runs once per model call); anything else goes to the schema.
  */
 export function parseRunResult(value: unknown): { ok: true; result: ModelRunResult } | { ok: false; issues: string[] } {
-  let fast: ModelRunResult | undefined;
-  try {
-    fast = readPlainSuccess(value);
-  } catch {
-    // A getter or trap threw: the schema reads the value again and says so.
-    fast = undefined;
-  }
+  const plain = toPlainData(value);
+  if (!plain.ok) return { ok: false, issues: [describePlainDataRefusal(plain.reason)] };
+  const fast = readPlainSuccess(plain.value);
   if (fast !== undefined) return { ok: true, result: fast };
-  let parsed: ReturnType<typeof runResultSchema.safeParse>;
-  try {
-    parsed = runResultSchema.safeParse(value);
-  } catch (thrown) {
-    return { ok: false, issues: [`(root): reading the value threw: ${errorMessage(thrown)}`] };
-  }
+  // Plain data: no getter or trap is left to throw while zod reads it.
+  const parsed = runResultSchema.safeParse(plain.value);
   if (parsed.success) return { ok: true, result: parsed.data as ModelRunResult };
   return {
     ok: false,

@@ -1,17 +1,16 @@
 import {
+  bindAdapter,
   CallGovernor,
   createEventSink,
   createLimiter,
-  errorMessage,
   systemClock,
   type Clock,
   type ConcurrencyLimiter,
   type EventListener,
-  type ModelAdapter,
+  type AdapterSource,
   type ModelRequest,
 } from '@conclave/core';
 import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
-import { resolveAdapter, type AdapterSource, type UnboundModel } from './adapter-source.js';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
@@ -193,7 +192,8 @@ class DebateRun {
       return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
     };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
-    const bound = this.#bind(member.model);
+    // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
+    const bound = bindAdapter(this.#options.adapters, member.model);
     if (!bound.ok) return fail({ kind: 'unbound_model', model: member.model, message: bound.message });
     const adapter = bound.adapter;
 
@@ -218,21 +218,6 @@ class DebateRun {
         };
       }),
     );
-  }
-
-  #bind(model: string): { ok: true; adapter: ModelAdapter } | { ok: false; message: string } {
-    let adapter: ModelAdapter | UnboundModel | undefined;
-    try {
-      adapter = resolveAdapter(this.#options.adapters, model);
-    } catch (thrown) {
-      return { ok: false, message: `resolving the adapter threw: ${errorMessage(thrown)}` };
-    }
-    if (adapter === undefined) return { ok: false, message: `no adapter serves "${model}"; pass one in adapters under "${model}" or its provider name` };
-    if (typeof adapter === 'object' && adapter !== null && 'unbound' in adapter) return { ok: false, message: String(adapter.unbound) };
-    if (typeof adapter !== 'object' || adapter === null || adapter.specificationVersion !== 'v1') {
-      return { ok: false, message: `the adapter for "${model}" does not implement specificationVersion "v1"` };
-    }
-    return { ok: true, adapter };
   }
 
   #stopWith(reason: StopReason): void {

@@ -1,5 +1,6 @@
-export type { AdapterSource, UnboundModel } from './adapter-source.js';
-export { resolveAdapter } from './adapter-source.js';
+// Moved to @conclave/core, where every engine binds adapters; re-exported so imports keep working.
+export type { AdapterSource, UnboundModel } from '@conclave/core';
+export { resolveAdapter } from '@conclave/core';
 export type { BoardIssue, BoardIssueCode } from './board-issue.js';
 export { BoardError, formatBoardIssue } from './board-issue.js';
 export { boardCountIssues, MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from './board-limits.js';

@@ -1,4 +1,5 @@
 import {
+  bindAdapter,
   CallGovernor,
   createEventSink,
   errorMessage,
@@ -11,7 +12,6 @@ import {
   type ModelAdapter,
   type ModelRequest,
   type ModelRunResult,
-  parseModelRef,
 } from '@conclave/core';
 import type { ZodType } from 'zod';
 import { facilitatorOf, isLoadedBrief, type Brief, type RosterMember } from './brief.js';
@@ -357,8 +357,10 @@ class MeetingRun {
 
   /** A structured call with exactly one bounded re-ask when the reply does not fit the schema. */
   async #call<T>(member: RosterMember, request: ModelRequest, schema: ZodType<T>): Promise<CallOutcome<T>> {
-    const adapter = this.#bind(member.model);
-    if (typeof adapter === 'string') return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: adapter }, reasked: false };
+    // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
+    const bound = bindAdapter(this.#options.adapters, member.model);
+    if (!bound.ok) return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: bound.message }, reasked: false };
+    const adapter = bound.adapter;
     const first = await this.#run(adapter, request);
     if ('notRun' in first) return { ok: false, reason: first.notRun, reasked: false };
     const checked = checkReply(first, schema);
@@ -376,24 +378,6 @@ class MeetingRun {
     if (this.#stop && HALTING.has(this.#stop.kind)) return { notRun: { kind: 'not_run', because: this.#stop.kind } };
     if (!this.#governor.claim()) return { notRun: { kind: 'not_run', because: 'budget_exhausted' } };
     return this.#governor.run(adapter, request);
-  }
-
-  #bind(model: string): ModelAdapter | string {
-    const source = this.#options.adapters;
-    let adapter: ModelAdapter | undefined;
-    try {
-      if (typeof source === 'function') adapter = source(model);
-      else if (Object.hasOwn(source, model)) adapter = source[model];
-      else {
-        const provider = parseModelRef(model)?.provider;
-        adapter = provider !== undefined && Object.hasOwn(source, provider) ? source[provider] : undefined;
-      }
-    } catch (thrown) {
-      return `resolving the adapter threw: ${errorMessage(thrown)}`;
-    }
-    if (adapter === undefined) return `no adapter serves "${model}"; pass one in adapters under "${model}" or its provider name`;
-    if (typeof adapter !== 'object' || adapter === null || adapter.specificationVersion !== 'v1') return `the adapter for "${model}" does not implement specificationVersion "v1"`;
-    return adapter;
   }
 
   #checkQuorum(round: number, answering: number): boolean {

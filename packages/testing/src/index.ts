@@ -26,7 +26,13 @@ export type {
   ValidationSignalConstraints,
 } from './arbitraries/decision-record.js';
 export { buildDecisionRecord, decisionRecord, evidence, soundEvidence, validationSignal } from './arbitraries/decision-record.js';
-export { fault } from './arbitraries/fault.js';
+export { fault, hostileAdapterKind } from './arbitraries/fault.js';
+export type { HostileAdapterKind } from './hostile/hostile-adapter.js';
+export { HOSTILE_ADAPTER_KINDS, hostileAdapter } from './hostile/hostile-adapter.js';
+export type { HostileSpot } from './hostile/hostile-reply.js';
+export { HOSTILE_REPLIES, HOSTILE_SPOTS, hostileReply } from './hostile/hostile-reply.js';
+export type { HostileWay } from './hostile/hostile-value.js';
+export { HOSTILE_WAYS, HostileReadError, hostileAt, hostileObject, revokedProxy, throwingProxy, withThrowingGetter } from './hostile/hostile-value.js';
 export type { RubricConstraints } from './arbitraries/rubric.js';
 export { axisName, rubric, thresholds } from './arbitraries/rubric.js';
 export type { AxisScoresConstraints, InvalidVoteCode, LabelledInvalidVote, VoteConstraints, VotesConstraints } from './arbitraries/vote.js';

@@ -9,14 +9,18 @@ import {
   type ModelRunFailure,
   type ModelRunResult,
 } from '@conclave/core';
+import { HOSTILE_REPLIES, hostileReply, type HostileSpot } from '../hostile/hostile-reply.js';
+import type { HostileWay } from '../hostile/hostile-value.js';
 import { seededRandom, type SeededRandom } from '../random.js';
 import { fixedAdapter } from './fixed-adapter.js';
 
 /**
  * The ways an adapter can misbehave: throw from `run`, reject, never settle, resolve to
- * something that is not a `ModelRunResult`, or resolve to a well-formed failure.
+ * something that is not a `ModelRunResult`, resolve to a well-formed failure, or resolve to the
+ * inner adapter's answer with a throwing getter or proxy planted at one depth of it (`hostile`:
+ * the result itself, `usage`, `providerMetadata`, `value`, `value.scores`, a score, an evidence item).
  */
-export const FAULTS = ['throw', 'reject', 'hang', 'garbage', 'failure'] as const;
+export const FAULTS = ['throw', 'reject', 'hang', 'garbage', 'failure', 'hostile'] as const;
 /** One way an adapter can misbehave. */
 export type Fault = (typeof FAULTS)[number];
 /** Every behaviour the faulty adapter can pick for a call: a fault, or a normal answer. */
@@ -44,7 +48,7 @@ export interface FaultyCall {
   readonly index: number;
   readonly behaviour: AdapterBehaviour;
   readonly delayMs: number;
-  /** Which garbage value or failure kind was used, for `garbage` and `failure`. */
+  /** Which garbage value, failure kind or hostile spot (`value.scores:proxy`) was used, for `garbage`, `failure` and `hostile`. */
   readonly detail?: string;
 }
 
@@ -157,6 +161,12 @@ export function faultyAdapter(options: FaultyAdapterOptions): FaultyAdapter {
           record(failure.kind);
           return afterDelay(() => ({ ok: false, failure, retryable: isRetryableByDefault(failure), latencyMs: 0 }) satisfies ModelRunFailure);
         }
+        case 'hostile': {
+          const [spot, way] = pickBy(variantRoll, HOSTILE_REPLIES as readonly [readonly [HostileSpot, HostileWay], ...(readonly [HostileSpot, HostileWay])[]]);
+          record(`${spot}:${way}`);
+          // Deliberately breaks the type: the answer throws when the spot is read.
+          return afterDelay(async () => hostileReply(await inner.run(request, runOptions), spot, way)) as Promise<ModelRunResult>;
+        }
         case 'ok':
           record();
           return afterDelay(() => inner.run(request, runOptions));
@@ -167,7 +177,7 @@ export function faultyAdapter(options: FaultyAdapterOptions): FaultyAdapter {
 
 /**
  * An adapter that always behaves one way; with `fault()` it makes "for every misbehaviour"
- * properties. `garbage` and `failure` vary their value per call, from `seed`.
+ * properties. `garbage`, `failure` and `hostile` vary their value per call, from `seed`.
  *
  * @example
  * fc.assert(fc.asyncProperty(fault(), async (kind) => { const result = await safeRun(misbehavingAdapter(kind), request, { timeoutMs: 10 }); ... }));
