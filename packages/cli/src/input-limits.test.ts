@@ -1,12 +1,12 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_INPUT_BYTES, MAX_NESTING_DEPTH } from '@conclave/core';
-import { MAX_PHASE_MEMBERS } from '@conclave/council';
+import { formatByteSize, MAX_INPUT_BYTES, MAX_INPUT_VALUES, MAX_LIST_ENTRIES, MAX_NESTING_DEPTH, MAX_STRING_LENGTH, MAX_YAML_ALIAS_EXPANSION } from '@conclave/core';
+import { MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from '@conclave/council';
 import type { DebateEvent } from '@conclave/council';
 import { afterAll, describe, expect, it } from 'vitest';
 import { debateListener } from './commands/debate.js';
 import { PROGRESS_DETAIL_LIMIT } from './phase-tally.js';
-import { examples, removeTempDirs, runMain, tempDir } from './test-support/run-main.js';
+import { examples, removeTempDirs, repoRoot, runMain, tempDir } from './test-support/run-main.js';
 
 const noStack = /\n\s+at /;
 
@@ -119,5 +119,24 @@ describe('debateListener', () => {
     expect(lines(PROGRESS_DETAIL_LIMIT)).toHaveLength(1 + PROGRESS_DETAIL_LIMIT);
     expect(lines(PROGRESS_DETAIL_LIMIT + 1)).toEqual([expect.stringContaining('phase 1: p'), `  p: ${PROGRESS_DETAIL_LIMIT + 1} members, ${PROGRESS_DETAIL_LIMIT} answered, 1 failed`]);
     expect(lines(10_000)).toHaveLength(2);
+  });
+});
+
+describe('the Limits section of the CLI guide', () => {
+  it('states the values the code enforces', async () => {
+    const guide = await readFile(join(repoRoot, 'docs/cli.md'), 'utf8');
+    const n = (value: number) => value.toLocaleString('en-US');
+    for (const row of [
+      `| file size | ${formatByteSize(MAX_INPUT_BYTES)} |`,
+      `| string length | ${n(MAX_STRING_LENGTH)} characters (${formatByteSize(MAX_STRING_LENGTH)}) |`,
+      `| nesting depth | ${MAX_NESTING_DEPTH} levels`,
+      `| entries in one list or map | ${n(MAX_LIST_ENTRIES)} |`,
+      `| values in one document | ${n(MAX_INPUT_VALUES)},`,
+      `| YAML alias expansion | ${n(MAX_YAML_ALIAS_EXPANSION)} `,
+      `| members in one phase | ${MAX_PHASE_MEMBERS} |`,
+      `| members on a board | ${MAX_BOARD_MEMBERS} |`,
+      `| phases on a board | ${MAX_PHASES} |`,
+      `more than ${PROGRESS_DETAIL_LIMIT} members`,
+    ]) expect(guide).toContain(row);
   });
 });
