@@ -81,6 +81,11 @@ describe('conclave with input past the limits', () => {
     expect(over.stderr).toContain('edge.yaml:1:1 the run record file is 8,388,609 bytes, over the limit of 8 MiB');
   }, 60_000);
 
+  it('refuses a decision record nested 100,000 deep at the bracket past the limit', async () => {
+    const stderr = await refused('deep.json', `{"decision": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`, ['verify', 'deep.json']);
+    expect(stderr).toContain(`deep.json:1:${14 + MAX_NESTING_DEPTH - 1} too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`);
+  }, 60_000);
+
   it('refuses a 10,000-member board with one issue at its members', async () => {
     const stderr = await refused('many.yaml', boardText(10_000));
     expect(stderr).toContain(`many.yaml:4:5 phases[0].members: 10,000 members in one phase are too many (limit ${MAX_PHASE_MEMBERS})`);

@@ -89,7 +89,8 @@ export async function loadJsonFile(cwd: string, file: string, what: string): Pro
 export function parseJsonInput(text: string, file: string, what: string): unknown {
   const parsed = parseJsonText(text);
   if (parsed.ok) return parsed.value;
-  const { line, column, message } = parsed.error;
+  const { line, column, message, code } = parsed.error;
+  if (code === 'too_deep') throw new CliError(`${file}: the ${what} is nested too deeply`, [{ file, line, column, message, fix: `pass the ${what} conclave wrote: none nests more than a dozen levels` }]);
   throw new CliError(`${file}: the ${what} is not valid JSON`, [{ file, line, column, message, fix: 'fix the JSON syntax at this position (quotes, commas, brackets); a trailing comma or a comment is not JSON' }]);
 }
 

@@ -137,7 +137,7 @@ describe('parseJsonText depth', () => {
   it(`reads JSON ${MAX_NESTING_DEPTH} deep and locates the bracket one level deeper, strings skipped`, () => {
     expect(parseJsonText(`${'['.repeat(MAX_NESTING_DEPTH)}"[[[\\"[["${']'.repeat(MAX_NESTING_DEPTH)}`).ok).toBe(true);
     const deep = parseJsonText(`\n  ${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    expect(deep).toEqual({ ok: false, error: { line: 2, column: 3 + MAX_NESTING_DEPTH, offset: 3 + MAX_NESTING_DEPTH, message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } });
+    expect(deep).toEqual({ ok: false, error: { code: 'too_deep', line: 2, column: 3 + MAX_NESTING_DEPTH, offset: 3 + MAX_NESTING_DEPTH, message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } });
   });
 });
 

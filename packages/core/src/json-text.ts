@@ -7,6 +7,8 @@ export interface JsonSyntaxError {
   readonly column: number;
   readonly offset: number;
   readonly message: string;
+  /** Set when the text may be valid JSON but nests past `MAX_NESTING_DEPTH`, so the fix is to flatten it, not to fix syntax. */
+  readonly code?: 'too_deep';
 }
 
 /** JSON text read strictly: the value, or the first syntax error with its position. */
@@ -24,7 +26,7 @@ export function parseJsonText(text: string): JsonTextResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const tooDeep = jsonNestingOverflow(source);
   if (tooDeep !== undefined) {
-    return { ok: false, error: { ...lineColumn(source, tooDeep), offset: tooDeep, message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } };
+    return { ok: false, error: { ...lineColumn(source, tooDeep), offset: tooDeep, code: 'too_deep', message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } };
   }
   try {
     return { ok: true, value: JSON.parse(source) as unknown };
