@@ -48,7 +48,7 @@ describe('bindAdapter', () => {
       [{ acme: { specificationVersion: 'v1', id: 7, run: () => Promise.resolve() } as unknown as ModelAdapter }, 'has no string id'],
       [{ acme: { specificationVersion: 'v1', id: 'x' } as unknown as ModelAdapter }, 'has no run function'],
       [{ acme: 'not an adapter' as unknown as ModelAdapter }, 'does not implement specificationVersion "v1"'],
-      [() => ({ unbound: throwingProxy({}) }) as unknown as ModelAdapter, 'the adapter source cannot serve "acme:m"'],
+      [() => ({ unbound: throwingProxy({}) }) as unknown as ModelAdapter, 'the adapter for "acme:m" cannot be served'],
     ];
     for (const [source, message] of cases) {
       const bound = bindAdapter(source, 'acme:m');

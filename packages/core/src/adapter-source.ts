@@ -49,7 +49,22 @@ export function bindAdapter(source: AdapterSource, modelRef: string): BoundAdapt
     return { ok: false, message: `resolving the adapter threw: ${errorMessage(thrown)}` };
   }
   if (found === undefined) return { ok: false, message: `no adapter serves "${modelRef}"; pass one in adapters under "${modelRef}" or its provider name` };
-  const notV1 = `the adapter for "${modelRef}" does not implement specificationVersion "v1"`;
+  return readAdapter(found, `the adapter for "${modelRef}"`);
+}
+
+/** Adapters `readAdapter` made: already read, so reading them again is skipped. */
+const readAdapters = new WeakSet<ModelAdapter>();
+
+/**
+ * Reads an adapter object's `specificationVersion`, `id` and `run` once, in a guard, and hands
+ * back a frozen copy whose `run` calls the original's on the original; `what` names the adapter
+ * in messages (`the adapter for "acme:m"`). An `{ unbound }` answer, an adapter that is not v1,
+ * has no string `id` or no `run` function, or whose fields throw when read, is a message instead.
+ * Never throws. `bindAdapter` and `safeRun` both go through it.
+ */
+export function readAdapter(found: unknown, what: string): BoundAdapter {
+  if (readAdapters.has(found as ModelAdapter)) return { ok: true, adapter: found as ModelAdapter };
+  const notV1 = `${what} does not implement specificationVersion "v1"`;
   if (typeof found !== 'object' || found === null) return { ok: false, message: notV1 };
   const candidate = found as Partial<Record<'unbound' | 'specificationVersion' | 'id' | 'run', unknown>>;
   let specificationVersion: unknown;
@@ -58,19 +73,20 @@ export function bindAdapter(source: AdapterSource, modelRef: string): BoundAdapt
   try {
     if ('unbound' in candidate) {
       const unbound = candidate.unbound;
-      return { ok: false, message: typeof unbound === 'string' ? unbound : `the adapter source cannot serve "${modelRef}"` };
+      return { ok: false, message: typeof unbound === 'string' ? unbound : `${what} cannot be served` };
     }
     ({ specificationVersion, id, run } = candidate);
   } catch (thrown) {
-    return { ok: false, message: `reading the adapter for "${modelRef}" threw: ${errorMessage(thrown)}` };
+    return { ok: false, message: `reading ${what} threw: ${errorMessage(thrown)}` };
   }
   if (specificationVersion !== 'v1') return { ok: false, message: notV1 };
-  if (typeof id !== 'string') return { ok: false, message: `the adapter for "${modelRef}" has no string id` };
-  if (typeof run !== 'function') return { ok: false, message: `the adapter for "${modelRef}" has no run function` };
+  if (typeof id !== 'string') return { ok: false, message: `${what} has no string id` };
+  if (typeof run !== 'function') return { ok: false, message: `${what} has no run function` };
   const adapter: ModelAdapter = Object.freeze({
     specificationVersion: 'v1' as const,
     id,
     run: (request: ModelRequest, options: ModelRunOptions) => Reflect.apply(run, found, [request, options]) as ReturnType<ModelAdapter['run']>,
   });
+  readAdapters.add(adapter);
   return { ok: true, adapter };
 }

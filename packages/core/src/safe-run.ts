@@ -1,4 +1,5 @@
 import type { ModelAdapter, ModelRequest, ModelRunFailure, ModelRunResult } from './adapter.js';
+import { readAdapter } from './adapter-source.js';
 import { withCallSignal } from './call-signal.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { errorMessage } from './errors.js';
@@ -115,9 +116,17 @@ export function guardedRun(
     // This signal serves this one call and fires at its deadline: an adapter's call scope may
     // hand it to its SDK as it is (see withCallSignal).
     const signal = controller.signal;
+    // The adapter object is foreign too: its fields are read once, in a guard (a no-op for one
+    // an engine already bound).
+    const read = readAdapter(adapter, 'the adapter');
+    if (!read.ok) {
+      settle(failed({ kind: 'adapter_threw', how: 'threw', message: read.message }));
+      return;
+    }
+    const usable = read.adapter;
     let pending: PromiseLike<ModelRunResult>;
     try {
-      pending = withCallSignal(signal, timeoutMs, clock, () => adapter.run(request, { signal, timeoutMs }));
+      pending = withCallSignal(signal, timeoutMs, clock, () => usable.run(request, { signal, timeoutMs }));
     } catch (thrown) {
       settle(failed({ kind: 'adapter_threw', how: 'threw', message: errorMessage(thrown) }));
       return;
@@ -130,7 +139,7 @@ export function guardedRun(
             failed({
               kind: 'adapter_threw',
               how: 'malformed_result',
-              message: `adapter ${describeAdapter(adapter)} resolved to something that is not a ModelRunResult: ${parsed.issues.slice(0, 3).join('; ')}`,
+              message: `adapter "${usable.id}" resolved to something that is not a ModelRunResult: ${parsed.issues.slice(0, 3).join('; ')}`,
             }),
           );
           return;
@@ -147,12 +156,4 @@ export function guardedRun(
 
 function abortedFailure(reason: unknown): AdapterFailure {
   return { kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) };
-}
-
-function describeAdapter(adapter: ModelAdapter): string {
-  try {
-    return typeof adapter.id === 'string' ? `"${adapter.id}"` : '(no id)';
-  } catch {
-    return '(no id)';
-  }
 }

@@ -1,4 +1,4 @@
-import { faultyAdapter } from '@conclave/testing';
+import { faultyAdapter, hostileAdapter, hostileAdapterKind } from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runMeeting } from './run-meeting.js';
@@ -12,12 +12,15 @@ describe('runMeeting under faulty adapters', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer(),
-        fc.record({ throw: fc.double({ min: 0, max: 0.3, noNaN: true }), reject: fc.double({ min: 0, max: 0.3, noNaN: true }), garbage: fc.double({ min: 0, max: 0.3, noNaN: true }), failure: fc.double({ min: 0, max: 0.3, noNaN: true }) }),
+        fc.record({ throw: fc.double({ min: 0, max: 0.2, noNaN: true }), reject: fc.double({ min: 0, max: 0.2, noNaN: true }), garbage: fc.double({ min: 0, max: 0.2, noNaN: true }), failure: fc.double({ min: 0, max: 0.2, noNaN: true }), hostile: fc.double({ min: 0, max: 0.2, noNaN: true }) }),
         fc.array(fc.array(fc.constantFrom(...OPTIONS), { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
-        async (seed, faults, rounds) => {
+        // The openai members' adapter object itself may be hostile: they abstain, never vote.
+        fc.option(hostileAdapterKind(), { nil: undefined }),
+        async (seed, faults, rounds, hostileObject) => {
           const inner = meetingAdapter(Object.fromEntries(MEMBERS.map((id, m) => [id, { rounds: rounds.map((row) => stance(row[m] as string)) }])));
           const adapter = faultyAdapter({ seed, faults, inner });
-          const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter }, maxRounds: 3 });
+          const openai = hostileObject === undefined ? adapter : hostileAdapter(hostileObject, adapter);
+          const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai }, maxRounds: 3 });
           expect(['decided', 'no_quorum']).toContain(meeting.outcome);
           const slate = meeting.record.slate.map((o) => o.id);
           if (meeting.outcome === 'decided') {
@@ -27,6 +30,10 @@ describe('runMeeting under faulty adapters', () => {
           } else {
             expect(meeting.synthesis).toBeUndefined();
             expect(meeting.stopReason.kind).toBe('no_quorum');
+          }
+          if (hostileObject !== undefined) {
+            const openaiTurns = meeting.record.rounds.flatMap((r) => r.turns.filter((t) => t.memberId === 'sec' || t.memberId === 'pm'));
+            for (const turn of openaiTurns) expect(turn).toMatchObject({ abstained: { kind: 'unbound_model' } });
           }
         },
       ),

@@ -1,13 +1,14 @@
-import type { ModelRequest } from '@conclave/core';
-import { manualClock, scriptedAdapter, type ManualClock, type ScriptedReply } from '@conclave/testing';
+import type { ModelAdapter, ModelRequest, ModelRunResult } from '@conclave/core';
+import { fixedAdapter, HOSTILE_ADAPTER_KINDS, HOSTILE_REPLIES, hostileAdapter, hostileReply, manualClock, scriptedAdapter, type ManualClock, type ScriptedReply } from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuardian, type Guardian } from './guardian.js';
 
 /** What the scripted guardian does with one report, and how long it takes (ms on the manual clock). */
-type Plan = 'aligned' | 'uncertain' | 'misaligned' | 'fail' | 'garbage' | 'garbage_then_aligned' | 'hang';
-const PLANS: readonly Plan[] = ['aligned', 'uncertain', 'misaligned', 'fail', 'garbage', 'garbage_then_aligned', 'hang'];
-const FAILING: ReadonlySet<Plan> = new Set(['fail', 'garbage', 'hang']);
+type Plan = 'aligned' | 'uncertain' | 'misaligned' | 'fail' | 'garbage' | 'garbage_then_aligned' | 'hang' | 'hostile';
+const PLANS: readonly Plan[] = ['aligned', 'uncertain', 'misaligned', 'fail', 'garbage', 'garbage_then_aligned', 'hang', 'hostile'];
+// `hostile` answers "aligned" with a throwing getter or proxy planted at one depth of the reply.
+const FAILING: ReadonlySet<Plan> = new Set(['fail', 'garbage', 'hang', 'hostile']);
 const TIMEOUT_MS = 500;
 
 function reply(plan: Plan, reasked: boolean, delayMs: number): ScriptedReply {
@@ -27,7 +28,24 @@ function reply(plan: Plan, reasked: boolean, delayMs: number): ScriptedReply {
       return reasked ? { value: { status: 'aligned' }, delayMs } : { text: '{"status":"green"}', delayMs };
     case 'hang':
       return { value: { status: 'aligned' }, delayMs: TIMEOUT_MS * 4 };
+    case 'hostile':
+      return { value: { status: 'aligned' }, delayMs };
   }
+}
+
+/** `inner` with each `hostile` report's answer made hostile, at a spot chosen by the report's number. */
+function withHostileReplies(inner: ModelAdapter, plans: ReadonlyMap<string, Plan>): ModelAdapter {
+  return {
+    specificationVersion: 'v1',
+    id: inner.id,
+    run: async (request, options) => {
+      const result = await inner.run(request, options);
+      const id = request.metadata?.['reportId'] as string;
+      if (plans.get(id) !== 'hostile') return result;
+      const [spot, way] = HOSTILE_REPLIES[Number(id.slice(1)) % HOSTILE_REPLIES.length]!;
+      return hostileReply(result, spot, way) as ModelRunResult;
+    },
+  };
 }
 
 interface Real {
@@ -158,7 +176,7 @@ describe('guardian (model-based)', () => {
         const plans = new Map<string, Plan>();
         const delays = new Map<string, number>();
         const seen = new Map<string, number>();
-        const adapter = scriptedAdapter(
+        const scripted = scriptedAdapter(
           (request: ModelRequest) => {
             const id = request.metadata?.['reportId'] as string;
             const calls = seen.get(id) ?? 0;
@@ -167,6 +185,7 @@ describe('guardian (model-based)', () => {
           },
           { clock },
         );
+        const adapter = withHostileReplies(scripted, plans);
         const guardian = createGuardian({ adapter, intent: { spec: 'Build a greeter CLI.', context: 'No web UI.' }, clock, timeoutMs: TIMEOUT_MS, maxConsecutiveFailures });
         const real: Real = { guardian, clock, plans, delays, next: 0 };
         await fc.asyncModelRun(() => ({ model: {}, real }), commands);
@@ -178,5 +197,18 @@ describe('guardian (model-based)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('guardian with a hostile adapter object', () => {
+  it.each(HOSTILE_ADAPTER_KINDS)('%s: every report is a failure, never aligned, and nothing rejects', async (kind) => {
+    const guardian = createGuardian({ adapter: hostileAdapter(kind, fixedAdapter('{"status":"aligned"}')), intent: { spec: 'Build a greeter CLI.', context: 'No web UI.' }, maxConsecutiveFailures: 2 });
+    for (const id of ['r1', 'r2']) expect(guardian.report({ id, kind: 'attempt', summary: `attempt ${id}` }).ok).toBe(true);
+    await guardian.idle();
+    const verdicts = guardian.events.filter((e) => e.type === 'verdict');
+    expect(verdicts).toHaveLength(2);
+    for (const verdict of verdicts) expect(verdict.outcome.kind).toBe('failure');
+    expect(guardian.status).not.toBe('aligned');
+    guardian.dispose();
   });
 });
