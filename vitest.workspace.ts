@@ -10,4 +10,6 @@ export const projects: TestProjectConfiguration[] = [
     test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts'], ...(name === 'cli' ? { globalSetup: ['src/test-support/build-once.ts'] } : {}) },
   })),
   { extends: true as const, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
+  // The fault campaign's own checks: a few hundred runs, not the campaign (`npm run fuzz`).
+  { extends: true as const, test: { name: 'fuzz', root: 'bench/fuzz', include: ['**/*.test.ts'], testTimeout: 120_000 } },
 ];
