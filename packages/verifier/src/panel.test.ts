@@ -1,5 +1,5 @@
 import { defineRubric } from '@conclave/scoring';
-import { buildDecisionRecord } from '@conclave/testing';
+import { buildDecisionRecord, revokedProxy, withThrowingGetter } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from './decision-record.js';
 import type { DecisionView } from './decision-view.js';
@@ -51,6 +51,9 @@ describe('building a panel', () => {
     ['no lenses', { lenses: [], quorum: 1 }, /at least one lens/],
     ['escalateAfter 0', { escalateAfter: 0 }, /escalateAfter/],
     ['a fractional escalateAfter', { escalateAfter: 2.5 }, /escalateAfter/],
+    ['a lens whose name throws when read', { lenses: [fixed('A', 'approve'), withThrowingGetter(fixed('B', 'approve'), 'name')], quorum: 1 }, /lenses\[1\]: reading its name threw/],
+    ['a lens behind a revoked proxy', { lenses: [revokedProxy(fixed('A', 'approve'))], quorum: 1 }, /lenses\[0\]: reading its name threw/],
+    ['a lens whose name is not a string', { lenses: [{ ...fixed('A', 'approve'), name: 7 as never }], quorum: 1 }, /lenses\[0\]: its name must be a string/],
   ];
 
   it.each(bad)('refuses %s with a PanelConfigError, in createPanel and in verifyPanel', (_name, options, message) => {

@@ -3,6 +3,7 @@ import { freezeView, type DecisionView } from './decision-view.js';
 import type { Lens, LensDecision, LensJudgement, LensResult } from './lens.js';
 import { BUILT_IN_LENSES } from './lenses/built-in.js';
 import { readsOnlyTheReport } from './lenses/claims-lens.js';
+import { thrownMessage } from './thrown-message.js';
 import { freezeReport, verifyWithView, type VerificationReport, type VerifyOptions } from './verify-decision.js';
 
 /** Approvals a panel needs unless told otherwise. */
@@ -79,7 +80,9 @@ export function createPanel(options: PanelOptions = {}): Panel {
   const config = panelConfig(options);
   const history = createPanelHistory();
   return Object.freeze({
-    ...config,
+    lenses: config.lenses,
+    quorum: config.quorum,
+    escalateAfter: config.escalateAfter,
     verify: (record: DecisionRecord) => judge(record, config, options, history),
     resolve: (decisionKey: string) => {
       history.nonApprovals.delete(decisionKey);
@@ -121,12 +124,14 @@ export function isPanelEmissionApproved(verdict: PanelVerdict): boolean {
 
 interface PanelConfig {
   readonly lenses: readonly Lens[];
+  /** Each lens's name, read once at composition: a lens is foreign code and its getters may throw. */
+  readonly names: readonly string[];
   readonly quorum: number;
   readonly escalateAfter: number;
 }
 
 /** The default composition, checked once: the built-in lenses have distinct names. */
-const DEFAULT_CONFIG: PanelConfig = Object.freeze({ lenses: BUILT_IN_LENSES, quorum: DEFAULT_PANEL_QUORUM, escalateAfter: 3 });
+const DEFAULT_CONFIG: PanelConfig = Object.freeze({ lenses: BUILT_IN_LENSES, names: Object.freeze(BUILT_IN_LENSES.map((lens) => lens.name)), quorum: DEFAULT_PANEL_QUORUM, escalateAfter: 3 });
 
 function panelConfig(options: PanelOptions): PanelConfig {
   const lenses = options.lenses ?? BUILT_IN_LENSES;
@@ -134,7 +139,7 @@ function panelConfig(options: PanelOptions): PanelConfig {
   const escalateAfter = options.escalateAfter ?? 3;
   if (lenses === BUILT_IN_LENSES && quorum === DEFAULT_PANEL_QUORUM && escalateAfter === 3) return DEFAULT_CONFIG;
   const issues: string[] = [];
-  const names = lenses.map((lens) => lens.name);
+  const names = lenses.map((lens, index) => lensName(lens, index, issues));
   const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
   if (lenses.length === 0) issues.push('lenses: a panel needs at least one lens');
   if (repeated.length > 0) issues.push(`lenses: duplicate lens name${repeated.length === 1 ? '' : 's'} ${repeated.map((n) => `"${n}"`).join(', ')}; every lens needs its own name`);
@@ -143,19 +148,31 @@ function panelConfig(options: PanelOptions): PanelConfig {
   if (!Number.isInteger(escalateAfter) || escalateAfter < 1) issues.push(`escalateAfter: must be a whole number of at least 1, got ${escalateAfter}`);
   if (issues.length > 0) throw new PanelConfigError(issues);
   // A copy: changing the caller's list later cannot slip a duplicate name past the checks above.
-  return { lenses: Object.freeze([...lenses]), quorum, escalateAfter };
+  return { lenses: Object.freeze([...lenses]), names: Object.freeze(names), quorum, escalateAfter };
+}
+
+/** A lens's name, read once, in a guard; a name that cannot be read or is not a string is a composition issue. */
+function lensName(lens: Lens, index: number, issues: string[]): string {
+  try {
+    const name: unknown = lens.name;
+    if (typeof name === 'string') return name;
+    issues.push(`lenses[${index}]: its name must be a string`);
+  } catch (thrown) {
+    issues.push(`lenses[${index}]: reading its name threw: ${thrownMessage(thrown)}`);
+  }
+  return `lenses[${index}]`;
 }
 
 function judge(record: DecisionRecord, config: PanelConfig, verify: VerifyOptions, history: PanelHistory): PanelVerdict {
   // One snapshot for the verifier and every lens; an unreadable record has none, and
   // every lens then vetoes.
   const { report, view } = verifyWithView(record, verify);
-  const { lenses } = config;
+  const { lenses, names } = config;
   const results = new Array<LensResult>(lenses.length);
   const vetoedBy: string[] = [];
   let approvals = 0;
   for (let i = 0; i < lenses.length; i += 1) {
-    const found = consult(lenses[i] as Lens, view, report);
+    const found = consult(lenses[i] as Lens, names[i] as string, view, report);
     results[i] = found;
     if (found.decision === 'approve') approvals += 1;
     else if (found.decision === 'veto') vetoedBy.push(found.lens);
@@ -194,37 +211,35 @@ function judge(record: DecisionRecord, config: PanelConfig, verify: VerifyOption
 }
 
 /** Runs one lens; a lens that throws or answers nonsense vetoes, so crashing can never approve. The result is frozen. */
-function consult(lens: Lens, view: DecisionView | undefined, report: VerificationReport): LensResult {
-  if (view === undefined) return lensResult(lens.name, 'veto', ['the record cannot be read']);
+function consult(lens: Lens, name: string, view: DecisionView | undefined, report: VerificationReport): LensResult {
+  if (view === undefined) return lensResult(name, 'veto', ['the record cannot be read']);
   let judgement: LensResult | undefined;
   try {
     // Read once, inside the try: a judgement whose getters throw vetoes like a lens that throws.
     // Every lens but the verifier's own report readers gets the view and the report frozen all
     // the way down (in place, once), so no lens can change what the next one judges by.
     const own = readsOnlyTheReport(lens);
-    judgement = asJudgement(lens.name, lens.evaluate(own ? view : freezeView(view), { report: own ? report : freezeReport(report) }));
+    judgement = asJudgement(name, lens.evaluate(own ? view : freezeView(view), { report: own ? report : freezeReport(report) }));
   } catch (thrown) {
-    return lensResult(lens.name, 'veto', [`the lens failed: ${describe(thrown)}`]);
+    return lensResult(name, 'veto', [`the lens failed: ${thrownMessage(thrown)}`]);
   }
-  return judgement ?? lensResult(lens.name, 'veto', ['the lens returned something that is not a judgement']);
+  return judgement ?? lensResult(name, 'veto', ['the lens returned something that is not a judgement']);
 }
 
 function lensResult(lens: string, decision: LensDecision, reasons: string[]): LensResult {
   return Object.freeze({ lens, decision, reasons: Object.freeze(reasons) });
 }
 
-/** A frozen copy of what a lens returned if it is a judgement (each field read once), else undefined. */
+/**
+ * A frozen copy of what a lens returned if it is a judgement (each field and reason read once,
+ * every reason a string), else undefined. Called inside the lens's guard: a getter or proxy trap
+ * that throws here vetoes.
+ */
 function asJudgement(lens: string, value: unknown): LensResult | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { decision, reasons } = value as Partial<LensJudgement>;
   if ((decision !== 'approve' && decision !== 'reject' && decision !== 'veto') || !Array.isArray(reasons)) return undefined;
-  return lensResult(lens, decision, [...(reasons as string[])]);
-}
-
-function describe(thrown: unknown): string {
-  try {
-    return thrown instanceof Error ? thrown.message : String(thrown);
-  } catch {
-    return 'unprintable error';
-  }
+  const copied: unknown[] = [...(reasons as unknown[])];
+  if (!copied.every((reason) => typeof reason === 'string')) return undefined;
+  return lensResult(lens, decision, copied);
 }

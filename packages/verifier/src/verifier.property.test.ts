@@ -1,5 +1,5 @@
 import { aggregateConsensus, VERDICTS, type Verdict, type Vote } from '@conclave/scoring';
-import { decisionRecord, evidence } from '@conclave/testing';
+import { decisionRecord, evidence, revokedProxy, throwingProxy, withThrowingGetter } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,13 @@ const vetoingLens = (name: string): fc.Arbitrary<Lens> =>
     },
     { name, evaluate: () => ({ decision: 'approve?', reasons: [] }) as never },
     { name, evaluate: () => Promise.resolve({ decision: 'approve', reasons: [] }) as never },
+    // Hostile: an approval whose reading throws, at every depth, and a lens whose evaluate cannot be read.
+    { name, evaluate: () => throwingProxy({ decision: 'approve', reasons: [] }) },
+    { name, evaluate: () => revokedProxy({ decision: 'approve', reasons: [] }) },
+    { name, evaluate: () => withThrowingGetter({ decision: 'approve' as const, reasons: [] }, 'reasons') },
+    { name, evaluate: () => ({ decision: 'approve', reasons: throwingProxy(['fine']) }) },
+    { name, evaluate: () => ({ decision: 'approve', reasons: [throwingProxy({})] as never }) },
+    withThrowingGetter(fixedLens(name, 'approve'), 'evaluate'),
   );
 
 /** Records of every sort: honest with any evidence, sound, with invalid votes, with every verdict. */
@@ -379,6 +386,36 @@ describe('verifier properties', () => {
           expect(gate.approved).toBe(false);
         }
       }),
+    );
+  });
+
+  it('a hostile oracle or registry never makes verification throw, never proves its claim, and leaves a report that serialises', () => {
+    const hostileOracles: (() => Oracle<'hostile'>)[] = [
+      () => ({ name: 'h', kind: 'hostile', prove: () => throwingProxy({ status: 'proven', reason: 'yes' }) as never }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => revokedProxy({ status: 'proven', reason: 'yes' }) as never }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => withThrowingGetter({ status: 'proven' as const, reason: 'yes' }, 'reason') }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => ({ status: 'proven', reason: 'yes', details: throwingProxy({ a: 1 }) }) }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => ({ status: 'proven', reason: 'yes', details: { deep: [withThrowingGetter({ a: 1 }, 'a')] } }) }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => ({ status: 'proven', reason: 'yes', details: cyclicValue() as never }) }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => ({ status: 'proven', reason: 'yes', details: { big: 1n } as never }) }),
+      () => ({ name: 'h', kind: 'hostile', prove: () => ({ status: 'proven', reason: 'yes', details: 'x'.repeat(100_000) }) }),
+      () => withThrowingGetter({ name: 'h', kind: 'hostile' as const, prove: () => proven('yes') }, 'prove'),
+      () => withThrowingGetter({ name: 'h', kind: 'hostile' as const, prove: () => proven('yes') }, 'name'),
+    ];
+    fc.assert(
+      fc.property(decisionRecord({ verdict: 'GO', sound: true }), fc.nat(), fc.boolean(), (record, pick, brokenRegistry) => {
+        const oracle = hostileOracles[pick % hostileOracles.length]!();
+        const registry = brokenRegistry ? { kinds: ['hostile'], get: () => { throw new Error('registry broke'); } } : createOracleRegistry([oracle]);
+        const withClaim = { ...record, claims: [{ id: 'h', kind: 'hostile', subject: 'record', expected: true }] } as DecisionRecord;
+        const report = verifyDecision(withClaim, { oracles: registry });
+        const claim = report.claims.find((c) => c.claim.id === 'h');
+        expect(claim?.status).toBe('unprovable');
+        expect(report.approved).toBe(false);
+        expect(() => JSON.stringify(report)).not.toThrow();
+        // The panel's built-in lenses watch built-in claims only; its report still refuses approval.
+        expect(verifyPanel(withClaim, { oracles: registry }).report.approved).toBe(false);
+      }),
+      { numRuns: 60 },
     );
   });
 

@@ -3,9 +3,11 @@ import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
 import { freezeOnce } from './freeze-once.js';
+import { copyDetails } from './finding-details.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
 import { BUILT_IN_REGISTRY, type OracleRegistry } from './oracle-registry.js';
 import { BUILT_IN_ORACLES } from './oracles/built-in.js';
+import { thrownMessage } from './thrown-message.js';
 import { recordShapeIssues } from './record-shape.js';
 
 /** Options for `verifyDecision`. */
@@ -63,7 +65,7 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
   try {
     view = privateView(record);
   } catch (thrown) {
-    return { report: { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: [], malformed: [`the record cannot be read: ${message(thrown)}`] } };
+    return { report: { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: [], malformed: [`the record cannot be read: ${thrownMessage(thrown)}`] } };
   }
   return { report: verifyView(view, record, options), view };
 }
@@ -89,7 +91,7 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   const context = new BuiltInContext(view, policy);
   let approved = true;
   for (let i = 0; i < builtIn.length; i += 1) {
-    const found = decideWith(builtIn[i] as Claim, BUILT_IN_ORACLES[i] as Oracle, view, context);
+    const found = decideWith(builtIn[i] as Claim, BUILT_IN_ORACLES[i] as Oracle, view, context, true);
     results[i] = found;
     if (found.status !== 'proven') approved = false;
   }
@@ -100,13 +102,15 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
       const claim = custom[i] as Claim;
       // A built-in claim kind is always decided by its built-in oracle, whatever the registry says.
       const own = BUILT_IN_REGISTRY.get(claim.kind);
-      const oracle = own ?? registry.get(claim.kind);
+      const oracle = own ?? lookUp(registry, claim.kind);
       const found =
         oracle === undefined
           ? result(claim, '(none)', { status: 'unprovable', reason: `no oracle proves claims of kind "${claim.kind}"` })
-          : own === undefined
-            ? decideWith(claim, oracle, freezeView(view), frozenContext)
-            : decideWith(claim, oracle, view, context);
+          : typeof oracle === 'string'
+            ? result(claim, '(none)', { status: 'unprovable', reason: oracle })
+            : own === undefined
+              ? decideWith(claim, oracle, freezeView(view), frozenContext, false)
+              : decideWith(claim, oracle, view, context, true);
       results[builtIn.length + i] = found;
       if (found.required && found.status !== 'proven') approved = false;
     }
@@ -248,22 +252,47 @@ class BuiltInContext implements OracleContext {
 }
 
 /** Runs one oracle and never lets it approve by accident: a throw or a non-finding is unprovable. */
-function decideWith(claim: Claim, oracle: Oracle, view: DecisionView, context: OracleContext): ClaimResult {
+/**
+ * One oracle's finding on one claim. A custom oracle (`trusted` false) is foreign code: its name,
+ * its `prove`, its finding and the finding's details are each read once inside the guard, and the
+ * details copied as JSON data (`copyDetails`), so nothing it returned can throw later.
+ */
+function decideWith(claim: Claim, oracle: Oracle, view: DecisionView, context: OracleContext, trusted: boolean): ClaimResult {
+  let name = UNREADABLE_ORACLE;
   let status: unknown;
   let reason: unknown;
   let details: unknown;
   try {
+    const named: unknown = oracle.name;
+    name = typeof named === 'string' ? named : UNREADABLE_ORACLE;
     const value: unknown = oracle.prove(claim, view, context);
-    if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function') return result(claim, oracle.name, NOT_A_FINDING);
+    if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function') return result(claim, name, NOT_A_FINDING);
     // Read once, inside the try: a finding whose getters throw or change their answer proves nothing.
     ({ status, reason, details } = value as { status?: unknown; reason?: unknown; details?: unknown });
+    if (!trusted && details !== undefined) {
+      const copied = copyDetails(details);
+      if (!copied.ok) return result(claim, name, { status: 'unprovable', reason: `the oracle's finding cannot be read: ${copied.reason}` });
+      details = copied.value;
+    }
   } catch (thrown) {
     // The view is frozen, so an oracle that tries to change the record throws and lands here.
-    return result(claim, oracle.name, { status: 'unprovable', reason: `the oracle threw: ${message(thrown)}` });
+    return result(claim, name, { status: 'unprovable', reason: `the oracle threw: ${thrownMessage(thrown)}` });
   }
-  if ((status !== 'proven' && status !== 'refuted' && status !== 'unprovable') || typeof reason !== 'string') return result(claim, oracle.name, NOT_A_FINDING);
+  if ((status !== 'proven' && status !== 'refuted' && status !== 'unprovable') || typeof reason !== 'string') return result(claim, name, NOT_A_FINDING);
   const required = (claim as Partial<Claim> | null)?.required !== false;
-  return details === undefined ? { claim, oracle: oracle.name, required, status, reason } : { claim, oracle: oracle.name, required, status, reason, details: details as JsonValue };
+  return details === undefined ? { claim, oracle: name, required, status, reason } : { claim, oracle: name, required, status, reason, details: details as JsonValue };
+}
+
+/** The name a custom oracle is recorded under when its own cannot be read. */
+const UNREADABLE_ORACLE = '(unnamed oracle)';
+
+/** The registry's oracle for a claim kind; a registry is foreign code, so a throw is the reason there is none. */
+function lookUp(registry: OracleRegistry, kind: string): Oracle | string | undefined {
+  try {
+    return registry.get(kind);
+  } catch (thrown) {
+    return `the oracle registry threw: ${thrownMessage(thrown)}`;
+  }
 }
 
 const NOT_A_FINDING: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the oracle returned something that is not a finding' });
@@ -291,13 +320,5 @@ function safeId(record: unknown): string {
     return typeof id === 'string' ? id : '';
   } catch {
     return '';
-  }
-}
-
-function message(thrown: unknown): string {
-  try {
-    return thrown instanceof Error ? thrown.message : String(thrown);
-  } catch {
-    return 'unprintable error';
   }
 }
