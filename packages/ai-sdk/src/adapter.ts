@@ -1,10 +1,12 @@
 import {
   createCallScope,
   createLimiter,
+  describePlainDataRefusal,
   errorMessage,
   priceUsage,
   runStructured,
   systemClock,
+  toPlainData,
   type CallScope,
   type Clock,
   type ModelAdapter,
@@ -153,7 +155,15 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       responseId: generated.responseId ?? null,
     };
     if (generated.rawFinishReason !== undefined) metadata['rawFinishReason'] = generated.rawFinishReason;
-    if (generated.providerMetadata !== undefined) metadata['providerMetadata'] = generated.providerMetadata;
+    if (generated.providerMetadata !== undefined) {
+      // The provider's metadata is a foreign value the SDK passes through: it is copied into plain
+      // data here, or this call fails, so nothing downstream can throw on reading it.
+      const copied = toPlainData(generated.providerMetadata);
+      if (!copied.ok) {
+        return { ...scope.fail({ failure: { kind: 'provider_error', message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}` }, retryable: false }), modelId: answeredBy };
+      }
+      metadata['providerMetadata'] = copied.value;
+    }
     return {
       ok: true,
       text: generated.text,

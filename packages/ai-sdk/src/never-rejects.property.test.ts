@@ -15,7 +15,8 @@ type Behaviour =
   | { readonly kind: 'reject'; readonly error: unknown }
   | { readonly kind: 'return'; readonly value: unknown }
   | { readonly kind: 'hang' }
-  | { readonly kind: 'throw_hostile' };
+  | { readonly kind: 'throw_hostile' }
+  | { readonly kind: 'return_hostile'; readonly spot: number };
 
 /** A thrown value whose every property read throws (made in the model: fast-check would probe it too). */
 const hostile = (): unknown =>
@@ -92,7 +93,34 @@ const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
   { weight: 3, arbitrary: returnedValue.map((value) => ({ kind: 'return' as const, value })) },
   fc.constant({ kind: 'hang' as const }),
   fc.constant({ kind: 'throw_hostile' as const }),
+  fc.nat().map((spot) => ({ kind: 'return_hostile' as const, spot })),
 );
+
+/**
+ * A well-formed answer with a throwing getter or proxy at one depth (made in the model, as
+ * `hostile` is): the result itself, its content, a content part, usage, response, provider metadata.
+ */
+function hostileResult(spot: number): LanguageModelV3GenerateResult {
+  const answer = {
+    content: [{ type: 'text' as const, text: '{"answer":"yes","confidence":0.5}' }],
+    finishReason: { unified: 'stop' as const, raw: 'stop' },
+    usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+    warnings: [],
+    response: { id: 'r', modelId: 'mock' },
+    providerMetadata: { acme: { id: 'x' } },
+  };
+  const variants: (() => unknown)[] = [
+    () => hostile(),
+    () => ({ ...answer, content: hostile() }),
+    () => ({ ...answer, content: [hostile()] }),
+    () => ({ ...answer, usage: hostile() }),
+    () => ({ ...answer, response: hostile() }),
+    () => ({ ...answer, providerMetadata: hostile() }),
+    () => ({ ...answer, providerMetadata: { acme: hostile() } }),
+    () => ({ ...answer, providerMetadata: { acme: { deep: [hostile()] } } }),
+  ];
+  return variants[spot % variants.length]!() as LanguageModelV3GenerateResult;
+}
 
 function act(step: Behaviour): PromiseLike<LanguageModelV3GenerateResult> {
   switch (step.kind) {
@@ -105,6 +133,8 @@ function act(step: Behaviour): PromiseLike<LanguageModelV3GenerateResult> {
       return Promise.resolve(step.value as LanguageModelV3GenerateResult);
     case 'throw_hostile':
       throw hostile();
+    case 'return_hostile':
+      return Promise.resolve(hostileResult(step.spot));
     case 'hang':
       // Never answers; the call's deadline or abort ends it.
       return new Promise<LanguageModelV3GenerateResult>(() => undefined);
