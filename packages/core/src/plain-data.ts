@@ -79,8 +79,11 @@ export function describePlainDataRefusal(reason: PlainDataRefusal): string {
 
 class Walk {
   #nodes = 0;
-  /** The objects on the path from the root to the one being copied: a repeat is a cycle. */
-  readonly #ancestors = new Set<object>();
+  /**
+   * The objects on the path from the root to the one being copied: a repeat is a cycle. An array,
+   * not a Set: the path is short (at most `maxDepth`) and a scan of it is cheaper than hashing.
+   */
+  readonly #ancestors: object[] = [];
   /** The keys from the root to the value being copied, named only when it is refused. */
   readonly #path: PropertyKey[] = [];
 
@@ -107,7 +110,7 @@ class Walk {
 
   #object(value: object, depth: number): PlainData {
     if (depth >= this.limits.maxDepth) this.#refuse('too_large', `nested more than ${this.limits.maxDepth} levels deep`);
-    if (this.#ancestors.has(value)) this.#refuse('cycle', 'the value contains itself');
+    if (this.#ancestors.includes(value)) this.#refuse('cycle', 'the value contains itself');
     let isArray: boolean;
     let keys: readonly string[] = [];
     let length = 0;
@@ -129,9 +132,9 @@ class Walk {
       if (thrown instanceof Refused) throw thrown;
       return this.#refuse('threw', `reading it threw: ${errorMessage(thrown)}`);
     }
-    this.#ancestors.add(value);
+    this.#ancestors.push(value);
     const copied = isArray ? this.#array(value as readonly unknown[], length, depth) : this.#record(value as Record<string, unknown>, keys, depth);
-    this.#ancestors.delete(value);
+    this.#ancestors.pop();
     return copied;
   }
 
