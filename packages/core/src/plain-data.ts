@@ -1,10 +1,11 @@
 import { errorMessage } from './errors.js';
+import { MAX_NESTING_DEPTH } from './input-limits.js';
 
 /** Data that cannot run code when read: what the kernel works on once a foreign value is copied. */
 export type PlainData = null | undefined | boolean | number | string | readonly PlainData[] | { readonly [key: string]: PlainData };
 
-/** Most levels of nested objects and arrays a foreign value may have (a vote has 3). */
-export const MAX_PLAIN_DEPTH = 64;
+/** Most levels of nested objects and arrays a foreign value may have (a vote has 3): the one depth limit a user's file has too. */
+export const MAX_PLAIN_DEPTH = MAX_NESTING_DEPTH;
 /** Most values (objects, arrays and primitives, keys not counted) a foreign value may hold. */
 export const MAX_PLAIN_NODES = 1_000_000;
 /**
