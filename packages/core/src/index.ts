@@ -22,7 +22,7 @@ export { createLimiter } from './concurrency.js';
 export type { DataPath, SyntaxIssue, TextPosition } from './data-text.js';
 export { dataPathLocator, parseDataText, schemaIssueFix } from './data-text.js';
 export type { LimitIssue } from './input-bounds.js';
-export { checkInputBounds, tooDeepIssue } from './input-bounds.js';
+export { checkInputBounds, readBoundedInput, tooDeepIssue } from './input-bounds.js';
 export type { InputLimitCode } from './input-limits.js';
 export {
   formatByteSize,

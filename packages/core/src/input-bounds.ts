@@ -1,4 +1,5 @@
 import type { DataPath } from './data-text.js';
+import { describePlainDataRefusal, toPlainData } from './plain-data.js';
 import {
   MAX_INPUT_VALUES,
   MAX_LIST_ENTRIES,
@@ -13,6 +14,34 @@ export interface LimitIssue {
   readonly path: DataPath;
   readonly message: string;
   readonly fix: string;
+}
+
+/**
+ * Input a loader may read: a plain-data copy of `data` (`toPlainData`, the one boundary for
+ * foreign values) within every input limit, or the issues. Data built in code with a getter or a
+ * Proxy that throws, a function or a class instance is one `unreadable` issue, never a throw; the
+ * loader then reads only the copy, so nothing it reads can run code.
+ *
+ * @example
+ * const input = readBoundedInput(userObject);
+ * if (!input.ok) return err(input.issues);
+ */
+export function readBoundedInput(data: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: LimitIssue[] } {
+  const copied = toPlainData(data);
+  if (!copied.ok) {
+    if (copied.reason.kind === 'too_large') {
+      // Say which limit, where, as for a file: the raw walk reads each value once more, guarded.
+      try {
+        const issues = checkInputBounds(data);
+        if (issues.length > 0) return { ok: false, issues };
+      } catch {
+        // Read differently the second time: the copy's refusal below says enough.
+      }
+    }
+    return { ok: false, issues: [{ code: copied.reason.kind === 'too_large' ? 'too_large' : 'unreadable', path: [], message: `the data cannot be read as plain data: ${describePlainDataRefusal(copied.reason)}`, fix: 'pass plain data: objects, arrays, strings, numbers, booleans and null (parsed YAML or JSON is always fine)' }] };
+  }
+  const issues = checkInputBounds(copied.value);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: copied.value };
 }
 
 /** Past this many, more issues of the same kind say nothing new and would flood the terminal. */

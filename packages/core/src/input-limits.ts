@@ -40,8 +40,11 @@ export const MAX_INPUT_VALUES = 100_000;
  */
 export const MAX_YAML_ALIAS_EXPANSION = 1000;
 
-/** Which limit a piece of input broke. */
-export type InputLimitCode = 'too_large' | 'too_deep' | 'too_long' | 'too_many' | 'too_many_aliases';
+/**
+ * Which limit a piece of input broke; `unreadable` is input built in code that is not plain data
+ * (a getter or Proxy that throws, a function, a class instance, a cycle).
+ */
+export type InputLimitCode = 'too_large' | 'too_deep' | 'too_long' | 'too_many' | 'too_many_aliases' | 'unreadable';
 
 /**
  * `8 MiB`, `47.7 MiB`, `312 bytes`: a byte count as a person reads it; exact when rounding would

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_RUBRIC } from '@conclave/scoring';
+import { revokedProxy, throwingProxy, withThrowingGetter } from '@conclave/testing';
 import { BoardError, formatBoardIssue } from './board-issue.js';
 import type { BoardInput } from './board-schema.js';
 import { defineBoard, isLoadedBoard, loadBoard } from './board.js';
@@ -122,6 +123,25 @@ describe('loadBoard', () => {
   it('names the file in every issue', () => {
     const result = loadBoard({ ...validInput, phases: [] }, { file: 'boards/x.yaml' });
     expect(result._unsafeUnwrapErr().every((issue) => issue.file === 'boards/x.yaml')).toBe(true);
+  });
+});
+
+describe('loadBoard with data built in code that is not plain data', () => {
+  const hostile: [string, () => unknown][] = [
+    ['a throwing getter on a member', () => ({ ...validInput, phases: [{ name: 'analysis', members: [withThrowingGetter(member('a'), 'persona')] }] })],
+    ['a Proxy that throws as the board', () => throwingProxy({ ...validInput })],
+    ['a revoked Proxy as a phase', () => ({ ...validInput, phases: [revokedProxy({ name: 'analysis', members: [member('a')] })] })],
+    ['a throwing Proxy as the phases list', () => ({ ...validInput, phases: throwingProxy([...validInput.phases]) })],
+    ['a function as a persona', () => ({ ...validInput, phases: [{ name: 'analysis', members: [member('a', { persona: () => 'x' })] }] })],
+  ];
+
+  it.each(hostile)('reports %s as one unreadable issue with a fix, and never throws', (_name, make) => {
+    let issues: ReturnType<typeof issuesOf> | undefined;
+    expect(() => {
+      issues = issuesOf(make());
+    }).not.toThrow();
+    expect(issues).toEqual([expect.objectContaining({ code: 'unreadable', message: expect.stringContaining('cannot be read as plain data') as unknown, fix: expect.stringContaining('pass plain data') as unknown })]);
+    expect(() => defineBoard(make() as BoardInput)).toThrow(BoardError);
   });
 });
 

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { checkInputBounds, parseModelRef, schemaIssueFix } from '@conclave/core';
+import { parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from '@conclave/core';
 import {
   formatPath,
   MIN_VALID_VOTES,
@@ -88,19 +88,21 @@ export function isLoadedBoard(value: unknown): value is Board {
  * than the board. Input past the limits (`MAX_PHASE_MEMBERS`, `MAX_BOARD_MEMBERS`, `MAX_PHASES`,
  * and core's string length and depth) is reported alone, before anything else reads it.
  */
-export function loadBoard(input: unknown, options: LoadBoardOptions = {}): Result<Board, BoardIssue[]> {
+export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Result<Board, BoardIssue[]> {
   const issues: BoardIssue[] = [];
   const add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) =>
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
 
   // Input past the limits is refused before the schema and the rules walk it: counts first (one
-  // issue for a 10,000-member board), then string lengths and depth, with no recursion.
-  const beyond = boardCountIssues(asRecord(input));
-  if (beyond.length === 0) beyond.push(...checkInputBounds(input));
-  if (beyond.length > 0) {
-    for (const issue of beyond) add(issue.code, issue.path, issue.message, issue.fix);
+  // issue for a 10,000-member board), then a plain-data copy within every limit, read without
+  // recursion; from here on only the copy is read, so a getter that throws cannot reach the rules.
+  const beyond = countIssues(given);
+  const bounded = beyond.length === 0 ? readBoundedInput(given) : undefined;
+  if (bounded?.ok !== true) {
+    for (const issue of bounded?.issues ?? beyond) add(issue.code, issue.path, issue.message, issue.fix);
     return err(issues);
   }
+  const input = bounded.value;
 
   const parsed = boardInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
@@ -297,6 +299,15 @@ function describeUnknownModel(ref: string, options: LoadBoardOptions): string {
 
 function unknownAxisMessage(axis: string, axes: readonly string[]): string {
   return `"${axis}" is not an axis of the rubric (${axes.join(', ')})`;
+}
+
+/** The member-count issues, read in a guard: a board that throws when read is `readBoundedInput`'s to report. */
+function countIssues(given: unknown): LimitIssue[] {
+  try {
+    return boardCountIssues(asRecord(given));
+  } catch {
+    return [];
+  }
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

@@ -1,3 +1,4 @@
+import { revokedProxy, throwingProxy, withThrowingGetter } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
 import { facilitatorOf, isLoadedBrief, loadBrief } from './brief.js';
 import { formatBriefIssue, type BriefIssue } from './brief-issue.js';
@@ -67,6 +68,20 @@ describe('loadBrief', () => {
     const [issue] = issuesOf({ ...briefInput(), question: '' });
     expect(issue).toBeDefined();
     expect(formatBriefIssue(issue as BriefIssue)).toMatch(/^brief\.yaml question: .+\n {4}fix: .+/);
+  });
+});
+
+describe('loadBrief with data built in code that is not plain data', () => {
+  it.each([
+    ['a throwing getter on the question', () => withThrowingGetter({ ...briefInput() }, 'question')],
+    ['a Proxy that throws as the brief', () => throwingProxy({ ...briefInput() })],
+    ['a revoked Proxy as the roster', () => ({ ...briefInput(), roster: revokedProxy([...(briefInput().roster as unknown[])]) })],
+  ] as [string, () => unknown][])('reports %s as one unreadable issue with a fix, and never throws', (_name, make) => {
+    let issues: BriefIssue[] = [];
+    expect(() => {
+      issues = issuesOf(make());
+    }).not.toThrow();
+    expect(issues).toEqual([expect.objectContaining({ code: 'unreadable', file: 'brief.yaml', fix: expect.stringContaining('pass plain data') as unknown })]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { checkInputBounds, parseModelRef, schemaIssueFix } from '@conclave/core';
+import { parseModelRef, readBoundedInput, schemaIssueFix } from '@conclave/core';
 import { err, ok, type Result } from 'neverthrow';
 import type { IssuePath } from '@conclave/scoring';
 import type { z } from 'zod';
@@ -66,17 +66,19 @@ export function facilitatorOf(brief: Brief): RosterMember {
  * fix: schema errors, duplicate option/member/context ids, not exactly one facilitator, a member
  * context id the pack does not have, a model that is not `provider:model`.
  */
-export function loadBrief(input: unknown, options: LoadBriefOptions = {}): Result<Brief, BriefIssue[]> {
+export function loadBrief(given: unknown, options: LoadBriefOptions = {}): Result<Brief, BriefIssue[]> {
   const issues: BriefIssue[] = [];
   const add = (code: BriefIssueCode, path: IssuePath, message: string, fix: string): void => {
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
   };
-  // Data past the input limits is refused before the schema walks it (the walk cannot overflow).
-  const beyond = checkInputBounds(input);
-  if (beyond.length > 0) {
-    for (const issue of beyond) add(issue.code, issue.path, issue.message, issue.fix);
+  // Data past the input limits is refused before the schema walks it (the walk cannot overflow);
+  // from here on only the plain-data copy is read, so a getter that throws cannot reach the rules.
+  const bounded = readBoundedInput(given);
+  if (!bounded.ok) {
+    for (const issue of bounded.issues) add(issue.code, issue.path, issue.message, issue.fix);
     return err(issues);
   }
+  const input = bounded.value;
   const parsed = briefInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
   // Structural rules run on the raw input as well, so one pass reports every layer of problems.
