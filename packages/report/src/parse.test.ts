@@ -13,6 +13,15 @@ function failure(text: string): string {
 }
 
 describe('parseRunRecordText', () => {
+  it('refuses a record nested 100,000 deep at its position, with a fix that is not about syntax and no stack overflow', () => {
+    const deep = `{"format": "${RUN_RECORD_FORMAT}", "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const result = parseRunRecordText(deep, 'deep.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.issues).toEqual([expect.objectContaining({ file: 'deep.json', line: 1, message: expect.stringContaining('too deeply nested') as unknown, fix: 'pass the run record conclave wrote: it never nests this deep' })]);
+    }
+  });
+
   it('reads a record and hands back the same data', () => {
     const parsed = parseRunRecordText(JSON.stringify(meeting), 'runs/demo.json');
     expect(parsed).toEqual({ ok: true, record: meeting });

@@ -54,6 +54,8 @@ export function parseRunRecordText(text: string, file: string): ParseRunRecordRe
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
+    // Too deep is not a syntax slip: no run record conclave writes nests that far.
+    if (parsed.error.code === 'too_deep') return failed([{ file, line, column, path: '', message, fix: 'pass the run record conclave wrote: it never nests this deep' }]);
     return failed([{ file, line, column, path: '', message: `invalid JSON: ${message}`, fix: 'correct the JSON at this position (a run record is the JSON conclave wrote; edit it only with care)' }]);
   }
   const value = parsed.value;
