@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { HOSTILE_WAYS, hostileAt, hostileObject } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
 import type { BuildContext, BuildResult, BuildTask, Builder } from './builder.js';
 import { safeBuild } from './safe-build.js';
@@ -58,7 +59,26 @@ describe('safeBuild', () => {
       },
     };
     const result = await safeBuild(builder(() => Promise.resolve(hostile as unknown as BuildResult)), task, undefined, context());
-    expect(result.failure).toEqual({ kind: 'threw', message: 'builder "test" threw: getter exploded' });
+    expect(result.failure).toEqual({ kind: 'threw', message: expect.stringMatching(/^builder "test" threw: its result cannot be read: summary: .*getter exploded/) as unknown });
+  });
+
+  it.each(HOSTILE_WAYS)('never rejects for a hostile builder object or result (%s): a name, a result or a thrown value that throws when read', async (way) => {
+    const hostileName = hostileAt({ name: 'test', build: () => Promise.resolve(ok()) } as Builder, 'name', way);
+    const named = await safeBuild(hostileName, task, undefined, context());
+    expect(named.ok).toBe(true);
+    const result = await safeBuild(builder(() => Promise.resolve(hostileObject(ok(), way) as BuildResult)), task, undefined, context());
+    expect(result.failure?.kind).toBe('threw');
+    const nested = await safeBuild(builder(() => Promise.resolve(hostileAt(ok({ permissionDenials: ['x'] }), 'permissionDenials', way))), task, undefined, context());
+    expect(nested.failure?.kind).toBe('threw');
+    const thrown = await safeBuild(
+      builder(() => {
+        throw hostileObject(new Error('boom'), way);
+      }),
+      task,
+      undefined,
+      context(),
+    );
+    expect(thrown.failure?.kind).toBe('threw');
   });
 
   it('gives a failure without a reason one', async () => {

@@ -1,3 +1,4 @@
+import { describePlainDataRefusal, errorMessage, toPlainData } from '@conclave/core';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import { redactSecrets } from '../security/redact.js';
 import type { BuildContext, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builder.js';
@@ -68,14 +69,35 @@ export async function safeBuild(builder: Builder, task: BuildTask, feedback: Bui
  * (the catch also covers a result whose getters throw while it is read).
  */
 function invoke(builder: Builder, task: BuildTask, feedback: BuildFeedback | undefined, context: BuildContext): Promise<BuildResult> {
+  const name = builderName(builder);
+  // The result crosses into the loop through core's one boundary for foreign values: a plain-data
+  // copy, so a getter or Proxy that throws is a `threw` failure here, never later in the loop.
   return new Promise<unknown>((resolve) => resolve(builder.build(task, feedback, context)))
-    .then((value) => normalize(value, builder.name))
-    .catch((error: unknown) => threw(builder.name, error));
+    .then((value) => {
+      const copied = toPlainData(value);
+      return copied.ok ? normalize(copied.value, name) : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.reason)}`);
+    })
+    .catch((error: unknown) => threw(name, error));
+}
+
+/** The builder's name, read once in a guard: a hostile builder object cannot make the loop reject. */
+function builderName(builder: Builder): string {
+  try {
+    const name: unknown = builder.name;
+    return typeof name === 'string' ? name : '(unnamed builder)';
+  } catch {
+    return '(unnamed builder)';
+  }
 }
 
 function threw(name: string, error: unknown): BuildResult {
-  const message = error instanceof Error ? error.message : String(error);
-  const stack = error instanceof Error && error.stack !== undefined ? error.stack : message;
+  const message = errorMessage(error);
+  let stack = message;
+  try {
+    if (error instanceof Error && typeof error.stack === 'string') stack = error.stack;
+  } catch {
+    // A thrown value whose stack cannot be read: the message stands for it.
+  }
   return { ok: false, failure: { kind: 'threw', message: `builder "${name}" threw: ${message}` }, summary: '', transcript: stack, durationMs: 0 };
 }
 
