@@ -63,10 +63,10 @@ describe('safeBuild', () => {
   });
 
   it.each(HOSTILE_WAYS)('never rejects for a hostile builder object or result (%s): a name, a result or a thrown value that throws when read', async (way) => {
-    const hostileName = hostileAt({ name: 'test', build: () => Promise.resolve(ok()) } as Builder, 'name', way);
+    const hostileName = hostileAt<Builder>({ name: 'test', build: () => Promise.resolve(ok()) }, 'name', way);
     const named = await safeBuild(hostileName, task, undefined, context());
     expect(named.ok).toBe(true);
-    const result = await safeBuild(builder(() => Promise.resolve(hostileObject(ok(), way) as BuildResult)), task, undefined, context());
+    const result = await safeBuild(builder(() => Promise.resolve(hostileObject(ok(), way))), task, undefined, context());
     expect(result.failure?.kind).toBe('threw');
     const nested = await safeBuild(builder(() => Promise.resolve(hostileAt(ok({ permissionDenials: ['x'] }), 'permissionDenials', way))), task, undefined, context());
     expect(nested.failure?.kind).toBe('threw');
