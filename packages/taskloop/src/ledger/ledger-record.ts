@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signRecord } from '../state/record-mac.js';
 
 /**
  * `.conclave/ledger.json`: the orchestrator's own account of what it wrote to plan.md.
@@ -22,9 +23,13 @@ export const ledgerRecordSchema = z.strictObject({
 
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
 
-/** The record as written: one line of JSON, since nobody is meant to edit it by hand. */
-export function serializeLedgerRecord(record: LedgerRecord): string {
-  return `${JSON.stringify(record)}\n`;
+/**
+ * The record as written: one line of JSON, since nobody is meant to edit it by hand. With the
+ * run's key it carries an HMAC (`mac`), so a builder that rewrites plan.md and this record to
+ * match is caught when the run resumes (ADR 0025).
+ */
+export function serializeLedgerRecord(record: LedgerRecord, key?: Buffer): string {
+  return `${JSON.stringify(key === undefined ? record : signRecord(key, 'ledger', record))}\n`;
 }
 
 /** The text `pending` describes: `current` with a `x` inside each ticked `[ ]`. Undefined when the offsets do not fit. */

@@ -8,6 +8,7 @@ import { CONCLAVE_DIR, conclavePath } from './ledger-paths.js';
 import { lineDiff } from './line-diff.js';
 import { parsePlan, type Plan, type PlanIssue, type PlanItem } from './plan-parse.js';
 import { sha256 } from './sha256.js';
+import { describeUnverified, verifyRecord } from '../state/record-mac.js';
 
 /** plan.md no longer holds what the orchestrator last wrote: someone else edited or deleted it. */
 export interface LedgerTampered {
@@ -42,7 +43,7 @@ export type OpenLedgerResult =
     }
   | LedgerTampered
   | LedgerIoError
-  | { readonly ok: false; readonly kind: 'ledger_missing' | 'ledger_corrupt'; readonly message: string; readonly fix: string }
+  | { readonly ok: false; readonly kind: 'ledger_missing' | 'ledger_corrupt' | 'ledger_unauthenticated'; readonly message: string; readonly fix: string }
   | { readonly ok: false; readonly kind: 'plan_invalid'; readonly issues: readonly PlanIssue[] };
 
 /** What `initLedger` did. */
@@ -86,6 +87,12 @@ export interface LedgerWriteOptions {
    * run's durable record, and git itself does not fsync by default either.
    */
   readonly durable?: boolean;
+  /**
+   * The run's key (ADR 0025): every ledger.json record is signed with it, and `openLedger`
+   * refuses a record whose signature is missing or wrong (`ledger_unauthenticated`), so a
+   * builder that forges plan.md and ledger.json to match does not survive a restart.
+   */
+  readonly key?: Buffer;
 }
 
 /** Options for `openLedger`. */
@@ -118,11 +125,13 @@ export class PlanLedger {
   #sha: string;
   #index: ReadonlyMap<string, number>;
   readonly #sync: { readonly sync: boolean };
+  readonly #key: Buffer | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** @internal Use `openLedger` or `initLedger`. */
   constructor(workspace: string, plan: Plan, text: string, sha: string, options: LedgerWriteOptions = {}) {
     this.#sync = { sync: options.durable !== false };
+    this.#key = options.key;
     this.workspace = workspace;
     this.#plan = plan;
     this.#text = text;
@@ -272,7 +281,7 @@ export class PlanLedger {
     const sha = sha256(text);
     const pending = await writeFileAtomic(
       conclavePath(this.workspace, 'ledger.json'),
-      serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: 'ticks' in change ? { sha256: sha, ticks: [...change.ticks] } : { sha256: sha, text: change.text } }),
+      serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: 'ticks' in change ? { sha256: sha, ticks: [...change.ticks] } : { sha256: sha, text: change.text } }, this.#key),
       this.#sync,
     );
     if (!pending.ok) return pending;
@@ -286,7 +295,7 @@ export class PlanLedger {
     if (plan.items.length !== this.#index.size) this.#index = new Map(plan.items.map((item, i) => [item.id, i]));
     // Without this, a builder restoring the previous plan.md would look like a kill before the
     // write and be accepted on the next open.
-    await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }), { ...this.#sync, syncDir: false });
+    await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }, this.#key), { ...this.#sync, syncDir: false });
     return { ok: true };
   }
 }
@@ -305,7 +314,7 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
   if (recordRead.bytes === undefined) {
     return { ok: false, kind: 'ledger_missing', message: `${join(CONCLAVE_DIR, 'ledger.json')} does not exist: this workspace has no plan ledger`, fix: 'start the run with initLedger' };
   }
-  const record = parseRecord(recordRead.bytes.toString('utf8'));
+  const record = parseRecord(recordRead.bytes.toString('utf8'), options.key);
   if (!record.ok) return record;
   const planRead = readOptional(planPath);
   if (!planRead.ok) return planRead;
@@ -320,13 +329,13 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
   if (pending !== undefined && actual !== undefined && actualSha === pending.sha256) {
     // The last write reached plan.md (the normal state after a flip): fold it into `current`.
     text = actual.toString('utf8');
-    const promoted = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: pending.sha256, text } }));
+    const promoted = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: pending.sha256, text } }, options.key));
     if (!promoted.ok) return promoted;
   } else if (current !== null && actualSha === current.sha256) {
     text = current.text;
     if (pending !== undefined) {
       // Killed after recording the intent but before plan.md changed: the intent is void.
-      const cleared = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current }));
+      const cleared = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current }, options.key));
       if (!cleared.ok) return cleared;
       recovered = 'pending_discarded';
     }
@@ -336,7 +345,7 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
     // Put back the orchestrator's latest decision (a pending flip was only recorded after its gates passed).
     const restored = await writeFileAtomic(planPath, intended.text);
     if (!restored.ok) return restored;
-    const folded = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: intended }));
+    const folded = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: intended }, options.key));
     if (!folded.ok) return folded;
     text = intended.text;
     recovered = 'restored';
@@ -369,7 +378,7 @@ export async function initLedger(workspace: string, planText: string, options: L
   const existing = readOptional(ledgerPath);
   if (!existing.ok) return existing;
   if (existing.bytes !== undefined) {
-    const record = parseRecord(existing.bytes.toString('utf8'));
+    const record = parseRecord(existing.bytes.toString('utf8'), options.key);
     if (!record.ok || record.record.current !== null) {
       return { ok: false, kind: 'ledger_exists', message: `${join(CONCLAVE_DIR, 'ledger.json')} already exists: this workspace has a run in progress`, fix: `resume it with openLedger, or remove ${CONCLAVE_DIR}/ to start over` };
     }
@@ -377,9 +386,9 @@ export async function initLedger(workspace: string, planText: string, options: L
   const sha = sha256(planText);
   const sync = { sync: options.durable !== false };
   const steps: (() => ReturnType<typeof writeFileAtomic>)[] = [
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha } }), sync),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha } }, options.key), sync),
     () => writeFileAtomic(conclavePath(workspace, 'plan.md'), planText, sync),
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: sha, text: planText } }), sync),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: sha, text: planText } }, options.key), sync),
   ];
   for (const step of steps) {
     const written = await step();
@@ -419,15 +428,27 @@ function readOptional(path: string): ReadResult {
 }
 
 /** A parsed record and the plan text it says the orchestrator wrote last (`pending` applied to `current`). */
-type ParsedRecord = { ok: true; record: LedgerRecord; intended: { sha256: string; text: string } | undefined } | { ok: false; kind: 'ledger_corrupt'; message: string; fix: string };
+type ParsedRecord =
+  | { ok: true; record: LedgerRecord; intended: { sha256: string; text: string } | undefined }
+  | { ok: false; kind: 'ledger_corrupt' | 'ledger_unauthenticated'; message: string; fix: string };
 
-function parseRecord(text: string): ParsedRecord {
+/** The fix for a ledger.json that is not the orchestrator's: its own last record is in the run's last commit. */
+const UNAUTHENTICATED_FIX = `put back the orchestrator's last signed record and plan (git checkout HEAD -- ${CONCLAVE_DIR}/ledger.json ${CONCLAVE_DIR}/plan.md), or remove ${CONCLAVE_DIR}/ and start the run again`;
+
+function parseRecord(text: string, key: Buffer | undefined): ParsedRecord {
   const corrupt = (why: string) => ({ ok: false as const, kind: 'ledger_corrupt' as const, message: `${join(CONCLAVE_DIR, 'ledger.json')} ${why}`, fix: `the orchestrator's record cannot be trusted: remove ${CONCLAVE_DIR}/ and start the run again` });
   let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return corrupt('is not valid JSON');
+  if (key !== undefined) {
+    // Checked before anything else is read from it: a record the builder wrote decides nothing.
+    const verified = verifyRecord(key, 'ledger', text);
+    if (!verified.ok) return { ok: false, kind: 'ledger_unauthenticated', message: `${join(CONCLAVE_DIR, 'ledger.json')} ${describeUnverified(verified.why)}: it was not written by the orchestrator`, fix: UNAUTHENTICATED_FIX };
+    data = verified.record;
+  } else {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return corrupt('is not valid JSON');
+    }
   }
   const parsed = ledgerRecordSchema.safeParse(data);
   if (!parsed.success) return corrupt(`is not a ledger record (${parsed.error.issues[0]?.message ?? 'unexpected shape'})`);

@@ -6,6 +6,7 @@ import type { Level } from '../gates/gate-definition.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
+import { describeUnverified, signRecord, verifyRecord } from '../state/record-mac.js';
 import type { AttemptDecision, AttemptState, TaskDisposition } from './loop-step.js';
 
 /**
@@ -103,6 +104,8 @@ export async function writeAttemptEvidence(
     readonly judgement?: BundleJudgement;
     /** Further files for the attempt's folder (verifier exchanges, the completion record, a split), written before evidence.json. */
     readonly files?: Readonly<Record<string, string>>;
+    /** The run's key: the bundle is signed with it (ADR 0025), so a resumed run can tell its own records from a builder's. */
+    readonly key?: Buffer;
   },
 ): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
   const { attempt } = input;
@@ -155,7 +158,7 @@ export async function writeAttemptEvidence(
     ]);
     const failed = parts.find((part) => !part.ok);
     if (failed !== undefined && !failed.ok) return { ok: false, message: failed.message };
-    const written = await write(EVIDENCE_FILE, `${JSON.stringify(bundle, null, 2)}\n`);
+    const written = await write(EVIDENCE_FILE, `${JSON.stringify(input.key === undefined ? bundle : signRecord(input.key, 'evidence', bundle), null, 2)}\n`);
     if (!written.ok) return { ok: false, message: written.message };
     return { ok: true, dir };
   } catch (thrown) {
@@ -163,8 +166,69 @@ export async function writeAttemptEvidence(
   }
 }
 
-/** The finished attempts of a task in a run, oldest first (folders without evidence.json were interrupted). */
+/** The finished attempts of a task in a run, oldest first (folders without evidence.json were interrupted). Unauthenticated: for reports, never for decisions. */
 export function readAttempts(workspace: string, runId: string, taskId: string): readonly EvidenceBundle[] {
+  const bundles: EvidenceBundle[] = [];
+  for (const { text } of attemptFiles(workspace, runId, taskId)) {
+    try {
+      bundles.push(JSON.parse(text) as EvidenceBundle);
+    } catch {
+      // Not a bundle: a report shows what it can.
+    }
+  }
+  return bundles;
+}
+
+/** Every finished attempt of a run (with its evidence folder), in no particular order. Unauthenticated, like `readAttempts`. */
+export function readRunAttempts(workspace: string, runId: string): readonly { readonly dir: string; readonly bundle: EvidenceBundle }[] {
+  return taskFolders(workspace, runId).flatMap((task) => readAttempts(workspace, runId, task).map((bundle) => ({ dir: attemptDir(runId, task, bundle.attempt), bundle })));
+}
+
+/** What the loop reads back of its own evidence: every bundle signed by the run, or the first that is not. */
+export type SignedAttempts<T> = { readonly ok: true; readonly attempts: T } | { readonly ok: false; readonly path: string; readonly message: string };
+
+/**
+ * A task's finished attempts, oldest first, each verified against the run's key and bound to its
+ * place: the signed `runId`, `taskId` and `attempt` must be the folder's, so a genuine bundle
+ * replayed into another task's or attempt's folder is caught like a forged one. Any evidence.json
+ * that fails is tampering: writes are atomic, so a kill never leaves a half-written one.
+ */
+export function readSignedAttempts(workspace: string, runId: string, taskId: string, key: Buffer): SignedAttempts<readonly EvidenceBundle[]> {
+  const bundles: EvidenceBundle[] = [];
+  for (const { n, path, text } of attemptFiles(workspace, runId, taskId)) {
+    const verified = verifyRecord(key, 'evidence', text);
+    const shown = join(attemptDir(runId, taskId, n), EVIDENCE_FILE);
+    if (!verified.ok) return { ok: false, path, message: `${shown} ${describeUnverified(verified.why)}: it was not written by the orchestrator` };
+    const bundle = verified.record as unknown as EvidenceBundle;
+    if (bundle.runId !== runId || bundle.taskId !== taskId || bundle.attempt !== n) {
+      return { ok: false, path, message: `${shown} is a signed record of ${String(bundle.taskId)} attempt ${String(bundle.attempt)} (run ${String(bundle.runId)}) replayed into another folder` };
+    }
+    bundles.push(bundle);
+  }
+  return { ok: true, attempts: bundles };
+}
+
+/** `readSignedAttempts` for every task of a run. */
+export function readSignedRunAttempts(workspace: string, runId: string, key: Buffer): SignedAttempts<readonly { readonly dir: string; readonly bundle: EvidenceBundle }[]> {
+  const found: { dir: string; bundle: EvidenceBundle }[] = [];
+  for (const task of taskFolders(workspace, runId)) {
+    const read = readSignedAttempts(workspace, runId, task, key);
+    if (!read.ok) return read;
+    for (const bundle of read.attempts) found.push({ dir: attemptDir(runId, task, bundle.attempt), bundle });
+  }
+  return { ok: true, attempts: found };
+}
+
+function taskFolders(workspace: string, runId: string): string[] {
+  try {
+    return readdirSync(join(workspace, runDir(runId)), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The evidence.json texts of a task's attempt folders, by attempt number; a folder without one was interrupted before it was written. */
+function attemptFiles(workspace: string, runId: string, taskId: string): { readonly n: number; readonly path: string; readonly text: string }[] {
   const dir = join(workspace, runDir(runId), taskId);
   let names: string[];
   try {
@@ -173,30 +237,16 @@ export function readAttempts(workspace: string, runId: string, taskId: string): 
     return [];
   }
   const numbers = names.map((name) => /^attempt-(\d+)$/.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => a - b);
-  const bundles: EvidenceBundle[] = [];
+  const files: { n: number; path: string; text: string }[] = [];
   for (const n of numbers) {
+    const path = join(dir, `attempt-${n}`, EVIDENCE_FILE);
     try {
-      bundles.push(JSON.parse(readFileSync(join(dir, `attempt-${n}`, EVIDENCE_FILE), 'utf8')) as EvidenceBundle);
+      files.push({ n, path, text: readFileSync(path, 'utf8') });
     } catch {
       // Interrupted before its evidence was written: the attempt did not finish and is retried.
     }
   }
-  return bundles;
-}
-
-/** Every finished attempt of a run (with its evidence folder), in no particular order. */
-export function readRunAttempts(workspace: string, runId: string): readonly { readonly dir: string; readonly bundle: EvidenceBundle }[] {
-  let tasks: string[];
-  try {
-    tasks = readdirSync(join(workspace, runDir(runId)), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-  const found: { dir: string; bundle: EvidenceBundle }[] = [];
-  for (const task of tasks) {
-    for (const bundle of readAttempts(workspace, runId, task)) found.push({ dir: attemptDir(runId, task, bundle.attempt), bundle });
-  }
-  return found;
+  return files;
 }
 
 /** The commit message of an attempt: `[<task>] attempt <n>: <decision>`, with the disposition when it settled the task otherwise than completed. */

@@ -36,6 +36,8 @@ export type RunBudget = 'attempts' | 'wall_clock' | 'cost';
 export type HaltReason =
   | { readonly kind: 'spec_modified'; readonly expected: string; readonly actual: string }
   | { readonly kind: 'ledger_tampered'; readonly diff: string }
+  /** A record the loop reads back (evidence, a split) is not signed by this run: a builder wrote it (ADR 0025). */
+  | { readonly kind: 'state_tampered'; readonly message: string; readonly fix: string }
   | { readonly kind: 'task_failed'; readonly taskId: string; readonly disposition: TaskDisposition }
   | { readonly kind: 'aborted'; readonly message: string }
   /** The guardian judged the trajectory misaligned (or failed too often): no new attempt starts until a person unblocks it. */

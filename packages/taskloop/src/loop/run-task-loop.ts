@@ -24,13 +24,15 @@ import type { SpecIssue } from '../spec/spec-issue.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
 import { checkSpecSync, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
-import { appendTimeline, attemptCommitMessage, attemptDir, readAttempts, readRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
+import { appendTimeline, attemptCommitMessage, attemptDir, readSignedAttempts, readSignedRunAttempts, runDir, writeAttemptEvidence, type EvidenceBundle, type TimelineEntry } from './evidence-store.js';
+import { createRunKey, readRunKey } from '../state/run-key.js';
+import { describeUnverified, signRecord, verifyRecord } from '../state/record-mac.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import { commitAttempt, committedEvidence, gitStatus, openGitShell, switchToBranch } from './git.js';
 import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
 import { feedbackFrom, initialLoopState, loopStep, type AttemptState, type HaltReason, type LoopEffect, type LoopEvent, type TaskDisposition } from './loop-step.js';
 import { judgeAttempt, type JudgementOptions, type JudgeOutput } from './judge-attempt.js';
-import { readSplits, SPLIT_FILE, type SplitRecord, type TaskContext } from './task-context.js';
+import { readSplits, SPLIT_FILE, splitRecordText, type SplitRecord, type TaskContext } from './task-context.js';
 import { capGrants, childGrants, GRANT_STRATEGIES } from '../judgement/grants.js';
 import { loadRelatedSpecs, type RelatedSpecs } from '../judgement/related-specs.js';
 import { createModelSplitPlanner, planSplit } from '../judgement/split-planner.js';
@@ -85,6 +87,12 @@ export interface TaskLoopOptions {
   readonly judgement?: JudgementOptions;
   /** Called with each timeline entry as it is written. */
   readonly onProgress?: (entry: Omit<TimelineEntry, 'at'>) => void;
+  /**
+   * Where the run's key is kept (ADR 0025); by default `$CONCLAVE_STATE_DIR`, else
+   * `$XDG_STATE_HOME/conclave`, else `~/.local/state/conclave` (read from `env`). Never inside
+   * the workspace: the builder must not be able to read it.
+   */
+  readonly stateDir?: string;
 }
 
 /**
@@ -101,6 +109,7 @@ export type StopReason =
   | 'task_failed'
   | 'spec_modified'
   | 'ledger_tampered'
+  | 'state_tampered'
   | 'aborted'
   | 'io_error'
   | 'refused'
@@ -109,7 +118,7 @@ export type StopReason =
 /** Why the loop refused to start; nothing was changed. */
 export interface StartRefusal {
   readonly kind: 'refused';
-  readonly reason: 'not_a_repository' | 'dirty_tree' | 'no_plan' | 'plan_invalid' | 'config_invalid' | 'run_mismatch' | 'ledger' | 'io_error';
+  readonly reason: 'not_a_repository' | 'dirty_tree' | 'no_plan' | 'plan_invalid' | 'config_invalid' | 'run_mismatch' | 'ledger' | 'ledger_tampered' | 'state_tampered' | 'io_error';
   readonly message: string;
   readonly fix: string;
   readonly issues?: readonly (PlanIssue | SpecIssue)[];
@@ -145,7 +154,10 @@ const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
  * entry, the finish), and a killed atomic write can leave a temp file. Ignoring both keeps the
  * working tree clean after a run, so the user can switch branches at once.
  */
-const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\nruns/*/guardian.json\n*.tmp\n';
+const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\nruns/*/guardian.json\nruns/*/cli.json\n*.tmp\n';
+
+/** What to do about records that fail verification: the orchestrator's last signed ones are in the run's last commit. */
+const STATE_TAMPERED_FIX = `the run's records were changed by someone other than the orchestrator: put back its last committed records (git checkout HEAD -- ${CONCLAVE_DIR}/) and resume, or remove ${CONCLAVE_DIR}/ and start the run again`;
 
 /** The run's identity, written once at start, so a rerun knows it is resuming and what it is resuming. */
 interface RunRecord {
@@ -254,6 +266,14 @@ class LoopRun {
   #run!: RunRecord;
   #resumed = false;
   #policy: CommandPolicy | undefined;
+  /** The run's key (ADR 0025): in memory for the run, and in a 0600 file outside the workspace for a resume. */
+  #key!: Buffer;
+  /**
+   * The passed-but-unticked attempts a resume found, signed by this run (killed between the
+   * evidence and the flip). The only evidence read back from disk that may tick a box; within one
+   * process the loop decides from its own in-memory result.
+   */
+  readonly #inherited = new Set<string>();
   #journal: ProcessJournal | undefined;
   /** Split children's contexts by task id (and a `runTask` task's); the plan's own tasks use the spec's. */
   readonly #contexts = new Map<string, TaskContext>();
@@ -341,13 +361,28 @@ class LoopRun {
     const spec = this.#spec;
     const status = await gitStatus(this.#workspace);
     if (!status.ok) return refusal('not_a_repository', status.message, status.fix);
-    const existing = await readRunRecord(this.#workspace);
-    if (existing === 'corrupt') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
+    const found = await readRunFile(this.#workspace);
+    if (found === 'corrupt') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
+    let existing: RunRecord | undefined;
+    if (found !== undefined) {
+      // Nothing of a run record counts (its spec hash, its policy, its task) until its signature does.
+      const key = readRunKey(this.#workspace, found.runId, this.#options.env ?? process.env, this.#options.stateDir);
+      if ('ok' in key) return refusal('state_tampered', key.message, key.fix);
+      const verified = verifyRecord(key.key, 'run', found.text);
+      if (!verified.ok) return refusal('state_tampered', `${RUN_FILE} ${describeUnverified(verified.why)}: it was not written by the orchestrator`, STATE_TAMPERED_FIX);
+      const record = verified.record as Partial<RunRecord>;
+      if (record.runId !== found.runId || typeof record.specSha256 !== 'string' || typeof record.branch !== 'string' || typeof record.specId !== 'string') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
+      existing = record as RunRecord;
+      this.#key = key.key;
+    }
     if (existing === undefined) {
       const ours = status.dirty.filter((path) => !path.startsWith(`${CONCLAVE_DIR}/`));
       if (ours.length > 0 && !spec.policy.allowDirtyTree) {
         return refusal('dirty_tree', `the working tree has ${ours.length} uncommitted change(s), e.g. ${ours[0] ?? ''}`, 'commit or stash them first, or set policy.allowDirtyTree: true in the spec (they will be committed with the first attempt)');
       }
+    } else if (existing.specSha256 !== sha256(spec.source) && snapshotSha(this.#workspace) !== existing.specSha256) {
+      // `task resume` reads the spec from the snapshot: one that no longer has the signed hash was rewritten.
+      return refusal('state_tampered', `${CONCLAVE_DIR}/spec.md is not the spec run ${existing.runId} started with (its signed sha256 is ${existing.specSha256.slice(0, 12)}…)`, `resume with the spec file the run started with, or put the snapshot back (git checkout HEAD -- ${CONCLAVE_DIR}/spec.md ${CONCLAVE_DIR}/spec.sha256), or remove ${CONCLAVE_DIR}/ to start a new run`);
     } else if (existing.specId !== spec.id || existing.specSha256 !== sha256(spec.source)) {
       return refusal('run_mismatch', `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`, `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
     } else if (existing.task?.taskId !== this.#root?.taskId) {
@@ -378,8 +413,12 @@ class LoopRun {
       const planText = await this.#planText();
       if (typeof planText !== 'string') return planText;
       planned = planText;
+      // The key first: a run record that names a run always has its key (a kill before the record leaves only an unused key).
+      const key = createRunKey(this.#workspace, run.runId, this.#options.env ?? process.env, this.#options.stateDir);
+      if ('ok' in key) return refusal('io_error', key.message, key.fix);
+      this.#key = key.key;
       await mkdir(join(this.#workspace, CONCLAVE_DIR), { recursive: true });
-      for (const [file, text] of [[RUN_FILE, `${JSON.stringify(run, null, 2)}\n`], [join(CONCLAVE_DIR, '.gitignore'), CONCLAVE_GITIGNORE]] as const) {
+      for (const [file, text] of [[RUN_FILE, `${JSON.stringify(signRecord(key.key, 'run', run), null, 2)}\n`], [join(CONCLAVE_DIR, '.gitignore'), CONCLAVE_GITIGNORE]] as const) {
         const written = await writeFileAtomic(join(this.#workspace, file), text);
         if (!written.ok) return refusal('io_error', written.message, 'check the workspace is writable');
       }
@@ -396,7 +435,7 @@ class LoopRun {
     this.#journal = new ProcessJournal(dir);
     const snapshot = await snapshotSpec(this.#workspace, spec.source);
     if (!snapshot.ok) return refusal('io_error', snapshot.message, 'fix' in snapshot ? snapshot.fix : 'check the workspace is writable');
-    const durability = { durable: this.#options.durable === true };
+    const durability = { durable: this.#options.durable === true, key: this.#key };
     let opened: Awaited<ReturnType<typeof openLedger>> | Awaited<ReturnType<typeof initLedger>> = await openLedger(this.#workspace, durability);
     if (!opened.ok && opened.kind === 'ledger_missing') {
       // A new run, or a start killed before its first plan write finished.
@@ -404,15 +443,21 @@ class LoopRun {
       if (typeof planText !== 'string') return planText;
       opened = await initLedger(this.#workspace, planText, durability);
     }
+    if (!opened.ok && (opened.kind === 'ledger_unauthenticated' || opened.kind === 'ledger_tampered')) return refusal('ledger_tampered', opened.message, opened.fix);
     if (!opened.ok) {
       const issues = 'issues' in opened ? opened.issues : undefined;
       return refusal(issues === undefined ? 'ledger' : 'plan_invalid', 'message' in opened ? opened.message : 'the plan is not a strict task list', 'fix' in opened ? opened.fix : 'write each task as "- [ ] text"', issues);
     }
     this.#ledger = opened.ledger;
     if (run.task !== undefined) this.#contexts.set(run.task.taskId, run.task);
-    for (const split of await readSplits(this.#workspace, run.runId)) for (const child of split.children) this.#contexts.set(child.taskId, child);
+    const splits = await readSplits(this.#workspace, run.runId, this.#key);
+    if ('tampered' in splits) return refusal('state_tampered', splits.tampered, STATE_TAMPERED_FIX);
+    for (const split of splits) for (const child of split.children) this.#contexts.set(child.taskId, child);
+    const attempts = readSignedRunAttempts(this.#workspace, run.runId, this.#key);
+    if (!attempts.ok) return refusal('state_tampered', attempts.message, STATE_TAMPERED_FIX);
     // The judgement's cost (verifiers, review, split planner) is in its bundle, so a resumed run counts it too.
-    for (const { bundle } of readRunAttempts(this.#workspace, run.runId)) {
+    for (const { dir, bundle } of attempts.attempts) {
+      if (bundle.decision === 'passed') this.#inherited.add(dir);
       if (bundle.builder !== null) this.#attemptsUsed += 1;
       this.#costUsd += (bundle.builder?.costUsd ?? 0) + (bundle.judgement?.costUsd ?? 0);
     }
@@ -436,7 +481,9 @@ class LoopRun {
   async #commitInterrupted(): Promise<StartRefusal | undefined> {
     const committed = await committedEvidence(this.#workspace);
     if (!committed.ok) return refusal('io_error', committed.message, committed.fix);
-    const pending = readRunAttempts(this.#workspace, this.#run.runId).filter(({ dir }) => !committed.paths.has(dir));
+    const signed = readSignedRunAttempts(this.#workspace, this.#run.runId, this.#key);
+    if (!signed.ok) return refusal('state_tampered', signed.message, STATE_TAMPERED_FIX);
+    const pending = signed.attempts.filter(({ dir }) => !committed.paths.has(dir));
     pending.sort((a, b) => a.bundle.recordedAt.localeCompare(b.bundle.recordedAt));
     for (const { dir, bundle } of pending) {
       const done = await commitAttempt(this.#workspace, attemptCommitMessage(bundle), { 'Conclave-Evidence': dir, 'Conclave-Run': this.#run.runId });
@@ -502,9 +549,15 @@ class LoopRun {
     const plan: Plan = this.#ledger.plan;
     const next = plan.items.find((item) => isRunnable(plan, item) && !skip.includes(item.id) && !item.childIds.some((id) => skip.includes(id)));
     if (next === undefined) return { type: 'plan_complete' };
-    const attempts = readAttempts(this.#workspace, this.#run.runId, next.id);
-    const last = attempts.at(-1);
-    if (last?.decision === 'passed') return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
+    // Every record read back is verified first: a builder's evidence.json decides nothing.
+    const read = readSignedAttempts(this.#workspace, this.#run.runId, next.id, this.#key);
+    if (!read.ok) return { type: 'halt', reason: { kind: 'state_tampered', message: read.message, fix: STATE_TAMPERED_FIX } };
+    const last = read.attempts.at(-1);
+    if (last?.decision === 'passed') {
+      // Only a passed attempt a resume inherited may tick a box without this process's own build and gates.
+      if (!this.#inherited.has(attemptDir(this.#run.runId, next.id, last.attempt))) return { type: 'halt', reason: { kind: 'state_tampered', message: `${attemptDir(this.#run.runId, next.id, last.attempt)} claims a pass this run never recorded`, fix: STATE_TAMPERED_FIX } };
+      return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
+    }
     if (last?.disposition !== undefined && last.disposition !== 'completed') return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
     const controller = new AbortController();
     // Whichever ends first, the task's lifecycle or the run's wall clock, stops the attempt in flight.
@@ -604,6 +657,7 @@ class LoopRun {
       attempt,
       depth: this.#context(attempt.taskId).depth,
       ...(this.#judged === undefined ? {} : { judgement: this.#judged.bundle, files: this.#judged.files }),
+      key: this.#key,
     });
     this.#judged = undefined;
     if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
@@ -672,7 +726,9 @@ class LoopRun {
     // The task's earlier attempts only matter to the failure fingerprint, which only the verifiers' judgement uses.
     const spec = checkSpecSync(this.#workspace);
     const ledger = await this.#ledger.check();
-    const earlier = judgement === undefined ? [] : readAttempts(this.#workspace, this.#run.runId, attempt.taskId);
+    const read = judgement === undefined ? undefined : readSignedAttempts(this.#workspace, this.#run.runId, attempt.taskId, this.#key);
+    if (read?.ok === false) return { type: 'halt', reason: { kind: 'state_tampered', message: read.message, fix: STATE_TAMPERED_FIX } };
+    const earlier = read?.attempts ?? [];
     // A builder that edited plan.md halts the run here, before anything is recorded as its work.
     if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? this.#tampered(ledger.diff, attemptDir(this.#run.runId, attempt.taskId, attempt.attempt)) : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
     const items = this.#ledger.plan.items;
@@ -765,7 +821,7 @@ class LoopRun {
     const record: SplitRecord = { parentId: task.taskId, attempt: attempt.attempt, children };
     const dir = join(this.#workspace, attemptDir(this.#run.runId, task.taskId, attempt.attempt));
     await mkdir(dir, { recursive: true });
-    const written = await writeFileAtomic(join(dir, SPLIT_FILE), `${JSON.stringify(record, null, 2)}\n`, { sync: false });
+    const written = await writeFileAtomic(join(dir, SPLIT_FILE), splitRecordText(record, this.#key), { sync: false });
     if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
     for (const child of children) this.#contexts.set(child.taskId, child);
     this.#timeline({ state: 'split', taskId: task.taskId, attempt: attempt.attempt, detail: `split into ${children.map((child) => child.taskId).join(', ')}` });
@@ -819,7 +875,8 @@ function attemptFromBundle(bundle: EvidenceBundle): AttemptState {
   };
 }
 
-async function readRunRecord(workspace: string): Promise<RunRecord | undefined | 'corrupt'> {
+/** The run record's text and the run id it names (to find the key it must be verified with); unverified. */
+async function readRunFile(workspace: string): Promise<{ readonly runId: string; readonly text: string } | undefined | 'corrupt'> {
   let text: string;
   try {
     text = await readFile(join(workspace, RUN_FILE), 'utf8');
@@ -827,12 +884,18 @@ async function readRunRecord(workspace: string): Promise<RunRecord | undefined |
     return undefined;
   }
   try {
-    const record = JSON.parse(text) as Partial<RunRecord>;
-    if (typeof record.runId !== 'string' || typeof record.specSha256 !== 'string' || typeof record.branch !== 'string' || typeof record.specId !== 'string') return 'corrupt';
-    return record as RunRecord;
+    const record = JSON.parse(text) as { runId?: unknown } | null;
+    if (typeof record?.runId !== 'string') return 'corrupt';
+    return { runId: record.runId, text };
   } catch {
     return 'corrupt';
   }
+}
+
+/** The sha256 of the spec snapshot on disk, whatever spec.sha256 says (a builder can rewrite both). */
+function snapshotSha(workspace: string): string | undefined {
+  const checked = checkSpecSync(workspace);
+  return checked.ok ? checked.sha256 : 'actual' in checked ? checked.actual : undefined;
 }
 
 function newRunId(): string {
@@ -847,6 +910,8 @@ export function describeHalt(reason: HaltReason): string {
       return `spec_modified: .conclave/spec.md changed during the run (expected sha256 ${reason.expected.slice(0, 12)}…, found ${reason.actual.slice(0, 12)}…)`;
     case 'ledger_tampered':
       return 'ledger_tampered: plan.md was changed by someone other than the orchestrator';
+    case 'state_tampered':
+      return `state_tampered: ${reason.message}; fix: ${reason.fix}`;
     case 'task_failed':
       return `task ${reason.taskId}: ${reason.disposition}`;
     case 'aborted':

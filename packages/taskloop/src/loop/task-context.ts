@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TaskGrants } from '../judgement/grants.js';
+import { describeUnverified, signRecord, verifyRecord } from '../state/record-mac.js';
 import { runDir } from './evidence-store.js';
 
 /**
@@ -32,8 +33,19 @@ export interface SplitRecord {
 
 export const SPLIT_FILE = 'split.json';
 
-/** Every split recorded in a run, so the children's contexts survive a kill. */
-export async function readSplits(workspace: string, runId: string): Promise<readonly SplitRecord[]> {
+/** A split record as the loop writes it: signed with the run's key when it has one (ADR 0025). */
+export function splitRecordText(record: SplitRecord, key?: Buffer): string {
+  return `${JSON.stringify(key === undefined ? record : signRecord(key, 'split', record), null, 2)}\n`;
+}
+
+/**
+ * Every split recorded in a run, so the children's contexts survive a kill. With the run's key,
+ * a split.json that is not the orchestrator's (a builder widening a child's grants) rejects the
+ * whole read: `{ tampered }` names it.
+ */
+export async function readSplits(workspace: string, runId: string): Promise<readonly SplitRecord[]>;
+export async function readSplits(workspace: string, runId: string, key: Buffer): Promise<readonly SplitRecord[] | { readonly tampered: string }>;
+export async function readSplits(workspace: string, runId: string, key?: Buffer): Promise<readonly SplitRecord[] | { readonly tampered: string }> {
   const root = join(workspace, runDir(runId));
   const splits: SplitRecord[] = [];
   let tasks: string[];
@@ -50,11 +62,24 @@ export async function readSplits(workspace: string, runId: string): Promise<read
       continue;
     }
     for (const attempt of attempts) {
+      let text: string;
       try {
-        splits.push(JSON.parse(await readFile(join(root, task, attempt, SPLIT_FILE), 'utf8')) as SplitRecord);
+        text = await readFile(join(root, task, attempt, SPLIT_FILE), 'utf8');
       } catch {
-        // No split in this attempt (the usual case), or a write a kill cut short: the split is redone.
+        // No split in this attempt (the usual case).
+        continue;
       }
+      if (key === undefined) {
+        try {
+          splits.push(JSON.parse(text) as SplitRecord);
+        } catch {
+          // Not a record: a reader without the key shows what it can.
+        }
+        continue;
+      }
+      const verified = verifyRecord(key, 'split', text);
+      if (!verified.ok) return { tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} ${describeUnverified(verified.why)}: it was not written by the orchestrator` };
+      splits.push(verified.record as unknown as SplitRecord);
     }
   }
   return splits.sort((a, b) => a.parentId.localeCompare(b.parentId) || a.attempt - b.attempt);

@@ -9,6 +9,10 @@ import { createCommandBuilder } from '../builders/command-builder.js';
 import { parseSpec, type TaskSpec } from '../spec/task-spec.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 
+// The run keys (ADR 0025) of test runs go to a temp folder, not the user's state folder; child
+// processes (the kill-and-resume test) inherit it. A test that sets its own keeps it.
+process.env.CONCLAVE_STATE_DIR ??= join(tmpdir(), 'conclave-test-state');
+
 /** The stand-in coding agent the loop tests run as a real child process. */
 export const TASK_AGENT = join(dirname(fileURLToPath(import.meta.url)), '../loop/test-fixtures/task-agent.js');
 
