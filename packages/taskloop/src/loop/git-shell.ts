@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
+import { gitEnvironment, hardenedGitArgs } from './git-hardening.js';
 
 /** What one git command printed and how it ended. */
 export interface ShellOutcome {
@@ -27,6 +28,11 @@ export type ShellFailure = 'unavailable' | 'exited';
  * nothing; git's stdin is /dev/null, so no command can read the shell's own input. An idle
  * shell never keeps Node alive, and it exits when its stdin closes (`close()`, or the end of the
  * Node process, a SIGKILL included).
+ *
+ * The shell starts with the scrubbed git environment (no provider key, no token) and every
+ * command runs with the settings that keep the builder's hooks, fsmonitor and filters from
+ * running (`git-hardening.ts`): a builder-written `.git/hooks/post-commit` must not see the
+ * orchestrator's secrets.
  */
 export class GitShell {
   readonly #nonce = randomBytes(16).toString('hex');
@@ -40,10 +46,13 @@ export class GitShell {
   #stderr = '';
   #ended: ShellFailure | undefined;
 
+  readonly #workspace: string;
+
   constructor(workspace: string) {
+    this.#workspace = workspace;
     this.#stdoutMarker = `\n${this.#nonce} `;
     this.#stderrMarker = `\n${this.#nonce}\n`;
-    this.#child = spawn('/bin/sh', [], { cwd: workspace, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#child = spawn('/bin/sh', [], { cwd: workspace, env: gitEnvironment(process.env), stdio: ['pipe', 'pipe', 'pipe'] });
     this.#hold(false);
     this.#child.stdout.setEncoding('utf8');
     this.#child.stderr.setEncoding('utf8');
@@ -61,9 +70,12 @@ export class GitShell {
     return this.#ended !== undefined;
   }
 
-  /** Runs `git <args>` with `env` added to the shell's environment, after every command sent before it. */
+  /**
+   * Runs `git <args>` (after the hardening settings) with `env` added to the shell's environment,
+   * after every command sent before it. Throws `UndisablableFilterError` when git cannot be run safely.
+   */
   run(args: readonly string[], env?: Readonly<Record<string, string>>): Promise<ShellOutcome | ShellFailure> {
-    const line = this.#commandLine(args, env);
+    const line = this.#commandLine(hardenedGitArgs(this.#workspace, args), env);
     const next = this.#queue.then(() => this.#send(line));
     this.#queue = next;
     return next;

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { errorMessage } from '@conclave/core';
+import { gitEnvironment, hardenedGitArgs, UndisablableFilterError } from './git-hardening.js';
+import { claimRepository, clearStaleGitLocks, releaseRepository } from './git-locks.js';
 import { GitShell } from './git-shell.js';
 
 /** A git operation's failure, as a value. */
@@ -21,27 +23,47 @@ const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 100;
 
 /**
- * Runs git. A command that meets another process's `index.lock` is retried for a few seconds:
- * after a kill, the killed run's last git child is orphaned, not killed, and finishes on its own
- * while the rerun starts.
+ * Runs git, with the scrubbed environment and the settings that keep the builder's hooks,
+ * fsmonitor and filters from running (`git-hardening.ts`). A command that meets a lock file
+ * first removes the locks a killed run of ours left (`git-locks.ts`, which says when a lock
+ * counts as such), then is retried for a few seconds: after a kill, the killed run's last git
+ * child is orphaned, not killed, and finishes on its own while the rerun starts.
  */
 async function git(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | GitError> {
+  claimRepository(workspace);
   const deadline = performance.now() + LOCK_WAIT_MS;
+  let staleChecked = false;
   for (;;) {
     const result = await gitOnce(workspace, args, env);
-    if (result.ok || !result.locked || performance.now() > deadline) return result;
+    if (result.ok || !result.locked) return result;
+    if (!staleChecked) {
+      staleChecked = true;
+      if (clearStaleGitLocks(workspace).length > 0) continue;
+    }
+    if (performance.now() > deadline) return result;
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
 
 async function gitOnce(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
+  try {
+    return await gitHardened(workspace, args, env);
+  } catch (thrown) {
+    if (!(thrown instanceof UndisablableFilterError)) throw thrown;
+    return { ok: false, kind: 'git_error', locked: false, message: `git ${commandName(args)} was not run in ${workspace}: ${thrown.message}`, fix: 'remove or rename that filter in .git/config (a builder may have added it)' };
+  }
+}
+
+async function gitHardened(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
   const shell = shells.get(workspace)?.shell;
+  // The shell adds the hardening settings itself; a process of its own gets them here.
   const outcome = shell === undefined ? 'unavailable' : await shell.run(args, env);
   if (outcome === 'exited') return { ok: false, kind: 'git_error', locked: false, message: `git ${commandName(args)} was cut short in ${workspace}: the shell running it ended`, fix: 'run again: the run resumes where it stopped' };
   // 127: the shell found no git.
   if (outcome !== 'unavailable') return outcome.code === 127 ? gitMissing(outcome.stderr) : settled(workspace, args, outcome.code === 0, outcome.stdout, outcome.stderr);
+  const hardened = hardenedGitArgs(workspace, args);
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, ...(env === undefined ? {} : { env: { ...process.env, ...env } }) }, (error, stdout, stderr) => {
+    execFile('git', hardened, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...gitEnvironment(process.env), ...env } }, (error, stdout, stderr) => {
       if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(gitMissing(errorMessage(error)));
       resolve(settled(workspace, args, error === null, stdout, stderr));
     });
@@ -95,6 +117,8 @@ export function openGitShell(workspace: string): () => void {
     if (mine.users > 0) return;
     mine.shell.close();
     if (shells.get(workspace) === mine) shells.delete(workspace);
+    // The run is over: a lock found here later was not left by this process.
+    releaseRepository(workspace);
   };
 }
 
