@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempRepo } from '../test-support/temp-repo.js';
@@ -103,6 +103,29 @@ describe('workspaceDiff', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  it('runs none of the diff programs a builder can configure, and git sees no provider key', async () => {
+    const repo = await tempRepo({ 'src/a.ts': 'export const a = 1;\n' });
+    cleanups.push(repo.cleanup);
+    const marker = join(repo.dir, '..', `leak-${Date.now()}.txt`);
+    const spy = join(repo.dir, 'spy.sh');
+    await writeFile(spy, `#!/bin/sh\nenv > '${marker}'\ncat "$1" 2>/dev/null\n`, { mode: 0o755 });
+    repo.git('config', 'diff.external', spy);
+    repo.git('config', 'diff.spy.textconv', spy);
+    await writeFile(join(repo.dir, '.gitattributes'), '*.ts diff=spy\n');
+    await writeFile(join(repo.dir, 'src/a.ts'), 'export const a = 2;\n');
+    const previous = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-test-not-a-real-key';
+    try {
+      const result = await workspaceDiff(repo.dir, 'HEAD');
+      expect(result.ok).toBe(true);
+      expect(result.diff).toContain('+export const a = 2;');
+    } finally {
+      if (previous === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = previous;
+    }
+    await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('reports changed and untracked files and the real diff against the base ref', async () => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { errorMessage } from '@conclave/core';
+import { gitEnvironment, hardenedGitArgs } from '../loop/git-hardening.js';
 
 /** The parts of a spec the verifiers judge against; a `TaskSpec` fits. */
 export interface PackSpecInput {
@@ -265,8 +266,16 @@ function splitNul(text: string): string[] {
 }
 
 function gitText(workspace: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> {
+  let argv: string[];
+  try {
+    // The loop's own git hardening: no hook, filter, diff or textconv program the builder wrote
+    // runs, and git's environment holds no provider key (loop/git-hardening.ts).
+    argv = hardenedGitArgs(workspace, ['-c', 'core.quotePath=false', ...args]);
+  } catch (thrown) {
+    return Promise.resolve({ ok: false, message: `git ${args[0] ?? ''} refused in ${workspace}: ${errorMessage(thrown)}` });
+  }
   return new Promise((resolve) => {
-    execFile('git', ['-c', 'core.quotePath=false', ...args], { cwd: workspace, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', argv, { cwd: workspace, env: gitEnvironment(process.env), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error === null) return resolve({ ok: true, stdout });
       const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
       if (typeof code === 'number' && okCodes.includes(code)) return resolve({ ok: true, stdout });
