@@ -96,6 +96,38 @@ describe('checkCommand', () => {
     }
   });
 
+  it.each([
+    ['node --test --require=evil.cjs', '--require'],
+    ['node --test -r ./evil.cjs test/', '-r'],
+    ['node --test --import data:text/javascript,1', '--import'],
+    ['node --test --experimental-loader ./hook.mjs', '--experimental-loader'],
+    ['node --test -e "process.exit(0)"', '-e'],
+    ['npm test --node-options=--require=x', '--node-options'],
+  ])('refuses %j under the allowed prefix, since it loads other code', (command, option) => {
+    const check = checkCommand(command, { allow: ['node --test', 'npm test'] });
+    expect(check).toMatchObject({ ok: false, reason: expect.stringContaining(`passes ${option}`) as unknown, fix: expect.stringContaining(`drop ${option}`) as unknown });
+  });
+
+  it('allows the prefix with ordinary arguments, and code-loading options after "--" (they are the script\'s)', () => {
+    expect(checkCommand('node --test test/a.test.js --test-reporter=spec', { allow: ['node --test'] }).ok).toBe(true);
+    expect(checkCommand('npm test -- --require=x', { allow: ['npm test'] }).ok).toBe(true);
+    expect(checkCommand('node --test --require=setup.cjs', { allow: ['node --test --require=setup.cjs'] }).ok).toBe(true);
+  });
+
+  it.each(['env rm -rf build', 'sh -c "rm -rf build"', 'busybox rm -rf build', 'xargs rm', 'nice rm -rf build', '/usr/bin/env rm -rf build', 'node -e "require(\'fs\').rmSync(\'build\')"'])(
+    'under allowUnlisted with a deny list, refuses %j: a program that runs other commands walks past a deny',
+    (command) => {
+      const check = checkCommand(command, { allowUnlisted: true, deny: ['rm'] });
+      expect(check).toMatchObject({ ok: false, reason: expect.stringContaining('runs another command') as unknown });
+      const program = command.split(' ')[0] as string;
+      expect(checkCommand(command, { allowUnlisted: true, deny: ['rm'], allow: [program] }).ok).toBe(true);
+    },
+  );
+
+  it('under allowUnlisted with no deny list, runs a command runner too (there is nothing to walk past)', () => {
+    expect(checkCommand('node agent.js', { allowUnlisted: true }).ok).toBe(true);
+  });
+
   it('runs anything not denied once allowUnlisted is set', () => {
     expect(checkCommand('make check', { allowUnlisted: true })).toEqual({ ok: true, file: 'make', args: ['check'] });
     expect(checkCommand('make check', { allow: ['npm test'], allowUnlisted: true }).ok).toBe(true);

@@ -94,6 +94,37 @@ function baseName(file: string): string {
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
+ * Programs whose job is to run another program (or a script given inline): under `allowUnlisted`
+ * they would carry a denied command past the deny list (`env rm`, `sh -c`, `xargs rm`), so they
+ * run only when an allow entry names them.
+ */
+const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
+  'env', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'fish', 'csh', 'tcsh', 'busybox', 'toybox', 'xargs', 'nice', 'ionice', 'nohup',
+  'timeout', 'time', 'stdbuf', 'setsid', 'sudo', 'doas', 'su', 'runuser', 'chroot', 'unshare', 'nsenter', 'flock', 'watch',
+  'script', 'strace', 'ltrace', 'gdb', 'exec', 'command', 'eval', 'find', 'parallel', 'ssh', 'perl', 'python', 'python3',
+  'ruby', 'php', 'lua', 'awk', 'gawk', 'node', 'deno', 'bun', 'npx', 'pnpx', 'bunx',
+]);
+
+/** Options that make an interpreter load code of the caller's choosing, by program. */
+const CODE_LOADING_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  node: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-e', '--eval', '-p', '--print', '--env-file', '--env-file-if-exists', '--inspect', '--inspect-brk'],
+  npm: ['--node-options', '--script-shell'],
+  npx: ['--node-options', '--script-shell', '-c', '--call'],
+};
+
+/** The first argument that loads other code into the allowed program, if any (`--require=x` and `--require x` alike). */
+function codeLoadingOption(file: string, extra: readonly string[]): string | undefined {
+  const options = CODE_LOADING_OPTIONS[baseName(file)];
+  if (options === undefined) return undefined;
+  for (const arg of extra) {
+    if (arg === '--') return undefined;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (options.includes(name)) return name;
+  }
+  return undefined;
+}
+
+/**
  * Checks a configured command line before anything runs. It is parsed with shell-quote and then
  * exec'd as an argv, never handed to a shell, so every construct only a shell would interpret is
  * refused instead of silently meaning something else: operators (`;` `&&` `||` `|` `>` `<` `&`),
@@ -103,8 +134,11 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  * Then the policy: an entry is a command prefix compared word by word. Deny wins (and matches the
  * program by base name, so `/bin/rm` is `rm`). With an allowlist, the command must match an
  * entry; with none, it is refused unless `policy.allowUnlisted` is true: the explicit opt-in.
- * `allowUnlisted` with only a denylist is best effort (`env rm`, `sh -c` get around a deny); only
- * an allowlist is a strict guarantee. Every refusal carries a fix naming the change to make.
+ * Under `allowUnlisted` with a deny list, a program that runs other commands (`env`, `sh`, `xargs`,
+ * `node`, …) is refused unless an allow entry names it, so a deny cannot be walked around; an
+ * allowlist is still the strict guarantee. An allowed prefix allows further arguments, except
+ * options that make the interpreter load other code (`node --test --require=x.cjs`). Every
+ * refusal carries a fix naming the change to make.
  */
 export function checkCommand(command: string, policy: CommandPolicy | undefined): CommandCheck {
   if (command.trim() === '') return refuse('the command is empty', 'give the command to run, e.g. "npm test"');
@@ -129,13 +163,25 @@ export function checkCommand(command: string, policy: CommandPolicy | undefined)
   }
   const allow = policy?.allow ?? [];
   const suggestion = argv.slice(0, Math.min(2, argv.length)).join(' ');
-  if (allow.some((entry) => {
-    const prefix = entryWords(entry);
-    return prefix !== undefined && startsWith(argv, prefix);
-  })) {
+  const matched = allow.map(entryWords).find((prefix) => prefix !== undefined && startsWith(argv, prefix));
+  if (matched !== undefined) {
+    // An allowed prefix allows further arguments, but not ones that make the interpreter load
+    // other code: `node --test --require=evil.cjs` is not the `node --test` the policy allowed.
+    // (An entry that is the bare program, `node`, already allows any code.)
+    const loader = matched.length > 1 ? codeLoadingOption(argv[0] as string, argv.slice(matched.length)) : undefined;
+    if (loader !== undefined) {
+      return refuse(`"${shown}" passes ${loader}, which makes ${baseName(argv[0] as string)} load other code than the allowed "${matched.join(' ')}"`, `drop ${loader}, or allow the whole command line explicitly (allow: ["${shown}"])`);
+    }
     return { ok: true, file: argv[0] as string, args: argv.slice(1) };
   }
-  if (policy?.allowUnlisted === true) return { ok: true, file: argv[0] as string, args: argv.slice(1) };
+  if (policy?.allowUnlisted === true) {
+    // A deny list only sees the first program: one that runs another command would walk past it.
+    const program = baseName(argv[0] as string);
+    if ((policy.deny ?? []).length > 0 && COMMAND_RUNNERS.has(program)) {
+      return refuse(`"${program}" runs another command, which would get around the deny list, so allowUnlisted does not cover it`, `run the command itself, or allow "${suggestion}" explicitly`);
+    }
+    return { ok: true, file: argv[0] as string, args: argv.slice(1) };
+  }
   if (allow.length === 0) {
     return refuse(
       `the command policy has no allowlist, so "${shown}" may not run`,
