@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -360,6 +361,23 @@ describe('conclave task', () => {
     expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, completed: [] });
     const parsed = parseRunRecordText(await readFile(join(cwd, 'task.json'), 'utf8'), 'task.json');
     expect(parsed.ok && parsed.record.kind === 'task').toBe(true);
+  }, 60_000);
+
+  it('keeps cli.json signed and git-ignored (git status stays clean); a forged one makes resume refuse with state_tampered', async () => {
+    const workspace = await sampleRepo();
+    const run = await runMain(['task', 'run', join(examples, 'tasks/add-farewell.md'), '--builder', offlineAgent, '--allow', 'node --test', '--json'], { cwd: workspace });
+    expect(run.code).toBe(0);
+    const runId = String((JSON.parse(run.stdout) as { runId: string }).runId);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: workspace, encoding: 'utf8' }).trim()).toBe('');
+    const file = join(workspace, '.conclave/runs', runId, 'cli.json');
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ builder: offlineAgent, allow: ['node --test'], mac: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    // A builder widening the allow-list and swapping the builder command for the next resume.
+    await writeFile(file, `${JSON.stringify({ ...saved, builder: 'sh -c "echo pwned"', allow: ['sh'] }, null, 2)}\n`);
+    const resume = await runMain(['task', 'resume', '--json'], { cwd: workspace });
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toContain('state_tampered');
+    expect(resume.stderr).not.toContain('pwned');
   }, 60_000);
 
   it('a guardian block exits 3; resume exits 3 until a resolution is recorded, then completes with exit 0', async () => {

@@ -71,6 +71,10 @@ export type { RunEvidence } from './loop/read-run.js';
 export { readRunEvidence } from './loop/read-run.js';
 export type { SplitRecord, TaskContext } from './loop/task-context.js';
 export { readSplits } from './loop/task-context.js';
+export type { RunKey, RunKeyFailure } from './state/run-key.js';
+export { readRunKey, runKeyPath, stateRoot } from './state/run-key.js';
+export type { ReadRunSettingsResult, RunSettingsOptions } from './state/run-settings.js';
+export { readRunSettings, writeRunSettings } from './state/run-settings.js';
 export type { JudgeInput, JudgementOptions, JudgeOutput, ReviewGate, ReviewVerdict } from './loop/judge-attempt.js';
 export { judgeAttempt } from './loop/judge-attempt.js';
 

@@ -8,7 +8,9 @@ import {
   formatSpecIssue,
   guardianResolutionsText,
   readRunEvidence,
+  readRunSettings,
   runTaskLoop,
+  writeRunSettings,
   type Guardian,
   type TaskLoopResult,
   type TaskSpec,
@@ -31,7 +33,11 @@ export interface TaskFlags {
   readonly out?: string;
 }
 
-/** What the CLI keeps next to a run (`.conclave/runs/<run-id>/cli.json`) so `task resume` needs no flags. */
+/**
+ * What the CLI keeps next to a run (`.conclave/runs/<run-id>/cli.json`) so `task resume` needs no
+ * flags. The builder can write the run folder, so the file is signed with the run's key and
+ * written atomically (ADR 0025): a forged or torn one is refused, never used.
+ */
 interface CliRunState {
   readonly specFile?: string;
   readonly builder: string;
@@ -49,6 +55,17 @@ interface Resolution {
 }
 
 const runFolder = (workspace: string, runId: string) => join(workspace, CONCLAVE_DIR, 'runs', runId);
+const CLI_FILE = 'cli.json';
+
+/** The run's signed CLI settings, or a CliError (`state_tampered`) when the file is not the CLI's own. */
+function savedState(ctx: CommandContext, workspace: string, runId: string): CliRunState | undefined {
+  const read = readRunSettings(workspace, runId, CLI_FILE, { env: ctx.io.env });
+  if (!read.ok) throw new CliError(`state_tampered: ${read.message}`, [], undefined, read.fix);
+  const settings = read.settings;
+  if (settings === undefined) return undefined;
+  if (typeof settings.builder !== 'string' || (settings.promptVia !== 'stdin' && settings.promptVia !== 'argument')) throw new CliError(`${join(CONCLAVE_DIR, 'runs', runId, CLI_FILE)} is not a settings record`, [], undefined, `remove it and pass --builder`);
+  return settings as unknown as CliRunState;
+}
 
 async function readJson<T>(path: string): Promise<T | undefined> {
   try {
@@ -132,10 +149,13 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
   } finally {
     guardian?.dispose();
   }
+  let settingsNote: string | undefined;
   if (result.runId !== undefined) {
     const blocked = result.stop?.kind === 'guardian_blocked' ? { reason: result.stop.reason, at: new Date().toISOString() } : undefined;
     const { blocked: _previous, ...rest } = state;
-    await writeOutput(workspace, join(runFolder(workspace, result.runId), 'cli.json'), recordText({ ...rest, ...(blocked === undefined ? {} : { blocked }) }));
+    const saved = await writeRunSettings(workspace, result.runId, CLI_FILE, { ...rest, ...(blocked === undefined ? {} : { blocked }) }, { env: ctx.io.env });
+    // The run's outcome still stands; only `task resume` without flags needs the file.
+    if (!saved.ok) settingsNote = `warning: the run's CLI settings were not saved (${saved.message}); pass --builder to \`task resume\``;
   }
   const exitCode = taskExitCode(result);
   const record = await taskRecord(workspace, spec, specFile, result, choice.offline);
@@ -144,6 +164,7 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
   if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push('path' in issue ? formatSpecIssue(issue) : `${specFile ?? 'plan'}:${issue.line}:${issue.column} ${issue.message}\n    fix: ${issue.fix}`);
   if (exitCode === EXIT.escalated) lines.push('', 'blocked: record how to proceed with `conclave task unblock --resolution "<text>"`, then run `conclave task resume`');
   if (result.runId !== undefined) lines.push(`evidence: ${join(runFolder(workspace, result.runId))}`);
+  if (settingsNote !== undefined) lines.push(settingsNote);
   if (written !== undefined) lines.push(`run record: ${written}`);
   const json = {
     command: `task ${command}`,
@@ -185,7 +206,7 @@ export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): 
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   const shown = flags.workspace ?? relative(ctx.io.cwd, workspace) ?? '.';
   const run = await currentRun(workspace, shown === '' ? '.' : shown);
-  const saved = await readJson<CliRunState>(join(runFolder(workspace, run.runId), 'cli.json'));
+  const saved = savedState(ctx, workspace, run.runId);
   const builder = flags.builder ?? saved?.builder;
   if (builder === undefined) throw new CliError(`run ${run.runId} has no builder on record`, [], undefined, 'pass --builder "<command>"');
   const resolutions = (await readJson<Resolution[]>(join(runFolder(workspace, run.runId), 'resolutions.json'))) ?? [];
@@ -213,7 +234,7 @@ export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): 
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   const run = await currentRun(workspace, flags.workspace ?? '.');
   const evidence = await readRunEvidence(workspace, run.runId);
-  const saved = await readJson<CliRunState>(join(runFolder(workspace, run.runId), 'cli.json'));
+  const saved = savedState(ctx, workspace, run.runId);
   const resolutions = (await readJson<Resolution[]>(join(runFolder(workspace, run.runId), 'resolutions.json'))) ?? [];
   const leaves = evidence.plan.filter((item) => item.childIds.length === 0);
   const done = leaves.filter((item) => item.checked).length;
@@ -253,7 +274,7 @@ export async function taskUnblockCommand(ctx: CommandContext, flags: TaskFlags &
   const run = await currentRun(workspace, flags.workspace ?? '.');
   // A resolution amends the intent the next guardian holds: recording one for a run nothing
   // blocked would quietly change what later runs are judged against.
-  const saved = await readJson<CliRunState>(join(runFolder(workspace, run.runId), 'cli.json'));
+  const saved = savedState(ctx, workspace, run.runId);
   if (saved?.blocked === undefined) {
     throw new CliError(`run ${run.runId} is not blocked: there is no guardian block to resolve`, [], undefined, '`conclave task status` shows the run; `task unblock` is for a run the guardian blocked (exit 3)');
   }

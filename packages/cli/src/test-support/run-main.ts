@@ -12,7 +12,8 @@ export const examples = join(repoRoot, 'examples');
 
 /** An environment with no provider key, so every command runs offline. */
 export function offlineEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, USER: 'tester', ...extra };
+  // Run keys (ADR 0025) go to a temp folder, never the tester's own state folder.
+  return { PATH: process.env.PATH, HOME: process.env.HOME, USER: 'tester', CONCLAVE_STATE_DIR: process.env.CONCLAVE_STATE_DIR ?? join(tmpdir(), 'conclave-test-state'), ...extra };
 }
 
 export interface MainRun {

@@ -285,6 +285,24 @@ describe('the command policy does not come from a file the builder writes (item 
   }, 60_000);
 });
 
+describe('a forged split does not widen what a task may use', () => {
+  it('a split.json planted in an attempt folder (a child granted a secret) is refused on resume', async () => {
+    const { dir } = await repo();
+    const forge = hostile((workspace, task, runId) => {
+      const folder = join(workspace, '.conclave/runs', runId, task.id, 'attempt-1');
+      mkdirSync(folder, { recursive: true });
+      const child = { taskId: 'second-a', depth: 1, title: 'Write the second file', acceptance: [], constraints: [], grants: { env: ['AWS_SECRET_ACCESS_KEY'], secrets: [] }, maxRetries: 5, parentId: task.id, failure: 'x' };
+      writeFileSync(join(folder, 'split.json'), `${JSON.stringify({ parentId: task.id, attempt: 1, children: [child] }, null, 2)}\n`);
+      return 'abort';
+    });
+    await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: forge, commandPolicy: policy });
+    const built: string[] = [];
+    const resumed = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: honest(built), commandPolicy: policy });
+    expect(refusedFor(resumed)).toBe('state_tampered');
+    expect(built).toEqual([]);
+  }, 60_000);
+});
+
 describe('the key and the signatures', () => {
   it('a deleted run key: the resume refuses with state_tampered and a fix, ticking nothing', async () => {
     const { dir } = await repo();

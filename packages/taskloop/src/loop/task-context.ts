@@ -79,7 +79,10 @@ export async function readSplits(workspace: string, runId: string, key?: Buffer)
       }
       const verified = verifyRecord(key, 'split', text);
       if (!verified.ok) return { tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} ${describeUnverified(verified.why)}: it was not written by the orchestrator` };
-      splits.push(verified.record as unknown as SplitRecord);
+      const split = verified.record as unknown as SplitRecord;
+      // Bound to its folder, so a genuine split replayed under another task or attempt is caught too.
+      if (split.parentId !== task || `attempt-${split.attempt}` !== attempt) return { tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} is a signed split of ${String(split.parentId)} attempt ${String(split.attempt)} replayed into another folder` };
+      splits.push(split);
     }
   }
   return splits.sort((a, b) => a.parentId.localeCompare(b.parentId) || a.attempt - b.attempt);
