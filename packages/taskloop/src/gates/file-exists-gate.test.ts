@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,5 +39,26 @@ describe('runFileExistsGate', () => {
       expect(evidence.passed, path).toBe(false);
       expect(evidence.reason, path).toMatch(/^refused: /);
     }
+  });
+
+  it('does not count a FIFO as a file, and does not block on one', async () => {
+    execFileSync('mkfifo', [join(workspace, 'src', 'pipe')]);
+    const evidence = await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/pipe', 'src/a.ts'] }, context());
+    expect(evidence).toMatchObject({ passed: false, reason: 'refused: src/pipe is not a regular file or folder' });
+  });
+
+  it('refuses a path through a folder link leading outside, and accepts one staying inside', async () => {
+    await mkdir(join(base, 'elsewhere'));
+    await writeFile(join(base, 'elsewhere', 'only-outside.ts'), '');
+    await symlink(join(base, 'elsewhere'), join(workspace, 'src', 'out'));
+    await symlink(join(workspace, 'src'), join(workspace, 'alias'));
+    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/out/only-outside.ts'] }, context())).toMatchObject({ passed: false, reason: 'refused: src/out/only-outside.ts resolves outside the workspace (through a symbolic link)' });
+    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['alias/a.ts'] }, context())).toMatchObject({ passed: true });
+  });
+
+  it('fails as aborted, never passes, when the run is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/a.ts'] }, { ...context(), signal: controller.signal })).toMatchObject({ passed: false, reason: 'aborted while checking src/a.ts, 0 of 1 path(s) checked' });
   });
 });

@@ -15,7 +15,10 @@ export interface GateRunContext {
   readonly env: Readonly<Record<string, string>>;
   /** Literal values redacted from everything a gate reports. */
   readonly secretValues: readonly string[];
-  /** For shell gates without their own `timeoutMs`. */
+  /**
+   * For shell gates without their own `timeoutMs`, and the deadline of every `file_exists` and
+   * `regex` gate (which have no `timeoutMs`): past it they fail as timed out, never pass.
+   */
   readonly defaultTimeoutMs: number;
   /** Per stream, for shell gate output. */
   readonly maxOutputBytes: number;

@@ -90,4 +90,28 @@ describe('runRegexGate', () => {
     const evidence = await runRegexGate(gate('ghp_\\w+', 'must_not_match'), context());
     expect(evidence.stdout).toBe('src/env.ts:1: const key = "[REDACTED:github_token]";');
   });
+
+  it('a catastrophic pattern fails as timed out at the gate timeout while the event loop keeps running', { timeout: 30_000 }, async () => {
+    await writeFile(join(workspace, 'src', 'slow.ts'), `${'a'.repeat(34)}!\n`);
+    await writeFile(join(workspace, 'src', 'a.ts'), 'TODO first\n');
+    let timerFired = false;
+    setTimeout(() => {
+      timerFired = true;
+    }, 20);
+    const evidence = await runRegexGate(gate('(a+)+$|TODO', 'must_not_match'), context({ defaultTimeoutMs: 1000 }));
+    // The timer ran while the pattern was stuck: the loop's own task timer could have fired too.
+    expect(timerFired).toBe(true);
+    expect(evidence.passed).toBe(false);
+    expect(evidence.reason).toBe('timed out after 1000 ms while matching /(a+)+$|TODO/ in src/slow.ts, 2 of 3 file(s) searched');
+    // What was found before the deadline is kept as evidence.
+    expect(evidence.stdout).toBe('src/a.ts:1: TODO first\nsrc/deep/b.ts:3: // TODO: finish');
+  });
+
+  it('an abort during a match fails the gate as aborted', { timeout: 30_000 }, async () => {
+    await writeFile(join(workspace, 'src', 'slow.ts'), `${'a'.repeat(34)}!\n`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const evidence = await runRegexGate(gate('(a+)+$', 'must_not_match'), context({ defaultTimeoutMs: 60_000, signal: controller.signal }));
+    expect(evidence).toMatchObject({ passed: false, reason: expect.stringMatching(/^aborted while matching \/\(a\+\)\+\$\/ in src\/slow\.ts/) as unknown });
+  });
 });

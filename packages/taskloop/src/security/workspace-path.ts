@@ -16,12 +16,14 @@ const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
  * check compares real paths: the workspace's against the target's, or, for a path that does not
  * exist yet, its nearest existing ancestor's. A dangling symbolic link is refused: writing
  * through it would create its target, wherever that is.
+ *
+ * This is a check of the path as it is now, not a guarantee about what a later open by the same
+ * path reaches: a builder can swap a file or a folder for a link in between. Whatever reads a
+ * file the builder can write opens it with `openInWorkspace` and checks the handle instead.
  */
 export async function resolveInWorkspace(workspace: string, relativePath: string): Promise<WorkspacePath> {
-  if (typeof relativePath !== 'string' || relativePath.trim() === '') return { ok: false, reason: 'the path is empty' };
-  if (relativePath.includes('\0')) return { ok: false, reason: `the path contains a NUL byte: ${JSON.stringify(relativePath)}` };
-  if (isAbsolute(relativePath) || win32.isAbsolute(relativePath)) return { ok: false, reason: `${relativePath} is absolute; give a path relative to the workspace` };
-  if (relativePath.split(/[\\/]+/).includes('..')) return { ok: false, reason: `${relativePath} uses "..", which may leave the workspace` };
+  const unsafe = unsafeRelativePath(relativePath);
+  if (unsafe !== undefined) return { ok: false, reason: unsafe };
 
   let root: string;
   try {
@@ -36,7 +38,7 @@ export async function resolveInWorkspace(workspace: string, relativePath: string
     try {
       const real = await realpath(existing);
       const resolved = missing.length === 0 ? real : join(real, ...missing.reverse());
-      return inside(root, resolved) ? { ok: true, path: resolved } : { ok: false, reason: `${relativePath} resolves outside the workspace (through a symbolic link)` };
+      return isInside(root, resolved) ? { ok: true, path: resolved } : { ok: false, reason: `${relativePath} resolves outside the workspace (through a symbolic link)` };
     } catch (thrown) {
       const code = (thrown as { code?: unknown }).code;
       if (typeof code !== 'string' || !NOT_FOUND.has(code)) return { ok: false, reason: `${relativePath} cannot be resolved: ${errorMessage(thrown)}` };
@@ -50,7 +52,20 @@ export async function resolveInWorkspace(workspace: string, relativePath: string
   }
 }
 
-function inside(root: string, candidate: string): boolean {
+/**
+ * Why a workspace-relative path from a config or a model may not be used at all, before anything
+ * on disk is looked at; undefined when its spelling is acceptable.
+ */
+export function unsafeRelativePath(relativePath: string): string | undefined {
+  if (typeof relativePath !== 'string' || relativePath.trim() === '') return 'the path is empty';
+  if (relativePath.includes('\0')) return `the path contains a NUL byte: ${JSON.stringify(relativePath)}`;
+  if (isAbsolute(relativePath) || win32.isAbsolute(relativePath)) return `${relativePath} is absolute; give a path relative to the workspace`;
+  if (relativePath.split(/[\\/]+/).includes('..')) return `${relativePath} uses "..", which may leave the workspace`;
+  return undefined;
+}
+
+/** Whether `candidate` is `root` or beneath it (both real, absolute paths). */
+export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
