@@ -56,6 +56,7 @@ interface Resolution {
 
 const runFolder = (workspace: string, runId: string) => join(workspace, CONCLAVE_DIR, 'runs', runId);
 const CLI_FILE = 'cli.json';
+const RESOLUTIONS_FILE = 'resolutions.json';
 
 /** The run's signed CLI settings, or a CliError (`state_tampered`) when the file is not the CLI's own. */
 function savedState(ctx: CommandContext, workspace: string, runId: string): CliRunState | undefined {
@@ -65,6 +66,18 @@ function savedState(ctx: CommandContext, workspace: string, runId: string): CliR
   if (settings === undefined) return undefined;
   if (typeof settings.builder !== 'string' || (settings.promptVia !== 'stdin' && settings.promptVia !== 'argument')) throw new CliError(`${join(CONCLAVE_DIR, 'runs', runId, CLI_FILE)} is not a settings record`, [], undefined, `remove it and pass --builder`);
   return settings as unknown as CliRunState;
+}
+
+/**
+ * The resolutions recorded for a run, signed like cli.json: they amend the intent the guardian
+ * judges against, so one the builder planted must not count.
+ */
+function savedResolutions(ctx: CommandContext, workspace: string, runId: string): Resolution[] {
+  const read = readRunSettings(workspace, runId, RESOLUTIONS_FILE, { env: ctx.io.env });
+  if (!read.ok) throw new CliError(`state_tampered: ${read.message}`, [], undefined, read.fix);
+  const list = read.settings?.resolutions;
+  if (read.settings !== undefined && !Array.isArray(list)) throw new CliError(`${join(CONCLAVE_DIR, 'runs', runId, RESOLUTIONS_FILE)} is not a list of resolutions`, [], undefined, 'remove it and record the resolution again with `conclave task unblock`');
+  return (list ?? []) as Resolution[];
 }
 
 async function readJson<T>(path: string): Promise<T | undefined> {
@@ -209,7 +222,7 @@ export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): 
   const saved = savedState(ctx, workspace, run.runId);
   const builder = flags.builder ?? saved?.builder;
   if (builder === undefined) throw new CliError(`run ${run.runId} has no builder on record`, [], undefined, 'pass --builder "<command>"');
-  const resolutions = (await readJson<Resolution[]>(join(runFolder(workspace, run.runId), 'resolutions.json'))) ?? [];
+  const resolutions = savedResolutions(ctx, workspace, run.runId);
   const blocked = saved?.blocked;
   if (blocked !== undefined && !resolutions.some((r) => r.at >= blocked.at)) {
     const text = `conclave task resume: run ${run.runId} is blocked by the guardian: ${blocked.reason}\n    fix: record how to proceed with \`conclave task unblock --resolution "<text>"\`, then resume`;
@@ -235,7 +248,7 @@ export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): 
   const run = await currentRun(workspace, flags.workspace ?? '.');
   const evidence = await readRunEvidence(workspace, run.runId);
   const saved = savedState(ctx, workspace, run.runId);
-  const resolutions = (await readJson<Resolution[]>(join(runFolder(workspace, run.runId), 'resolutions.json'))) ?? [];
+  const resolutions = savedResolutions(ctx, workspace, run.runId);
   const leaves = evidence.plan.filter((item) => item.childIds.length === 0);
   const done = leaves.filter((item) => item.checked).length;
   const blocked = saved?.blocked !== undefined && !resolutions.some((r) => r.at >= (saved.blocked?.at ?? '')) ? saved.blocked : undefined;
@@ -278,11 +291,12 @@ export async function taskUnblockCommand(ctx: CommandContext, flags: TaskFlags &
   if (saved?.blocked === undefined) {
     throw new CliError(`run ${run.runId} is not blocked: there is no guardian block to resolve`, [], undefined, '`conclave task status` shows the run; `task unblock` is for a run the guardian blocked (exit 3)');
   }
-  const file = join(runFolder(workspace, run.runId), 'resolutions.json');
-  const existing = (await readJson<Resolution[]>(file)) ?? [];
+  const file = join(runFolder(workspace, run.runId), RESOLUTIONS_FILE);
+  const existing = savedResolutions(ctx, workspace, run.runId);
   const by = flags.by ?? ctx.io.env.USER ?? ctx.io.env.LOGNAME;
   const entry: Resolution = { resolution, at: new Date().toISOString(), ...(by === undefined ? {} : { by }) };
-  await writeOutput(workspace, file, recordText([...existing, entry]));
+  const written = await writeRunSettings(workspace, run.runId, RESOLUTIONS_FILE, { resolutions: [...existing, entry] }, { env: ctx.io.env });
+  if (!written.ok) throw new CliError(`cannot record the resolution: ${written.message}`, [], undefined, written.fix);
   const text = `conclave task unblock: offline (nothing is run)\nrecorded resolution ${existing.length + 1} for run ${run.runId} in ${file}\nnext: conclave task resume (the guardian reads every recorded resolution as an amendment of the intent)`;
   return { exitCode: EXIT.ok, text, json: { command: 'task unblock', exitCode: EXIT.ok, offline: true, runId: run.runId, file, resolutions: existing.length + 1 } };
 }

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * The kinds of record the orchestrator signs. The kind is part of the signed text, so a signed
  * record of one kind (an evidence bundle) can never pass for another (a run record).
  */
-export type RecordKind = 'run' | 'ledger' | 'evidence' | 'split' | 'cli';
+export type RecordKind = 'run' | 'ledger' | 'evidence' | 'split' | `cli/${string}`;
 
 /** The field a signed record carries its HMAC in. */
 export const MAC_FIELD = 'mac';

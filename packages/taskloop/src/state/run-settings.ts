@@ -31,7 +31,8 @@ export async function writeRunSettings(workspace: string, runId: string, file: s
   } catch (error) {
     return { ok: false, message: `cannot create ${runDir(runId)}: ${errorMessage(error)}`, fix: 'check the workspace is writable' };
   }
-  const written = await writeFileAtomic(path, `${JSON.stringify(signRecord(key.key, 'cli', settings), null, 2)}\n`, { sync: false });
+  // The file's name is part of what is signed, so one settings file never passes for another.
+  const written = await writeFileAtomic(path, `${JSON.stringify(signRecord(key.key, `cli/${file}`, settings), null, 2)}\n`, { sync: false });
   return written.ok ? { ok: true, path } : { ok: false, message: written.message, fix: 'check the workspace is writable' };
 }
 
@@ -48,7 +49,7 @@ export function readRunSettings(workspace: string, runId: string, file: string, 
   }
   const key = readRunKey(workspace, runId, options.env, options.stateDir);
   if ('ok' in key) return { ok: false, kind: 'state_tampered', path, message: key.message, fix: key.fix };
-  const verified = verifyRecord(key.key, 'cli', text);
+  const verified = verifyRecord(key.key, `cli/${file}`, text);
   if (!verified.ok) return { ok: false, kind: 'state_tampered', path, message: `${shown} ${describeUnverified(verified.why)}: it was not written by conclave`, fix: `remove ${shown} and pass the settings as flags (--builder, --allow)` };
   return { ok: true, settings: verified.record };
 }

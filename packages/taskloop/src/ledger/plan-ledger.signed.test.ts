@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { initLedger, openLedger } from './plan-ledger.js';
+import { sha256 } from './sha256.js';
+
+const PLAN = '# Plan\n\n- [ ] One {#one}\n- [ ] Two {#two}\n';
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function signedLedger(key: Buffer): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'conclave-ledger-signed-'));
+  dirs.push(dir);
+  const init = await initLedger(dir, PLAN, { durable: false, key });
+  if (!init.ok) throw new Error(init.kind);
+  const flipped = await init.ledger.flip('one');
+  expect(flipped.ok).toBe(true);
+  return dir;
+}
+
+describe('a signed plan ledger (ADR 0025)', () => {
+  it('reopens with its key; every record it writes carries a mac', async () => {
+    const key = randomBytes(32);
+    const dir = await signedLedger(key);
+    expect(JSON.parse(readFileSync(join(dir, '.conclave/ledger.json'), 'utf8'))).toMatchObject({ mac: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    const opened = await openLedger(dir, { key });
+    expect(opened.ok && opened.ledger.plan.items.map((item) => item.checked)).toEqual([true, false]);
+  });
+
+  it('plan.md and ledger.json forged to match: ledger_unauthenticated with a fix, never opened', async () => {
+    const key = randomBytes(32);
+    const dir = await signedLedger(key);
+    const text = readFileSync(join(dir, '.conclave/plan.md'), 'utf8').replace('- [ ] Two', '- [x] Two');
+    writeFileSync(join(dir, '.conclave/plan.md'), text);
+    writeFileSync(join(dir, '.conclave/ledger.json'), `${JSON.stringify({ version: 1, current: { sha256: sha256(text), text } })}\n`);
+    expect(await openLedger(dir, { key })).toMatchObject({ ok: false, kind: 'ledger_unauthenticated', fix: expect.stringContaining('git checkout') as unknown });
+    // Another run's key is no better than none.
+    expect(await openLedger(dir, { key: randomBytes(32) })).toMatchObject({ ok: false, kind: 'ledger_unauthenticated' });
+  });
+});
