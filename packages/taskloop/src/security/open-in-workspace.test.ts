@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openInWorkspace, type OpenedInWorkspace } from './open-in-workspace.js';
+import { handleRealPath, openInWorkspace, type OpenedInWorkspace } from './open-in-workspace.js';
 
 let base: string;
 let workspace: string;
@@ -67,5 +67,21 @@ describe('openInWorkspace', () => {
     ['/etc/passwd', 'refused'],
   ])('%s is %s', async (path, kind) => {
     expect(await openInWorkspace(workspace, path, { followFinalLink: true })).toMatchObject({ ok: false, kind });
+  });
+
+  it('without procfs, knows the handle by its inode: a path swapped after the open is not taken for it', async () => {
+    const path = join(workspace, 'src', 'nested', 'a.ts');
+    const handle = await open(path, 'r');
+    try {
+      const stats = await handle.stat({ bigint: true });
+      expect(await handleRealPath(handle, path, stats, false)).toBe(path);
+      await rename(path, join(workspace, 'moved.ts'));
+      await symlink(join(outside, 'secret.txt'), path);
+      expect(await handleRealPath(handle, path, stats, false)).toBeUndefined();
+      // The kernel still knows where the opened file is now.
+      expect(await handleRealPath(handle, path, stats)).toBe(join(workspace, 'moved.ts'));
+    } finally {
+      await handle.close();
+    }
   });
 });

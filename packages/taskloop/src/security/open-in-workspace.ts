@@ -85,10 +85,13 @@ async function openFailure(workspace: string, relativePath: string, thrown: unkn
   return { ok: false, kind: 'unreadable', reason: `${relativePath} cannot be opened: ${errorMessage(thrown)}` };
 }
 
-/** The real path of the file the handle holds; undefined when it can no longer be told (the path now names another file). */
-async function handleRealPath(handle: FileHandle, openedPath: string, stats: BigIntStats): Promise<string | undefined> {
+/**
+ * The real path of the file the handle holds; undefined when it can no longer be told (the path
+ * now names another file). Exported so that the fallback without procfs is tested on Linux too.
+ */
+export async function handleRealPath(handle: FileHandle, openedPath: string, stats: BigIntStats, useProcfs = true): Promise<string | undefined> {
   try {
-    const fromKernel = await readlink(`/proc/self/fd/${handle.fd}`);
+    const fromKernel = useProcfs ? await readlink(`/proc/self/fd/${handle.fd}`) : '';
     // The kernel marks an unlinked file; what was opened was still that file, at that path.
     if (fromKernel.startsWith('/')) return fromKernel.replace(/ \(deleted\)$/, '');
   } catch {
