@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -37,6 +38,15 @@ describe('loadRelatedSpecs', () => {
       ],
       unavailable: [],
     });
+  });
+
+  it('never waits on a FIFO in place of a related spec: it is not a regular file', async () => {
+    const workspace = await folder({ 'tasks/parent.md': specText('parent', 'Ship it', ['done']) });
+    execFileSync('mkfifo', [join(workspace, 'tasks/next.md')]);
+    const related = await loadRelatedSpecs({ file: join(workspace, 'tasks/child.md'), relationships: { parent: 'parent', next: ['next'] } }, workspace, 100);
+    expect(related.parent?.spec).toBe('parent');
+    expect(related.next).toEqual([]);
+    expect(related.unavailable).toEqual([expect.objectContaining({ spec: 'next', reason: 'tasks/next.md is not a regular file' })]);
   });
 
   it('a relative spec path is taken from the working directory, as loadSpec reads it', async () => {

@@ -1,7 +1,7 @@
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage } from '@conclave/core';
-import { resolveInWorkspace } from '../security/workspace-path.js';
+import { openInWorkspace } from '../security/open-in-workspace.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 import { parseSpec } from '../spec/task-spec.js';
 import { DEFAULT_MAX_EXCERPT_CHARS, excerptOf, type SpecExcerpt, type UnavailableRelation } from './input-pack.js';
@@ -52,16 +52,13 @@ async function readRelated(specFile: string | undefined, id: string, workspace: 
   const wanted = join(dirname(resolve(specFile)), `${id}.md`);
   const inside = await workspaceRelative(workspace, wanted);
   if (inside === undefined) return { ok: false, reason: `${wanted} is outside the workspace` };
-  const resolved = await resolveInWorkspace(workspace, inside);
-  if (!resolved.ok) return { ok: false, reason: resolved.reason };
-  let handle;
+  // Opened first and checked by its handle (never check-then-open), non-blocking: a spec swapped
+  // for a link out of the workspace is refused, and a FIFO cannot hang the judgement.
+  const opened = await openInWorkspace(workspace, inside, { followFinalLink: true });
+  if (!opened.ok) return { ok: false, reason: opened.kind === 'missing' ? `missing: ${inside}` : opened.reason };
+  const handle = opened.handle;
   try {
-    handle = await open(resolved.path, 'r');
-  } catch (thrown) {
-    const code = (thrown as { code?: unknown }).code;
-    return { ok: false, reason: code === 'ENOENT' ? `missing: ${inside}` : `${inside} cannot be read: ${errorMessage(thrown)}` };
-  }
-  try {
+    if (!opened.stats.isFile()) return { ok: false, reason: `${inside} is not a regular file` };
     const buffer = Buffer.alloc(MAX_READ_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, MAX_READ_BYTES, 0);
     // A cut inside a multi-byte character leaves a replacement character: drop it.
