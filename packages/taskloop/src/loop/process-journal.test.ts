@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { groupAlive } from '../process/process-group.js';
 import { CHECK_SCRIPT, sampleSpec, tempRepo } from '../test-support/temp-repo.js';
-import { readJournal } from './process-journal.js';
+import { newProcessToken, PROCESS_TOKEN_VAR, processesWithToken } from '../process/process-token.js';
+import { readJournal, stopLeftoverGroups } from './process-journal.js';
 
 const CHILD = fileURLToPath(new URL('./test-fixtures/loop-child.ts', import.meta.url));
 
@@ -57,3 +58,26 @@ describe('a rerun stops what a killed run left running', () => {
     }
   }, 60_000);
 });
+
+describe('stopLeftoverGroups', () => {
+  it('stops a process that carries a tree\'s token although its group leader has exited (setsid, a double fork)', async () => {
+    const repo = await tempRepo();
+    const runDir = join(repo.dir, '.conclave/runs/r1');
+    await mkdir(runDir, { recursive: true });
+    const token = newProcessToken();
+    // The escaped child: its own session, the token in its environment, and no leader left.
+    const escaped = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore', cwd: repo.dir, env: { PATH: process.env.PATH ?? '/usr/bin', [PROCESS_TOKEN_VAR]: token } });
+    escaped.unref();
+    const gone = new Promise<void>((resolve) => escaped.once('exit', () => resolve()));
+    try {
+      await writeFile(join(runDir, 'processes.json'), `${JSON.stringify([{ pgid: 999_999_999, token }])}\n`);
+      expect(await stopLeftoverGroups(runDir, repo.dir)).toEqual([999_999_999]);
+      await gone;
+      expect(processesWithToken(token)).toEqual([]);
+    } finally {
+      escaped.kill('SIGKILL');
+      await repo.cleanup();
+    }
+  }, 30_000);
+});
+

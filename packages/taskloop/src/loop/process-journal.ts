@@ -2,6 +2,7 @@ import { readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { groupAlive, killGroup } from '../process/process-group.js';
+import { processesWithToken } from '../process/process-token.js';
 import type { ProcessGroupWatcher } from '../process/run-process.js';
 
 /**
@@ -13,7 +14,8 @@ import type { ProcessGroupWatcher } from '../process/run-process.js';
  */
 export class ProcessJournal implements ProcessGroupWatcher {
   readonly #file: string;
-  readonly #groups = new Set<number>();
+  /** Each live group and the token its processes carry (process-token.ts). */
+  readonly #groups = new Map<number, string>();
   #closed = false;
   #drained: (() => void) | undefined;
 
@@ -21,8 +23,8 @@ export class ProcessJournal implements ProcessGroupWatcher {
     this.#file = join(runDir, 'processes.json');
   }
 
-  started(pgid: number): void {
-    this.#groups.add(pgid);
+  started(pgid: number, token: string): void {
+    this.#groups.set(pgid, token);
     this.#write();
   }
 
@@ -52,7 +54,7 @@ export class ProcessJournal implements ProcessGroupWatcher {
     if (this.#closed) return;
     const temp = `${this.#file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temp, `${JSON.stringify([...this.#groups])}\n`);
+      writeFileSync(temp, `${JSON.stringify([...this.#groups].map(([pgid, token]) => ({ pgid, token })))}\n`);
       renameSync(temp, this.#file);
     } catch {
       // The journal only helps a rerun tidy up; failing to keep it must not fail the attempt.
@@ -61,9 +63,10 @@ export class ProcessJournal implements ProcessGroupWatcher {
 }
 
 /**
- * Stops the process groups a killed run left running in `workspace`. A group is stopped only if
- * it is alive and its leader still runs in the workspace (Linux: `/proc/<pid>/cwd`), so a process
- * id the system has since given to something else is never touched. Returns the groups stopped.
+ * Stops the process trees a killed run left running in `workspace`: a group whose leader is alive
+ * and still runs in the workspace (Linux: `/proc/<pid>/cwd`), so a process id the system has since
+ * given to something else is never touched; and every process carrying a tree's random token,
+ * also when its leader has exited. Returns the groups stopped.
  */
 export async function stopLeftoverGroups(runDir: string, workspace: string): Promise<readonly number[]> {
   let groups: unknown;
@@ -75,10 +78,18 @@ export async function stopLeftoverGroups(runDir: string, workspace: string): Pro
   if (!Array.isArray(groups)) return [];
   const root = await realpath(workspace);
   const stopped: number[] = [];
-  for (const pgid of groups) {
-    if (typeof pgid !== 'number' || !Number.isInteger(pgid) || pgid <= 1 || !groupAlive(pgid)) continue;
-    if (!runsIn(pgid, root)) continue;
-    await killGroup(pgid);
+  for (const entry of groups) {
+    // `{ pgid, token }`; a bare number is a journal from before tokens.
+    const { pgid, token } = typeof entry === 'number' ? { pgid: entry, token: undefined } : ((entry ?? {}) as { pgid?: unknown; token?: unknown });
+    if (typeof pgid !== 'number' || !Number.isInteger(pgid) || pgid <= 1) continue;
+    const tokenText = typeof token === 'string' && /^[0-9a-f]{32}$/.test(token) ? token : undefined;
+    // A group whose leader still runs in the workspace (a pid the system has not given to
+    // something else), or any process carrying the tree's random token: the leader may have
+    // exited while a child that called setsid goes on editing the workspace.
+    const leader = groupAlive(pgid) && runsIn(pgid, root);
+    const marked = tokenText !== undefined && processesWithToken(tokenText).length > 0;
+    if (!leader && !marked) continue;
+    await killGroup(leader ? pgid : undefined, undefined, tokenText);
     stopped.push(pgid);
   }
   try {
@@ -102,7 +113,9 @@ function runsIn(pid: number, root: string): boolean {
 /** For tests: the groups on record. */
 export function readJournal(runDir: string): readonly number[] {
   try {
-    return JSON.parse(readFileSync(join(runDir, 'processes.json'), 'utf8')) as number[];
+    const entries = JSON.parse(readFileSync(join(runDir, 'processes.json'), 'utf8')) as unknown;
+    if (!Array.isArray(entries)) return [];
+    return entries.map((entry: unknown) => (typeof entry === 'number' ? entry : (entry as { pgid?: unknown } | null)?.pgid)).filter((pgid): pgid is number => typeof pgid === 'number');
   } catch {
     return [];
   }

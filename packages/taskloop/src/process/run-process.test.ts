@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROCESS_TOKEN_VAR } from './process-token.js';
 import { runProcess, type ProcessSpec } from './run-process.js';
 
 const node = process.execPath;
@@ -61,12 +62,13 @@ describe('runProcess', () => {
     expect(outcome).toMatchObject({ exitCode: 0, stdout: 'eof\n', timedOut: false });
   });
 
-  it('runs in cwd with exactly the given environment', async () => {
+  it('runs in cwd with exactly the given environment, plus the tree\'s token', async () => {
     const env = { PATH: process.env.PATH ?? '/usr/bin', ONLY_THIS: 'yes' };
     const outcome = await runProcess(spec('console.log(JSON.stringify({ env: process.env, cwd: process.cwd() }))', { env }));
     const printed = JSON.parse(outcome.stdout) as { env: Record<string, string>; cwd: string };
-    // Node itself may not add variables; what the child sees is what we passed.
-    expect(printed.env).toEqual(env);
+    // Node itself may not add variables; what the child sees is what we passed, and the random
+    // token that finds the tree's processes again (process-token.ts).
+    expect(printed.env).toEqual({ ...env, [PROCESS_TOKEN_VAR]: expect.stringMatching(/^[0-9a-f]{32}$/) as unknown });
     expect(printed.cwd).toBe(await import('node:fs/promises').then((fs) => fs.realpath(dir)));
   });
 
@@ -161,4 +163,22 @@ describe('runProcess', () => {
     const leftover = Number(outcome.stdout.trim());
     expect(await waitUntil(() => processGone(leftover))).toBe(true);
   });
+});
+
+describe('runProcess: processes that leave the process group', () => {
+  // A child that calls setsid (Node's detached spawn does) leaves the group, so a group kill alone
+  // would miss it; it carries the tree's token in its environment and is stopped with the tree.
+  const escape = (pidFile: string, then: string) =>
+    `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); c.unref(); require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); ${then}`;
+
+  it.each([
+    ['at the timeout', 'setInterval(() => {}, 1000);', 300],
+    ['when the leader exits on its own', 'setTimeout(() => process.exit(0), 100);', 20_000],
+  ])('stops a setsid child %s', async (_when, then, timeoutMs) => {
+    const pidFile = join(dir, 'escaped.pid');
+    await runProcess(spec(escape(pidFile, then), { timeoutMs }));
+    const escaped = Number(await readFile(pidFile, 'utf8'));
+    expect(escaped).toBeGreaterThan(1);
+    expect(await waitUntil(() => processGone(escaped), 10_000)).toBe(true);
+  }, 30_000);
 });

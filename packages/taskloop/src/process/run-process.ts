@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { errorMessage } from '@conclave/core';
 import { BoundedOutput } from './bounded-output.js';
 import { KILL_GRACE_MS, killGroup, signalGroup, trackGroup, untrackGroup } from './process-group.js';
+import { newProcessToken, PROCESS_TOKEN_VAR, processesWithToken } from './process-token.js';
 
 /** One process to run: an argv (never a shell line), where, with what, and within which bounds. */
 export interface ProcessSpec {
@@ -28,7 +29,8 @@ export interface ProcessSpec {
  * cannot clean up) leaves a record its rerun can use to stop what is still running.
  */
 export interface ProcessGroupWatcher {
-  started(pgid: number): void;
+  /** `token` marks every process of the tree, also those that leave the group (process-token.ts). */
+  started(pgid: number, token: string): void;
   ended(pgid: number): void;
 }
 
@@ -97,9 +99,11 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
 }
 
 function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> {
+  // Marks every process of this tree, also those that leave its process group (process-token.ts).
+  const token = newProcessToken();
   const child = spawn(spec.file, [...spec.args], {
     cwd: spec.cwd,
-    env: { ...spec.env },
+    env: { ...spec.env, [PROCESS_TOKEN_VAR]: token },
     detached: true,
     stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
@@ -120,13 +124,13 @@ function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> 
     let drain: NodeJS.Timeout | undefined;
     const pgid = child.pid;
     if (pgid !== undefined) {
-      trackGroup(pgid);
-      spec.groups?.started(pgid);
+      trackGroup(pgid, token);
+      spec.groups?.started(pgid, token);
     }
 
     const killTree = (): Promise<void> => {
       if (pgid === undefined) return Promise.resolve();
-      killing ??= killGroup(pgid, KILL_GRACE_MS);
+      killing ??= killGroup(pgid, KILL_GRACE_MS, token);
       return killing;
     };
     const timer = setTimeout(() => {
@@ -177,8 +181,9 @@ function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> 
     });
     child.once('exit', (code, signal) => {
       exit = { code, signal };
-      // Leftovers in the group (a backgrounded server, a watcher) would hold the pipes open.
-      if (pgid !== undefined && signalGroup(pgid, 0)) void killTree();
+      // Leftovers (a backgrounded server, a watcher, a daemon that called setsid) would hold the
+      // pipes open and outlive the gate or the build: the tree goes with its leader.
+      if (pgid !== undefined && (signalGroup(pgid, 0) || processesWithToken(token).length > 0)) void killTree();
       // 'close' (every stream ended) normally follows at once; the drain bound covers pipes a
       // process outside the group still holds.
       drain = setTimeout(finish, KILL_GRACE_MS + DRAIN_AFTER_EXIT_MS);
