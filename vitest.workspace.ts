@@ -12,4 +12,6 @@ export const projects: TestProjectConfiguration[] = [
   { extends: true as const, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
   // The fault campaign's own checks: a few hundred runs, not the campaign (`npm run fuzz`).
   { extends: true as const, test: { name: 'fuzz', root: 'bench/fuzz', include: ['**/*.test.ts'], testTimeout: 120_000 } },
+  // The kill campaign's own checks: two trials and the detectors, not the campaign (`npm run chaos`).
+  { extends: true as const, test: { name: 'chaos', root: 'bench/chaos', include: ['**/*.test.ts'], testTimeout: 60_000 } },
 ];

@@ -3,6 +3,7 @@
  * `--concurrency`, `--timeout-ms`, `--meetings`, `--families`, `--json`. The defaults fit a
  * whole campaign in about two and a half minutes on a 2-core machine: 100,000 runs or 150 s.
  */
+import { isWhole, numberFlag } from '../campaign-cli.js';
 import type { KindFamily } from './adapter-kinds.js';
 import type { CampaignOptions } from './campaign.js';
 
@@ -41,13 +42,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const known = new Set(['seed', 'runs', 'seconds', 'offset', 'concurrency', 'timeout-ms', 'meetings', 'families', 'json']);
   const unknown = [...values.keys()].find((key) => !known.has(key));
   if (unknown !== undefined) return { ok: false, message: `unknown flag --${unknown}\n${USAGE}` };
-  const number = (key: string, fallback: number, valid: (v: number) => boolean): number | string => {
-    const raw = values.get(key);
-    if (raw === undefined) return fallback;
-    const parsed = Number(raw);
-    return raw.trim() !== '' && valid(parsed) ? parsed : `--${key} ${raw} is not valid`;
-  };
-  const whole = (v: number): boolean => Number.isInteger(v) && v >= 0;
+  const number = (key: string, fallback: number, valid: (v: number) => boolean): number | string => numberFlag(values, key, fallback, valid);
+  const whole = isWhole;
   const seed = number('seed', DEFAULT_SEED, Number.isInteger);
   const runs = number('runs', 100_000, (v) => whole(v) && v >= 1);
   const seconds = number('seconds', 150, (v) => v > 0);

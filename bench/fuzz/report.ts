@@ -2,6 +2,7 @@
  * The campaign's printed report: the must-be-zero counters first, then how runs ended, the
  * counters by adapter kind, and the first failing runs with the command that replays each.
  */
+import { textTable as table } from '../campaign-cli.js';
 import type { CampaignReport } from './campaign.js';
 import type { FindingKind } from './findings.js';
 
@@ -12,12 +13,6 @@ const LABELS: Readonly<Record<FindingKind, string>> = {
   verdict_mismatch: 'verdict mismatches (independent oracle)',
   lost_honest_vote: 'runs that lost an honest vote (fail-closed; reported, not fatal)',
 };
-
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length))) ?? [];
-  const line = (row: readonly string[]): string => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd();
-  return [line(rows[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
-}
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
