@@ -339,6 +339,32 @@ describe('conclave meet and adr approve', () => {
 });
 
 describe('conclave task', () => {
+  it('status shows only the ticks the signed ledger vouches for: a builder\'s forged ticks in plan.md are named, not shown as done', async () => {
+    const workspace = await sampleRepo();
+    const cwd = await tempDir();
+    const crash = `'${process.execPath}' -e "process.exit(3)"`;
+    const spec = (await readFile(join(examples, 'tasks/add-farewell.md'), 'utf8')).replace(/maxRetries: \d+/, 'maxRetries: 0');
+    await writeFile(join(cwd, 'spec.md'), spec);
+    const run = await runMain(['task', 'run', join(cwd, 'spec.md'), '--workspace', workspace, '--builder', crash, '--allow', 'node --test', '--json'], { cwd });
+    expect(run.code).toBe(1);
+    const honest = JSON.parse((await runMain(['task', 'status', '--json'], { cwd: workspace })).stdout) as Record<string, unknown>;
+    expect(honest).toMatchObject({ planVerified: true, problems: [], done: 0 });
+    // The builder ticks every box itself.
+    const planPath = join(workspace, '.conclave/plan.md');
+    await writeFile(planPath, (await readFile(planPath, 'utf8')).replaceAll('- [ ]', '- [x]'));
+    const status = await runMain(['task', 'status', '--json'], { cwd: workspace });
+    expect(status.code).toBe(0);
+    const forged = JSON.parse(status.stdout) as { planVerified: boolean; problems: string[]; done: number; plan: { checked: boolean }[] };
+    expect(forged).toMatchObject({ planVerified: false, done: 0 });
+    expect(forged.problems).toEqual([expect.stringContaining('plan.md was changed by someone other than the orchestrator')]);
+    expect(forged.plan.length).toBeGreaterThan(0);
+    expect(forged.plan.every((item) => !item.checked)).toBe(true);
+    const text = (await runMain(['task', 'status'], { cwd: workspace })).stdout;
+    expect(text).toContain('warning: .conclave/plan.md was changed by someone other than the orchestrator');
+    expect(text).toContain('plan: (NOT VERIFIED: see below)');
+    expect(text).not.toMatch(/\[x\]/);
+  }, 60_000);
+
   it('runs a spec in a real git repository, then status, unblock (refused: the run is not blocked) and resume', async () => {
     const workspace = await sampleRepo();
     const cwd = await tempDir();

@@ -108,7 +108,8 @@ export function renderTaskResult(result: TaskLoopResult): string {
 
 /** A run's plan and attempts, for `task status`. */
 export function renderEvidence(evidence: RunEvidence): string {
-  const lines = [`run ${evidence.runId}`, 'plan:'];
+  const lines = [`run ${evidence.runId}`, `plan:${evidence.planVerified ? '' : ' (NOT VERIFIED: see below)'}`];
+  for (const problem of evidence.problems) lines.splice(1, 0, `warning: ${problem}`);
   for (const item of evidence.plan) lines.push(`${'  '.repeat(item.depth + 1)}[${item.checked ? 'x' : ' '}] ${item.id}: ${item.text}`);
   lines.push(`attempts: ${evidence.attempts.length}`);
   for (const a of evidence.attempts) {

@@ -26,8 +26,8 @@ export { isRunnable, nextRunnable } from './ledger/plan-runnable.js';
 export type { PlanTaskInput } from './ledger/plan-render.js';
 export { planFromTasks } from './ledger/plan-render.js';
 export { planSeedFromSpecBody } from './ledger/plan-seed.js';
-export type { AppendResult, CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerTampered, LedgerWriteOptions, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
-export { checkLedger, flip, initLedger, openLedger, PlanLedger, restoreLedger } from './ledger/plan-ledger.js';
+export type { AppendResult, CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerPlanView, LedgerTampered, LedgerWriteOptions, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
+export { checkLedger, flip, initLedger, openLedger, PlanLedger, readLedgerPlan, restoreLedger } from './ledger/plan-ledger.js';
 
 // Gates: shell, file_exists, regex; levels; structured evidence.
 export type { FileExistsGate, GateDefinition, Level, RegexGate, ShellGate } from './gates/gate-definition.js';
@@ -67,7 +67,7 @@ export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopRes
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
 export type { RunTaskContext } from './loop/run-task.js';
 export { runTask } from './loop/run-task.js';
-export type { RunEvidence } from './loop/read-run.js';
+export type { ReadRunEvidenceOptions, RunEvidence } from './loop/read-run.js';
 export { readRunEvidence } from './loop/read-run.js';
 export type { SplitRecord, TaskContext } from './loop/task-context.js';
 export { readSplits } from './loop/task-context.js';

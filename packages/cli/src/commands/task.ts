@@ -116,8 +116,8 @@ export function taskExitCode(result: TaskLoopResult): ExitCode {
 }
 
 /** The run record of a task run, read back from the workspace's evidence. */
-export async function taskRecord(workspace: string, spec: TaskSpec, specPath: string | undefined, result: TaskLoopResult, offline: boolean): Promise<TaskRunRecord> {
-  const evidence = result.runId === undefined ? undefined : await readRunEvidence(workspace, result.runId);
+export async function taskRecord(workspace: string, spec: TaskSpec, specPath: string | undefined, result: TaskLoopResult, offline: boolean, env?: NodeJS.ProcessEnv): Promise<TaskRunRecord> {
+  const evidence = result.runId === undefined ? undefined : await readRunEvidence(workspace, result.runId, env === undefined ? {} : { env });
   return runRecord<TaskRunRecord>({
     kind: 'task',
     offline,
@@ -171,7 +171,7 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
     if (!saved.ok) settingsNote = `warning: the run's CLI settings were not saved (${saved.message}); pass --builder to \`task resume\``;
   }
   const exitCode = taskExitCode(result);
-  const record = await taskRecord(workspace, spec, specFile, result, choice.offline);
+  const record = await taskRecord(workspace, spec, specFile, result, choice.offline, ctx.io.env);
   const written = out === undefined ? undefined : await writeOutput(ctx.io.cwd, out, recordText(record));
   const lines = [providerLine(`task ${command}`, choice), '', renderTaskResult(result)];
   if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push('path' in issue ? formatSpecIssue(issue) : `${specFile ?? 'plan'}:${issue.line}:${issue.column} ${issue.message}\n    fix: ${issue.fix}`);
@@ -246,7 +246,8 @@ export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): 
 export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): Promise<CommandOutcome> {
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   const run = await currentRun(workspace, flags.workspace ?? '.');
-  const evidence = await readRunEvidence(workspace, run.runId);
+  // The plan shown is the one the run's signed ledger vouches for: ticks a builder wrote are not the orchestrator's.
+  const evidence = await readRunEvidence(workspace, run.runId, { env: ctx.io.env });
   const saved = savedState(ctx, workspace, run.runId);
   const resolutions = savedResolutions(ctx, workspace, run.runId);
   const leaves = evidence.plan.filter((item) => item.childIds.length === 0);
@@ -271,6 +272,8 @@ export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): 
       state,
       done,
       total: leaves.length,
+      planVerified: evidence.planVerified,
+      problems: evidence.problems,
       plan: evidence.plan.map((item) => ({ id: item.id, text: item.text, checked: item.checked, depth: item.depth })),
       attempts: evidence.attempts.map((a) => ({ taskId: a.taskId, attempt: a.attempt, decision: a.decision, failedGates: a.gates.filter((g) => !g.passed).map((g) => g.name) })),
       ...(blocked === undefined ? {} : { blocked }),

@@ -418,6 +418,37 @@ type ReadResult = { readonly ok: true; readonly bytes: Buffer | undefined } | Le
  * Reads a ledger file; a missing file is `bytes: undefined`, not an error. Synchronously: it is
  * small, and read before every step of the loop (ADR 0021).
  */
+/** The plan as a reader may show it, and whether the orchestrator's signed record vouches for it. */
+export interface LedgerPlanView {
+  /** plan.md when the record vouches for it; otherwise the orchestrator's last signed plan, or none. */
+  readonly text: string | undefined;
+  readonly verified: boolean;
+  /** Why the plan on disk is not shown as it is, for a person. */
+  readonly problem?: string;
+}
+
+/**
+ * Reads the plan for a status view or a report, writing nothing: plan.md when the run's signed
+ * ledger record holds its hash (the last write or the one about to be made); when plan.md was
+ * changed by anyone else (a builder ticking its own boxes), the orchestrator's last signed plan,
+ * with the problem named. Without the key, or with a record that does not verify, nothing is
+ * vouched for: the ticks on disk are shown as unverified, never as the orchestrator's.
+ */
+export function readLedgerPlan(workspace: string, key: Buffer | undefined): LedgerPlanView {
+  const planRead = readOptional(conclavePath(workspace, 'plan.md'));
+  const onDisk = planRead.ok ? planRead.bytes : undefined;
+  const recordRead = readOptional(conclavePath(workspace, 'ledger.json'));
+  if (!recordRead.ok || recordRead.bytes === undefined) return { text: onDisk?.toString('utf8'), verified: false, problem: `${join(CONCLAVE_DIR, 'ledger.json')} is missing: the plan's ticks cannot be verified` };
+  if (key === undefined) return { text: onDisk?.toString('utf8'), verified: false, problem: "the run's key is missing: the plan's ticks cannot be verified" };
+  const record = parseRecord(recordRead.bytes.toString('utf8'), key);
+  if (!record.ok) return { text: onDisk?.toString('utf8'), verified: false, problem: `${record.message}; the plan's ticks cannot be verified` };
+  const actualSha = onDisk === undefined ? undefined : sha256(onDisk);
+  const { current, pending } = record.record;
+  if (onDisk !== undefined && (actualSha === current?.sha256 || actualSha === pending?.sha256)) return { text: onDisk.toString('utf8'), verified: true };
+  if (record.intended === undefined) return { text: undefined, verified: false, problem: 'the run has no signed plan yet' };
+  return { text: record.intended.text, verified: false, problem: `${join(CONCLAVE_DIR, 'plan.md')} was changed by someone other than the orchestrator: showing its last signed plan` };
+}
+
 function readOptional(path: string): ReadResult {
   try {
     return { ok: true, bytes: readFileSync(path) };

@@ -1,17 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GuardianTimelineEntry } from '../guardian/guardian.js';
-import { conclavePath } from '../ledger/ledger-paths.js';
+import { readLedgerPlan } from '../ledger/plan-ledger.js';
 import type { PlanItem } from '../ledger/plan-parse.js';
 import { parsePlan } from '../ledger/plan-parse.js';
 import type { EvidenceBundle, TimelineEntry } from './evidence-store.js';
+import { readRunKey } from '../state/run-key.js';
 import { readRunAttempts, runDir } from './evidence-store.js';
 
 /** Everything a run left in its workspace, read back for a report or a status view. */
 export interface RunEvidence {
   readonly runId: string;
-  /** The ledger's tasks as they stand now (nested items are subtasks and splits). */
+  /**
+   * The ledger's tasks as they stand now (nested items are subtasks and splits): plan.md when the
+   * run's signed ledger record vouches for it, otherwise the orchestrator's last signed plan.
+   */
   readonly plan: readonly PlanItem[];
+  /** Whether the run's signed record vouches for the plan shown (false: see `problems`). */
+  readonly planVerified: boolean;
+  /** What could not be verified, for a person (a plan changed by the builder, a missing key). */
+  readonly problems: readonly string[];
   /** Every finished attempt, in the order it was recorded. */
   readonly attempts: readonly EvidenceBundle[];
   /** The run's timeline; a line a kill cut short is skipped. */
@@ -20,24 +28,32 @@ export interface RunEvidence {
   readonly guardian?: readonly GuardianTimelineEntry[];
 }
 
+/** Where the run's key is (as for `runTaskLoop`): the environment and an explicit state folder. */
+export interface ReadRunEvidenceOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly stateDir?: string;
+}
+
 /**
  * Reads a run's evidence from `workspace` (`.conclave/plan.md`, the attempts' `evidence.json`, the
  * timeline and `guardian.json`). Missing parts read as empty: a run killed early still reports
- * what it did.
+ * what it did. The plan's ticks are the orchestrator's only: a plan.md its signed ledger record
+ * does not vouch for is replaced by the last signed plan, and `planVerified`/`problems` say so.
  */
-export async function readRunEvidence(workspace: string, runId: string): Promise<RunEvidence> {
+export async function readRunEvidence(workspace: string, runId: string, options: ReadRunEvidenceOptions = {}): Promise<RunEvidence> {
   const found = readRunAttempts(workspace, runId);
-  const [planText, timelineText, guardianText] = await Promise.all([
-    readOptional(conclavePath(workspace, 'plan.md')),
-    readOptional(join(workspace, runDir(runId), 'timeline.jsonl')),
-    readOptional(join(workspace, runDir(runId), 'guardian.json')),
-  ]);
+  const key = readRunKey(workspace, runId, options.env, options.stateDir);
+  const planView = readLedgerPlan(workspace, 'key' in key ? key.key : undefined);
+  const [timelineText, guardianText] = await Promise.all([readOptional(join(workspace, runDir(runId), 'timeline.jsonl')), readOptional(join(workspace, runDir(runId), 'guardian.json'))]);
+  const planText = planView.text;
   const parsed = planText === undefined ? undefined : parsePlan(planText);
   const attempts = found.map((entry) => entry.bundle).sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.attempt - b.attempt);
   const guardian = guardianText === undefined ? undefined : parseJson<GuardianTimelineEntry[]>(guardianText);
   return {
     runId,
     plan: parsed?.ok === true ? parsed.plan.items : [],
+    planVerified: planView.verified,
+    problems: planView.problem === undefined ? [] : [planView.problem],
     attempts,
     timeline: (timelineText ?? '').split('\n').flatMap((line) => {
       const entry = line.trim() === '' ? undefined : parseJson<TimelineEntry>(line);
