@@ -6,7 +6,7 @@ import type { PlanItem } from '../ledger/plan-parse.js';
 import { parsePlan } from '../ledger/plan-parse.js';
 import type { EvidenceBundle, TimelineEntry } from './evidence-store.js';
 import { readRunKey } from '../state/run-key.js';
-import { readRunAttempts, runDir } from './evidence-store.js';
+import { readRunAttempts, readSignedRunAttempts, runDir } from './evidence-store.js';
 
 /** Everything a run left in its workspace, read back for a report or a status view. */
 export interface RunEvidence {
@@ -38,12 +38,17 @@ export interface ReadRunEvidenceOptions {
  * Reads a run's evidence from `workspace` (`.conclave/plan.md`, the attempts' `evidence.json`, the
  * timeline and `guardian.json`). Missing parts read as empty: a run killed early still reports
  * what it did. The plan's ticks are the orchestrator's only: a plan.md its signed ledger record
- * does not vouch for is replaced by the last signed plan, and `planVerified`/`problems` say so.
+ * does not vouch for is replaced by the last signed plan, and `planVerified`/`problems` say so;
+ * with the run's key, attempts are listed only when every evidence.json of the run verifies.
  */
 export async function readRunEvidence(workspace: string, runId: string, options: ReadRunEvidenceOptions = {}): Promise<RunEvidence> {
-  const found = readRunAttempts(workspace, runId);
   const key = readRunKey(workspace, runId, options.env, options.stateDir);
   const planView = readLedgerPlan(workspace, 'key' in key ? key.key : undefined);
+  const problems = planView.problem === undefined ? [] : [planView.problem];
+  // With the key, only the attempts the run signed are shown (a forged "passed" is named, not listed).
+  const signed = 'key' in key ? readSignedRunAttempts(workspace, runId, key.key) : undefined;
+  if (signed?.ok === false) problems.push(`${signed.message}; only the plan is shown`);
+  const found = signed === undefined ? readRunAttempts(workspace, runId) : signed.ok ? signed.attempts : [];
   const [timelineText, guardianText] = await Promise.all([readOptional(join(workspace, runDir(runId), 'timeline.jsonl')), readOptional(join(workspace, runDir(runId), 'guardian.json'))]);
   const planText = planView.text;
   const parsed = planText === undefined ? undefined : parsePlan(planText);
@@ -53,7 +58,7 @@ export async function readRunEvidence(workspace: string, runId: string, options:
     runId,
     plan: parsed?.ok === true ? parsed.plan.items : [],
     planVerified: planView.verified,
-    problems: planView.problem === undefined ? [] : [planView.problem],
+    problems,
     attempts,
     timeline: (timelineText ?? '').split('\n').flatMap((line) => {
       const entry = line.trim() === '' ? undefined : parseJson<TimelineEntry>(line);
