@@ -38,8 +38,11 @@ function objectOf(entries: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<
         return JSON.parse(`{"__proto__": {"a": 1}, ${JSON.stringify(record).slice(1)}`.replace(', }', '}')) as unknown;
       case 'class':
         return Object.assign(new (class Box {})(), record);
-      case 'array':
-        return Object.assign([], record);
+      case 'array': {
+        // An array's own `length` takes only a count: assigning a generated value to it throws.
+        const { length: _length, ...rest } = record;
+        return Object.assign([], rest);
+      }
       default:
         return record;
     }
