@@ -1,66 +1,21 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, repoRoot, tempDir } from './test-support/run-main.js';
-
-const exec = promisify(execFile);
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { npmEnv, runCommand as run } from './run-command.js';
+import { dependencyClosure, readWorkspaces, repoRoot, type Manifest } from './workspaces.js';
 
 /**
- * `npm i -g @conclave/cli`, honestly: the packages are built, packed with `npm pack` (only what
- * their "files" ship) and installed globally into a temp prefix; the installed `conclave` then
+ * `npm i -g @conclave/cli`, honestly: the packages the global setup built and packed (only what
+ * their "files" ship) are installed globally into a temp prefix; the installed `conclave` then
  * runs from an empty folder, far from this repository, with no provider key. Third-party
  * dependencies come from npm's cache or the registry (--prefer-offline); the @conclave packages
  * are not on the registry, so each must resolve to a packed tarball or the install fails.
  */
 
-interface Manifest {
-  readonly name: string;
-  readonly version: string;
-  readonly dependencies?: Readonly<Record<string, string>>;
-}
-
-/** The workspace folders @conclave/cli depends on, itself included, following dependencies transitively. */
-async function cliWorkspaces(): Promise<string[]> {
-  const dirs = await readdir(join(repoRoot, 'packages'));
-  const manifests = new Map<string, { dir: string; manifest: Manifest }>();
-  for (const dir of dirs) {
-    const file = join(repoRoot, 'packages', dir, 'package.json');
-    if (existsSync(file)) {
-      const manifest = JSON.parse(await readFile(file, 'utf8')) as Manifest;
-      manifests.set(manifest.name, { dir: `packages/${dir}`, manifest });
-    }
-  }
-  const needed = new Set<string>();
-  const visit = (name: string): void => {
-    const entry = manifests.get(name);
-    if (entry === undefined || needed.has(entry.dir)) return;
-    needed.add(entry.dir);
-    for (const dependency of Object.keys(entry.manifest.dependencies ?? {})) visit(dependency);
-  };
-  visit('@conclave/cli');
-  return [...needed].sort();
-}
-
-/** This process's environment without what an enclosing `npm run` adds (its prefix, its command), keeping the cache and registry settings. */
-function npmEnv(): NodeJS.ProcessEnv {
-  const keep = /^npm_config_(cache|userconfig|globalconfig|cafile|registry|proxy|https_proxy|noproxy|strict_ssl)$/i;
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.test(key)));
-}
-
-/** Runs a command to the end; a missing program fails with one line saying what to install. */
-async function run(file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(file, [...args], { ...options, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number | string; stdout?: string; stderr?: string };
-    if (failed.code === 'ENOENT') throw new Error(`install.test.ts needs ${file} on PATH: install Node.js with npm, and git`);
-    return { code: Number(failed.code), stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const workRoot = inject('workRoot');
+/** A fresh folder inside the packaging project's temp folder (removed after the run). */
+const tempDir = (prefix: string) => mkdtemp(join(workRoot, prefix));
 
 const { version } = JSON.parse(await readFile(join(repoRoot, 'packages/cli/package.json'), 'utf8')) as Manifest;
 
@@ -80,29 +35,17 @@ beforeAll(async () => {
   await mkdir(join(tmp, 'home'));
   await run('git', ['--version'], { cwd: tmp, env: process.env });
 
-  // The build the published package ships (dist/); incremental, so cheap when tests built it already.
-  const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-  const build = await run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: repoRoot, env: process.env });
-  if (build.code !== 0) throw new Error(`the build failed (tsc -b tsconfig.build.json):\n${build.stdout}${build.stderr}`);
-  lap('build');
-
-  const tarballs = join(tmp, 'tarballs');
-  await mkdir(tarballs);
-  const workspaces = await cliWorkspaces();
-  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...workspaces.flatMap((dir) => ['--workspace', dir])], { cwd: repoRoot, env: npmEnv() });
-  if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-  const packed = (JSON.parse(pack.stdout) as { filename: string }[]).map((entry) => join(tarballs, entry.filename));
-  expect(packed).toHaveLength(workspaces.length);
-  lap(`npm pack (${workspaces.length} packages)`);
+  const cli = dependencyClosure(await readWorkspaces(), '@conclave/cli').map((workspace) => workspace.manifest.name);
+  const packed = inject('packed').filter((pkg) => cli.includes(pkg.name)).map((pkg) => pkg.tarball);
+  expect(packed).toHaveLength(cli.length);
 
   const install = await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...packed], { cwd: tmp, env: npmEnv() });
   if (install.code !== 0) throw new Error(`npm install -g of the packed tarballs failed:\n${install.stderr}`);
   lap('npm install -g');
 }, 240_000);
 
-afterAll(async () => {
-  console.log(`install.test.ts: ${timings.join(', ')}`);
-  await removeTempDirs();
+afterAll(() => {
+  console.log(`global-install.test.ts: ${timings.join(', ')}`);
 });
 
 describe('npm i -g @conclave/cli (packed tarballs, a temp prefix)', () => {
