@@ -14,6 +14,7 @@ export interface Manifest {
   readonly exports?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
   readonly bin?: Readonly<Record<string, string>>;
   readonly dependencies?: Readonly<Record<string, string>>;
+  readonly optionalDependencies?: Readonly<Record<string, string>>;
   readonly devDependencies?: Readonly<Record<string, string>>;
   readonly peerDependencies?: Readonly<Record<string, string>>;
   readonly peerDependenciesMeta?: Readonly<Record<string, { readonly optional?: boolean }>>;
@@ -36,15 +37,15 @@ export async function readWorkspaces(): Promise<Workspace[]> {
   return workspaces;
 }
 
-/** The package named `name` and every workspace package it depends on at run time, transitively. */
-export function dependencyClosure(workspaces: readonly Workspace[], name: string): Workspace[] {
+/** The package named `name` and every workspace package it depends on at run time, transitively (optional dependencies too, unless `omitOptional`). */
+export function dependencyClosure(workspaces: readonly Workspace[], name: string, options: { readonly omitOptional?: boolean } = {}): Workspace[] {
   const byName = new Map(workspaces.map((workspace) => [workspace.manifest.name, workspace]));
   const needed = new Set<Workspace>();
   const visit = (dependency: string): void => {
     const workspace = byName.get(dependency);
     if (workspace === undefined || needed.has(workspace)) return;
     needed.add(workspace);
-    for (const next of Object.keys(workspace.manifest.dependencies ?? {})) visit(next);
+    for (const next of Object.keys({ ...workspace.manifest.dependencies, ...(options.omitOptional === true ? {} : workspace.manifest.optionalDependencies) })) visit(next);
   };
   visit(name);
   return [...needed];
