@@ -79,6 +79,8 @@ const PRINTS: Readonly<Record<string, RegExp>> = {
   'guide-guardian': /^status: /m,
   'guide-meeting': /^outcome: /m,
   'guide-providers': /^configured: \[\][\s\S]*^NO_GO \[/m,
+  'guide-providers-anthropic': /^hello from the fake server$/m,
+  'guide-providers-openai': /^hello from the fake server$/m,
   'guide-taskloop': /^outcome: completed$/m,
   'guide-verifier': /: (may act|do not act) \(panel /m,
 };
@@ -86,7 +88,7 @@ const PRINTS: Readonly<Record<string, RegExp>> = {
 /** The fake servers' one script: a greeting, a structured answer, or a member's vote. */
 function replyTo(body: unknown): string {
   const text = JSON.stringify(body);
-  if (text.includes('Say hello')) return 'hello from the fake server';
+  if (text.includes('Say hello') || text.includes('"Hello"')) return 'hello from the fake server';
   if (text.includes('prime')) return JSON.stringify({ prime: true, why: 'only 1 and 17 divide it' });
   const scores = Object.fromEntries(['feasibility', 'revenue', 'cx', 'ttm', 'risk'].map((axis) => [axis, 7]));
   return JSON.stringify({ statement: 'the numbers work', scores });
@@ -158,6 +160,7 @@ describe('a project that installs every packed package', () => {
   it('finds one example in every package README and every guide they link to', () => {
     expect(examples.filter((example) => example.from.startsWith('packages/'))).toHaveLength(workspaces.length);
     expect(examples.length).toBeGreaterThan(workspaces.length + 8);
+    expect(Object.keys(PRINTS).filter((slug) => !examples.some((example) => example.slug === slug)), 'expected output for an example that does not exist').toEqual([]);
   });
 
   it('type-checks every example with moduleResolution nodenext and bundler', () => {
