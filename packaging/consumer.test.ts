@@ -59,6 +59,19 @@ async function collectExamples(): Promise<Example[]> {
   return examples;
 }
 
+/** The packages a README's Install section tells the user to install. */
+function installedBy(readme: string): Set<string> {
+  const section = /^## Install\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+  const commands = section.split('\n').filter((line) => line.startsWith('npm i '));
+  return new Set(commands.flatMap((line) => (line.split('#')[0] ?? '').trim().split(/\s+/).slice(2).filter((word) => !word.startsWith('-'))));
+}
+
+/** The npm packages (not node: built-ins) a piece of code imports. */
+function importedBy(code: string): string[] {
+  const specifiers = [...code.matchAll(/from '([^']+)'/g)].map((match) => match[1] ?? '').filter((specifier) => !specifier.startsWith('node:') && !specifier.startsWith('.'));
+  return specifiers.map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+}
+
 /** What each example must print (one that prints nothing must still exit 0 without a stack trace). */
 const PRINTS: Readonly<Record<string, RegExp>> = {
   'root-readme': /^(GO|PIVOT|NO_GO) \d+\.\d\d$/m,
@@ -157,6 +170,15 @@ afterAll(async () => {
 });
 
 describe('a project that installs every packed package', () => {
+  it('installs, per package README, every package its example imports', async () => {
+    const missing: string[] = [];
+    for (const example of examples.filter((candidate) => candidate.slug.startsWith('readme-'))) {
+      const named = installedBy(await readFile(join(repoRoot, example.from), 'utf8'));
+      for (const imported of importedBy(example.code)) if (!named.has(imported)) missing.push(`${example.from}: the example imports ${imported}, which its Install section does not name`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('finds one example in every package README and every guide they link to', () => {
     expect(examples.filter((example) => example.from.startsWith('packages/'))).toHaveLength(workspaces.length);
     expect(examples.length).toBeGreaterThan(workspaces.length + 8);
