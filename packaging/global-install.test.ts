@@ -39,9 +39,12 @@ async function installGlobally(options: { readonly omitOptional: boolean }): Pro
 
 let installed = '';
 let conclave = '';
+/** The same install with `--omit=optional`: no provider SDK. */
+let lean = { installed: '', conclave: '' };
 beforeAll(async () => {
   await run('git', ['--version'], { cwd: workRoot });
-  ({ installed, conclave } = await installGlobally({ omitOptional: false }));
+  // Two prefixes, so the two installs run side by side.
+  [{ installed, conclave }, lean] = await Promise.all([installGlobally({ omitOptional: false }), installGlobally({ omitOptional: true })]);
 }, 240_000);
 
 afterAll(() => {
@@ -92,11 +95,6 @@ describe('npm i -g @conclave/cli (packed tarballs, a temp prefix)', () => {
 });
 
 describe('npm i -g --omit=optional @conclave/cli: offline only, without the provider SDKs (ADR 0029)', () => {
-  let lean = { installed: '', conclave: '' };
-  beforeAll(async () => {
-    lean = await installGlobally({ omitOptional: true });
-  }, 240_000);
-
   it('installs neither @conclave/providers nor a provider SDK', () => {
     const modules = join(lean.installed, 'node_modules');
     for (const left of ['@conclave/providers', '@conclave/anthropic', '@conclave/openai', '@anthropic-ai/sdk', 'openai']) expect(existsSync(join(modules, left)), left).toBe(false);
