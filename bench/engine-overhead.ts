@@ -6,11 +6,17 @@
  * The informational rows below the target time the per-call pieces in isolation (same inputs),
  * so a regression can be pinned on one of them without a profiler. The p95 is where young-
  * generation GC shows: a scavenge every few runs costs about as much as a whole run.
+ *
+ * Two sweeps check that the cost per call does not grow with the debate: phases 1..32 at 8
+ * members, and 1..64 members a phase at 4 phases (4..256 on the board), every member of a phase
+ * in flight at once. Each
+ * prints the cost per call per shape (median of samples of about 512 calls each, so every
+ * sample carries its share of garbage collection) and the largest over the smallest; target <= 1.2.
  */
 import { safeRun } from '@conclave/core';
 import { buildPhaseRequests, DebateEngine, parseMemberReply } from '@conclave/council';
 import { instantAdapter, replyText, success, syntheticBoard } from './fixtures.js';
-import { figure, roundStats, sample, sampleSync, stats, type BenchResult } from './harness.js';
+import { figure, round, roundStats, sample, sampleSync, stats, type BenchResult } from './harness.js';
 
 const PHASES = 4;
 const MEMBERS = 16;
@@ -18,6 +24,14 @@ const CALLS = PHASES * MEMBERS;
 const WARMUP_RUNS = 300;
 const RUNS = 600;
 const TARGET = { op: '<', value: 50 } as const;
+const FLAT = { op: '<=', value: 1.2 } as const;
+// The board's limits (64 members a phase, 256 in all) bound both sweeps: 32 × 8 and 4 × 64.
+const PHASE_SWEEP = [1, 2, 4, 8, 16, 32] as const;
+const SWEEP_PHASE_MEMBERS = 8;
+const MEMBER_SWEEP = [1, 4, 16, 64] as const;
+/** Calls measured (and, a third as many, warmed up) per shape of the sweeps, in samples of about SAMPLE_CALLS. */
+const SWEEP_CALLS = 24_000;
+const SAMPLE_CALLS = 512;
 const US_PER_MS = 1000;
 
 const REPLY = replyText('A fixed, valid statement from a zero-latency member.', { feasibility: 7, revenue: 6.5, cx: 8, ttm: 5, risk: 6 });
@@ -55,6 +69,12 @@ export async function engineOverhead(): Promise<BenchResult> {
     await Promise.all(pending);
   }, { warmup: 50, iterations: 300 });
 
+  const phaseSweep = [];
+  for (const phases of PHASE_SWEEP) phaseSweep.push({ phases, members: SWEEP_PHASE_MEMBERS, ...(await sweepShape(phases, SWEEP_PHASE_MEMBERS, adapter)) });
+  const memberSweep = [];
+  for (const members of MEMBER_SWEEP) memberSweep.push({ phases: PHASES, members, ...(await sweepShape(PHASES, members, adapter)) });
+  const spread = (rows: readonly { medianUs: number }[]) => Math.max(...rows.map((r) => r.medianUs)) / Math.min(...rows.map((r) => r.medianUs));
+
   const buildPerMember = stats(buildMs.map((ms) => (ms * US_PER_MS) / MEMBERS));
   const parsePerCall = stats(parseMs.map((ms) => (ms * US_PER_MS) / BATCH));
   const safeRunPerCall = stats(safeRunMs.map((ms) => (ms * US_PER_MS) / BATCH));
@@ -70,6 +90,10 @@ export async function engineOverhead(): Promise<BenchResult> {
       figure('overhead per call, p95 of runs', perCall.p95, 'µs'),
       figure('run of 64 calls, median', stats(runMs).median, 'ms'),
       figure('runs with every member valid', RUNS - invalidRuns, `of ${RUNS}`, { op: '>=', value: RUNS }),
+      ...phaseSweep.map((r) => figure(`  sweep: ${r.phases} phases × ${r.members} members, median sample`, r.medianUs, 'µs/call')),
+      figure(`per call, largest / smallest over ${PHASE_SWEEP[0]}..${PHASE_SWEEP.at(-1)} phases`, spread(phaseSweep), 'ratio', FLAT),
+      ...memberSweep.map((r) => figure(`  sweep: ${r.phases} phases × ${r.members} members, median sample`, r.medianUs, 'µs/call')),
+      figure(`per call, largest / smallest over ${MEMBER_SWEEP[0]}..${MEMBER_SWEEP.at(-1)} members`, spread(memberSweep), 'ratio', FLAT),
       figure('  piece: safeRun (incl. result schema), median', safeRunPerCall.median, 'µs/call'),
       figure('  piece: parseMemberReply, median', parsePerCall.median, 'µs/call'),
       figure('  piece: buildPhaseRequests, median', buildPerMember.median, 'µs/member'),
@@ -81,6 +105,7 @@ export async function engineOverhead(): Promise<BenchResult> {
       runs: RUNS,
       perCallUs: roundStats(perCall),
       runMs: roundStats(stats(runMs)),
+      sweeps: { callsPerShape: SWEEP_CALLS, concurrency: 'members of a phase', phases: phaseSweep, members: memberSweep },
       pieces: {
         safeRunUsPerCall: roundStats(safeRunPerCall),
         parseMemberReplyUsPerCall: roundStats(parsePerCall),
@@ -88,4 +113,28 @@ export async function engineOverhead(): Promise<BenchResult> {
       },
     },
   };
+}
+
+/**
+ * The cost per call of debates of one shape, every member of a phase in flight at once. Each
+ * sample is as many whole runs as make SAMPLE_CALLS calls, so every sample, whatever the shape,
+ * holds about as many calls and so its share of garbage collection; the figure is the median
+ * sample (robust to the other work on a shared machine), the mean is kept beside it.
+ */
+async function sweepShape(phases: number, members: number, adapter: ReturnType<typeof instantAdapter>) {
+  const board = syntheticBoard(phases, members);
+  const engine = new DebateEngine();
+  const calls = phases * members;
+  const runsPerSample = Math.ceil(SAMPLE_CALLS / calls);
+  const options = { question: 'launch the benchmark product', adapters: { offline: adapter }, concurrency: members };
+  let invalid = 0;
+  const sampleMs = await sample(async () => {
+    for (let r = 0; r < runsPerSample; r += 1) {
+      const result = await engine.run(board, options);
+      if (result.status !== 'completed' || result.transcript.length !== calls) invalid += 1;
+    }
+  }, { warmup: Math.ceil(SWEEP_CALLS / 3 / SAMPLE_CALLS), iterations: Math.ceil(SWEEP_CALLS / SAMPLE_CALLS) });
+  if (invalid > 0) throw new Error(`${invalid} runs of the ${phases} × ${members} sweep lost a member`);
+  const perCall = stats(sampleMs.map((ms) => (ms * US_PER_MS) / (calls * runsPerSample)));
+  return { samples: sampleMs.length, runsPerSample, medianUs: round(perCall.median), meanUs: round(perCall.mean) };
 }

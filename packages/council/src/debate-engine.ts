@@ -17,7 +17,7 @@ import type { DebateEvent } from './debate-event.js';
 import type { DebateResult, MemberTiming, StopReason } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
-import { buildPhaseRequests } from './prompt.js';
+import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
 
 /** A cap on calls in flight: one number for the whole debate, or global and per-adapter caps. */
@@ -131,6 +131,7 @@ class DebateRun {
     const failures: MemberFailure[] = [];
     const facts = input.ok ? [...board.facts, ...(this.#options.facts ?? [])] : [];
     const context = renderContext(this.#options.context);
+    const earlier = new EarlierPhases({ board, question, ...(context === undefined ? {} : { context }), facts });
 
     for (const [phaseIndex, phase] of phases.entries()) {
       if (this.#stop) {
@@ -138,22 +139,21 @@ class DebateRun {
         continue;
       }
       this.#emit({ type: 'phase_started', phase: phase.name, phaseIndex, members: phase.members.map((m) => m.id), contrarian: phase.contrarian });
-      // The view is a snapshot taken before any member of this phase starts: peers cannot leak in.
-      const requests = buildPhaseRequests(
-        { board, question, ...(context === undefined ? {} : { context }), facts, earlier: [...transcript], earlierFailures: [...failures] },
-        phase,
-        phaseIndex,
-      );
+      // Built before any member of this phase starts, from finished phases only: peers cannot leak in.
+      const requests = earlier.requestsFor(phase, phaseIndex);
       const outcomes = await Promise.all(
         phase.members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)),
       );
-      let valid = 0;
+      const contributions: Contribution[] = [];
+      const phaseFailures: MemberFailure[] = [];
       for (const outcome of outcomes) {
-        if (outcome.ok) {
-          transcript.push(outcome.contribution);
-          valid += 1;
-        } else failures.push(outcome.failure);
+        if (outcome.ok) contributions.push(outcome.contribution);
+        else phaseFailures.push(outcome.failure);
       }
+      transcript.push(...contributions);
+      failures.push(...phaseFailures);
+      earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
+      const valid = contributions.length;
       this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
