@@ -10,8 +10,8 @@
  * Two sweeps check that the cost per call does not grow with the debate: phases 1..32 at 8
  * members, and 1..64 members a phase at 4 phases (4..256 on the board), every member of a phase
  * in flight at once. Each
- * prints the cost per call per shape (median of samples of about 512 calls each, so every
- * sample carries its share of garbage collection) and the largest over the smallest; target <= 1.2.
+ * prints the CPU time per call per shape (the fastest of 9 samples of about 4,096 calls each,
+ * so every sample carries its share of garbage collection, the shapes taking turns) and the largest over the smallest; target <= 1.2.
  */
 import { safeRun } from '@conclave/core';
 import { buildPhaseRequests, DebateEngine, parseMemberReply } from '@conclave/council';
@@ -29,9 +29,14 @@ const FLAT = { op: '<=', value: 1.2 } as const;
 const PHASE_SWEEP = [1, 2, 4, 8, 16, 32] as const;
 const SWEEP_PHASE_MEMBERS = 8;
 const MEMBER_SWEEP = [1, 4, 16, 64] as const;
-/** Calls measured (and, a third as many, warmed up) per shape of the sweeps, in samples of about SAMPLE_CALLS. */
-const SWEEP_CALLS = 24_000;
-const SAMPLE_CALLS = 512;
+/**
+ * Calls per sample of the sweeps, and samples per shape (after a third as many warm-up ones).
+ * A sample spans several young-generation collections (one every few hundred calls, each as
+ * long as dozens of calls): with shorter ones, the shape whose turn kept falling on a collection
+ * looked twice as costly as its neighbours.
+ */
+const SAMPLE_CALLS = 4_096;
+const SWEEP_SAMPLES = 9;
 const US_PER_MS = 1000;
 
 const REPLY = replyText('A fixed, valid statement from a zero-latency member.', { feasibility: 7, revenue: 6.5, cx: 8, ttm: 5, risk: 6 });
@@ -69,11 +74,11 @@ export async function engineOverhead(): Promise<BenchResult> {
     await Promise.all(pending);
   }, { warmup: 50, iterations: 300 });
 
-  const phaseSweep = [];
-  for (const phases of PHASE_SWEEP) phaseSweep.push({ phases, members: SWEEP_PHASE_MEMBERS, ...(await sweepShape(phases, SWEEP_PHASE_MEMBERS, adapter)) });
-  const memberSweep = [];
-  for (const members of MEMBER_SWEEP) memberSweep.push({ phases: PHASES, members, ...(await sweepShape(PHASES, members, adapter)) });
-  const spread = (rows: readonly { medianUs: number }[]) => Math.max(...rows.map((r) => r.medianUs)) / Math.min(...rows.map((r) => r.medianUs));
+  const shapes = [...PHASE_SWEEP.map((phases) => ({ phases, members: SWEEP_PHASE_MEMBERS })), ...MEMBER_SWEEP.map((members) => ({ phases: PHASES, members }))];
+  const swept = await sweep(shapes, adapter);
+  const phaseSweep = swept.slice(0, PHASE_SWEEP.length);
+  const memberSweep = swept.slice(PHASE_SWEEP.length);
+  const spread = (rows: readonly { fastestUs: number }[]) => Math.max(...rows.map((r) => r.fastestUs)) / Math.min(...rows.map((r) => r.fastestUs));
 
   const buildPerMember = stats(buildMs.map((ms) => (ms * US_PER_MS) / MEMBERS));
   const parsePerCall = stats(parseMs.map((ms) => (ms * US_PER_MS) / BATCH));
@@ -90,9 +95,9 @@ export async function engineOverhead(): Promise<BenchResult> {
       figure('overhead per call, p95 of runs', perCall.p95, 'µs'),
       figure('run of 64 calls, median', stats(runMs).median, 'ms'),
       figure('runs with every member valid', RUNS - invalidRuns, `of ${RUNS}`, { op: '>=', value: RUNS }),
-      ...phaseSweep.map((r) => figure(`  sweep: ${r.phases} phases × ${r.members} members, median sample`, r.medianUs, 'µs/call')),
+      ...phaseSweep.map((r) => figure(`  sweep: ${r.phases} phases × ${r.members} members, CPU, fastest sample`, r.fastestUs, 'µs/call')),
       figure(`per call, largest / smallest over ${PHASE_SWEEP[0]}..${PHASE_SWEEP.at(-1)} phases`, spread(phaseSweep), 'ratio', FLAT),
-      ...memberSweep.map((r) => figure(`  sweep: ${r.phases} phases × ${r.members} members, median sample`, r.medianUs, 'µs/call')),
+      ...memberSweep.map((r) => figure(`  sweep: ${r.phases} phases × ${r.members} members, CPU, fastest sample`, r.fastestUs, 'µs/call')),
       figure(`per call, largest / smallest over ${MEMBER_SWEEP[0]}..${MEMBER_SWEEP.at(-1)} members`, spread(memberSweep), 'ratio', FLAT),
       figure('  piece: safeRun (incl. result schema), median', safeRunPerCall.median, 'µs/call'),
       figure('  piece: parseMemberReply, median', parsePerCall.median, 'µs/call'),
@@ -105,7 +110,7 @@ export async function engineOverhead(): Promise<BenchResult> {
       runs: RUNS,
       perCallUs: roundStats(perCall),
       runMs: roundStats(stats(runMs)),
-      sweeps: { callsPerShape: SWEEP_CALLS, concurrency: 'members of a phase', phases: phaseSweep, members: memberSweep },
+      sweeps: { callsPerSample: SAMPLE_CALLS, samplesPerShape: SWEEP_SAMPLES, concurrency: 'members of a phase', phases: phaseSweep, members: memberSweep },
       pieces: {
         safeRunUsPerCall: roundStats(safeRunPerCall),
         parseMemberReplyUsPerCall: roundStats(parsePerCall),
@@ -116,25 +121,41 @@ export async function engineOverhead(): Promise<BenchResult> {
 }
 
 /**
- * The cost per call of debates of one shape, every member of a phase in flight at once. Each
+ * The cost per call of debates of each shape, every member of a phase in flight at once. A
  * sample is as many whole runs as make SAMPLE_CALLS calls, so every sample, whatever the shape,
- * holds about as many calls and so its share of garbage collection; the figure is the median
- * sample (robust to the other work on a shared machine), the mean is kept beside it.
+ * holds about as many calls and so its share of garbage collection. A sample is timed in the
+ * process's CPU time (user + system, the collector's threads included), not wall time: on this
+ * shared 2-core machine other work takes the CPU away for whole milliseconds, which wall time
+ * charges to whichever shape was running. The shapes also take turns, one sample each, and the
+ * figure is each shape's fastest sample (the median and mean are kept in the JSON details).
  */
-async function sweepShape(phases: number, members: number, adapter: ReturnType<typeof instantAdapter>) {
-  const board = syntheticBoard(phases, members);
+async function sweep(shapes: readonly { phases: number; members: number }[], adapter: ReturnType<typeof instantAdapter>) {
   const engine = new DebateEngine();
-  const calls = phases * members;
-  const runsPerSample = Math.ceil(SAMPLE_CALLS / calls);
-  const options = { question: 'launch the benchmark product', adapters: { offline: adapter }, concurrency: members };
-  let invalid = 0;
-  const sampleMs = await sample(async () => {
-    for (let r = 0; r < runsPerSample; r += 1) {
-      const result = await engine.run(board, options);
-      if (result.status !== 'completed' || result.transcript.length !== calls) invalid += 1;
+  const runs = shapes.map(({ phases, members }) => {
+    const board = syntheticBoard(phases, members);
+    const calls = phases * members;
+    const runsPerSample = Math.ceil(SAMPLE_CALLS / calls);
+    const options = { question: 'launch the benchmark product', adapters: { offline: adapter }, concurrency: members };
+    const once = async () => {
+      for (let r = 0; r < runsPerSample; r += 1) {
+        const result = await engine.run(board, options);
+        if (result.status !== 'completed' || result.transcript.length !== calls) throw new Error(`a ${phases} × ${members} run lost a member`);
+      }
+    };
+    return { phases, members, calls, runsPerSample, once, samples: [] as number[] };
+  });
+  const rounds = SWEEP_SAMPLES;
+  for (const shape of runs) await sample(shape.once, { warmup: Math.ceil(rounds / 3), iterations: 0 });
+  for (let i = 0; i < rounds; i += 1) {
+    for (const shape of runs) {
+      const before = process.cpuUsage();
+      await shape.once();
+      const used = process.cpuUsage(before);
+      shape.samples.push((used.user + used.system) / US_PER_MS);
     }
-  }, { warmup: Math.ceil(SWEEP_CALLS / 3 / SAMPLE_CALLS), iterations: Math.ceil(SWEEP_CALLS / SAMPLE_CALLS) });
-  if (invalid > 0) throw new Error(`${invalid} runs of the ${phases} × ${members} sweep lost a member`);
-  const perCall = stats(sampleMs.map((ms) => (ms * US_PER_MS) / (calls * runsPerSample)));
-  return { samples: sampleMs.length, runsPerSample, medianUs: round(perCall.median), meanUs: round(perCall.mean) };
+  }
+  return runs.map(({ phases, members, calls, runsPerSample, samples }) => {
+    const perCall = stats(samples.map((ms) => (ms * US_PER_MS) / (calls * runsPerSample)));
+    return { phases, members, samples: samples.length, runsPerSample, fastestUs: round(perCall.min), medianUs: round(perCall.median), meanUs: round(perCall.mean) };
+  });
 }

@@ -232,17 +232,27 @@ class DebateRun {
   }
 
   #globalLimiter(): ConcurrencyLimiter {
-    this.#global ??= createLimiter(this.#caps().global);
+    this.#global ??= this.#limiter(this.#caps().global);
     return this.#global;
   }
 
   #limiterFor(adapterId: string): ConcurrencyLimiter {
     let limiter = this.#perAdapter.get(adapterId);
     if (!limiter) {
-      limiter = createLimiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
+      limiter = this.#limiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
       this.#perAdapter.set(adapterId, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * A limiter for `cap`, or none when the cap can never bind: phases run one after another, so
+   * no more calls are ever in flight than the largest phase has members. Skipping the queue then
+   * changes nothing but its cost, which on a small board was a large part of the run's own.
+   */
+  #limiter(cap: number): ConcurrencyLimiter {
+    const largestPhase = Math.max(0, ...this.#board.phases.map((phase) => phase.members.length));
+    return createLimiter(cap >= largestPhase ? Number.POSITIVE_INFINITY : cap);
   }
 
   #caps(): { global: number; perAdapter: Readonly<Record<string, number>> } {
@@ -270,8 +280,13 @@ class DebateRun {
     return { ok: true, question: rendered.text };
   }
 
+  /**
+   * Stamps and emits an event. Every caller passes a fresh object literal, so it is stamped in
+   * place: a spread into a new object cost more than the rest of the emit on a small board.
+   */
   #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
-    this.#events.emit({ ...event, at: this.#clock.now() - this.#started });
+    (event as { at?: number }).at = this.#clock.now() - this.#started;
+    this.#events.emit(event as DebateEvent);
   }
 }
 
