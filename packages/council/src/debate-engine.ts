@@ -128,6 +128,8 @@ class DebateRun {
     this.#governor.follow(this.#options.signal);
 
     const transcript: Contribution[] = [];
+    /** One vote per contribution, in transcript order, with the member's board weight. */
+    const votes: Vote[] = [];
     const failures: MemberFailure[] = [];
     const facts = input.ok ? [...board.facts, ...(this.#options.facts ?? [])] : [];
     const context = renderContext(this.#options.context);
@@ -146,9 +148,12 @@ class DebateRun {
       );
       const contributions: Contribution[] = [];
       const phaseFailures: MemberFailure[] = [];
-      for (const outcome of outcomes) {
-        if (outcome.ok) contributions.push(outcome.contribution);
-        else phaseFailures.push(outcome.failure);
+      for (const [m, outcome] of outcomes.entries()) {
+        if (outcome.ok) {
+          const { memberId, scores } = outcome.contribution;
+          contributions.push(outcome.contribution);
+          votes.push({ memberId, scores, weight: (phase.members[m] as Member).weight });
+        } else phaseFailures.push(outcome.failure);
       }
       transcript.push(...contributions);
       failures.push(...phaseFailures);
@@ -158,8 +163,6 @@ class DebateRun {
     }
     this.#governor.dispose();
 
-    const memberWeights = new Map(phases.flatMap((phase) => phase.members.map((member) => [member.id, member.weight] as const)));
-    const votes: Vote[] = transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: memberWeights.get(c.memberId) ?? 1 }));
     const consensus = trusted
       ? aggregateConsensus(votes, { rubric: board.rubric, minValidVotes: board.minValidVotes })
       : aggregateConsensus([], { rubric: PRODUCT_RUBRIC, minValidVotes: MIN_VALID_VOTES });
