@@ -148,15 +148,18 @@ class DebateRun {
       );
       const contributions: Contribution[] = [];
       const phaseFailures: MemberFailure[] = [];
-      for (const [m, outcome] of outcomes.entries()) {
+      for (let m = 0; m < outcomes.length; m += 1) {
+        const outcome = outcomes[m] as MemberOutcome;
         if (outcome.ok) {
-          const { memberId, scores } = outcome.contribution;
-          contributions.push(outcome.contribution);
-          votes.push({ memberId, scores, weight: (phase.members[m] as Member).weight });
-        } else phaseFailures.push(outcome.failure);
+          const { contribution } = outcome;
+          contributions.push(contribution);
+          transcript.push(contribution);
+          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: (phase.members[m] as Member).weight });
+        } else {
+          phaseFailures.push(outcome.failure);
+          failures.push(outcome.failure);
+        }
       }
-      transcript.push(...contributions);
-      failures.push(...phaseFailures);
       earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
       const valid = contributions.length;
       this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });

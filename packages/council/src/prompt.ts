@@ -64,6 +64,7 @@ export class EarlierPhases {
   readonly #header: string;
   #blocks = '';
   readonly #entries: EarlierEntry[] = [];
+  #responseFormat: ModelRequest['responseFormat'];
 
   constructor(view: Pick<PhaseView, 'board' | 'question' | 'context' | 'facts'>) {
     this.#board = view.board;
@@ -94,7 +95,8 @@ export class EarlierPhases {
       this.#blocks === ''
         ? `${this.#header}\n\nEarlier contributions: none. You are in the first phase.`
         : `${this.#header}\n\nEarlier contributions, phase by phase:${this.#blocks}`;
-    const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) } as const;
+    // One per run: every request of every phase may share it (requests are read, never written).
+    const responseFormat = (this.#responseFormat ??= { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) });
     const earlier = this.#entries.slice();
     return phase.members.map((member) => ({
       system,
