@@ -64,7 +64,6 @@ export class EarlierPhases {
   readonly #header: string;
   #blocks = '';
   readonly #entries: EarlierEntry[] = [];
-  #responseFormat: ModelRequest['responseFormat'];
 
   constructor(view: Pick<PhaseView, 'board' | 'question' | 'context' | 'facts'>) {
     this.#board = view.board;
@@ -95,8 +94,8 @@ export class EarlierPhases {
       this.#blocks === ''
         ? `${this.#header}\n\nEarlier contributions: none. You are in the first phase.`
         : `${this.#header}\n\nEarlier contributions, phase by phase:${this.#blocks}`;
-    // One per run: every request of every phase may share it (requests are read, never written).
-    const responseFormat = (this.#responseFormat ??= { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) });
+    // One per phase, like the entry list: nothing an adapter does to one phase's requests reaches the next's.
+    const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) } as const;
     const earlier = this.#entries.slice();
     return phase.members.map((member) => ({
       system,
