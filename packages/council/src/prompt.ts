@@ -80,7 +80,8 @@ export class EarlierPhases {
     const lines = [`## Phase ${phaseIndex + 1}: ${phaseName}`];
     for (const c of contributions) {
       lines.push(`### ${c.memberId}`, c.statement, `Scores: ${Object.entries(c.scores).map(([axis, value]) => `${axis} ${value}`).join(', ')}`);
-      this.#entries.push({ memberId: c.memberId, phase: c.phase, scores: c.scores });
+      // Frozen: later phases' requests hold the same entry, so no adapter may change it for them.
+      this.#entries.push(Object.freeze({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
     }
     for (const f of failures) lines.push(`(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`);
     this.#blocks += `\n${lines.join('\n')}`;
