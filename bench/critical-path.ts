@@ -2,6 +2,11 @@
  * Critical-path efficiency: phases run serially and members of a phase in parallel, so an ideal
  * engine takes exactly the sum over phases of the slowest member's latency. The figure is the
  * measured wall time divided by that ideal; target ≤ 1.05.
+ *
+ * Larger boards follow, every member of a phase in flight at once, up to the loader's limits
+ * (64 members a phase, 256 on the board): the engine's own serial work per member (building its
+ * request, starting its call, parsing its reply) adds to each phase's span, so it shows here
+ * first; target ≤ 1.03 for the largest.
  */
 import { DebateEngine, type Board, type DebateEvent } from '@conclave/council';
 import { latencyAdapter, memberIds, mulberry32, replyText, scoresFrom, syntheticBoard } from './fixtures.js';
@@ -14,6 +19,10 @@ const MIN_LATENCY_MS = 20;
 const MAX_LATENCY_MS = 200;
 const SEEDS = [1, 2, 3, 4, 5] as const;
 const TARGET = { op: '<=', value: 1.05 } as const;
+/** Larger boards (phases × members a phase), seeds 1–3 each, concurrency = members a phase. */
+const LARGE_SHAPES = [[8, 32], [4, 64]] as const;
+const LARGE_SEEDS = [1, 2, 3] as const;
+const LARGE_TARGET = { op: '<=', value: 1.03 } as const;
 
 interface Script {
   readonly latency: Map<string, number>;
@@ -38,12 +47,12 @@ function idealMs(board: Board, latency: ReadonlyMap<string, number>): { total: n
   return { total: perPhase.reduce((sum, ms) => sum + ms, 0), perPhase };
 }
 
-async function debate(board: Board, s: Script, onEvent?: (event: DebateEvent) => void) {
+async function debate(board: Board, s: Script, onEvent?: (event: DebateEvent) => void, concurrency = CONCURRENCY) {
   const started = performance.now();
   const result = await new DebateEngine().run(board, {
     question: 'launch the benchmark product',
     adapters: { offline: latencyAdapter(s.latency, s.replies) },
-    concurrency: CONCURRENCY,
+    concurrency,
     ...(onEvent === undefined ? {} : { onEvent }),
   });
   return { wallMs: performance.now() - started, result };
@@ -78,12 +87,27 @@ export async function criticalPath(): Promise<BenchResult> {
   }
 
   const worst = Math.max(...runs.map((r) => r.ratio));
+
+  const large = [];
+  for (const [phases, members] of LARGE_SHAPES) {
+    const largeBoard = syntheticBoard(phases, members);
+    for (let i = 0; i < 2; i += 1) await debate(largeBoard, script(largeBoard, 2000 + i, 1, 3), undefined, members);
+    const ratios = [];
+    for (const seed of LARGE_SEEDS) {
+      const s = script(largeBoard, seed, MIN_LATENCY_MS, MAX_LATENCY_MS);
+      const { wallMs, result } = await debate(largeBoard, s, undefined, members);
+      if (result.status !== 'completed' || result.transcript.length !== phases * members) throw new Error(`the ${phases} × ${members} debate of seed ${seed} lost a member`);
+      ratios.push({ seed, wallMs: round(wallMs), idealMs: round(idealMs(largeBoard, s.latency).total), ratio: round(wallMs / idealMs(largeBoard, s.latency).total, 4) });
+    }
+    large.push({ phases, members, worst: Math.max(...ratios.map((r) => r.ratio)), runs: ratios });
+  }
   const allValid = runs.every((r) => r.status === 'completed' && r.failures === 0 && r.validContributions === PHASES * MEMBERS);
   return {
     name: 'critical-path',
     figures: [
       ...runs.map((r) => figure(`wall / ideal, seed ${r.seed} (${r.wallMs.toFixed(1)} / ${r.idealMs.toFixed(1)} ms)`, r.ratio, 'ratio', TARGET)),
       figure('wall / ideal, worst seed', worst, 'ratio', TARGET),
+      ...large.map((l) => figure(`wall / ideal, ${l.phases} × ${l.members}, worst of seeds ${LARGE_SEEDS.join(', ')}`, l.worst, 'ratio', LARGE_TARGET)),
       figure('runs with every member valid', runs.filter((r) => r.failures === 0).length, `of ${runs.length}`, { op: '>=', value: runs.length }),
     ],
     details: {
@@ -92,6 +116,7 @@ export async function criticalPath(): Promise<BenchResult> {
       latencyMs: { min: MIN_LATENCY_MS, max: MAX_LATENCY_MS, distribution: 'uniform, mulberry32(seed) per member in board order' },
       allValid,
       runs,
+      large: { concurrency: 'members of a phase', shapes: large },
     },
   };
 }

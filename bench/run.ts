@@ -13,6 +13,7 @@ import { criticalPath } from './critical-path.js';
 import { engineOverhead } from './engine-overhead.js';
 import { printTable, RESULTS_DIR, round, writeResult, type BenchResult } from './harness.js';
 import { meeting } from './meeting.js';
+import { peers } from './peers.js';
 import { memory } from './memory.js';
 import { providers } from './providers.js';
 import { taskloopGuardian } from './taskloop-guardian.js';
@@ -30,6 +31,7 @@ interface Benchmark {
 const BENCHMARKS: readonly Benchmark[] = [
   { name: 'critical-path', title: 'Critical-path efficiency', run: criticalPath },
   { name: 'engine-overhead', title: 'Engine overhead per member call', run: engineOverhead },
+  { name: 'peers', title: 'The same board on LangGraph.js and Mastra', run: peers },
   { name: 'consensus', title: 'aggregateConsensus throughput', run: consensus },
   { name: 'verifier', title: 'Verifier and panel throughput', run: verifier },
   { name: 'providers', title: 'Provider adapters over loopback HTTP', run: providers },

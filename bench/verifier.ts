@@ -1,7 +1,8 @@
 /**
  * Verifier throughput: `verifyDecision` on a record with 8 votes and 10 evidence items (target
  * ≥ 100 000 records/s) and `verifyPanel` with the three built-in lenses on the same record
- * (target ≥ 50 000 records/s). The record is honest (every claim proven), so every oracle and
+ * (target ≥ 50 000 records/s), then `verifyDecision` on the same record with 3, 100 and 1,000
+ * votes (target ≥ 50 000 records/s at 100). The record is honest (every claim proven), so every oracle and
  * every lens does its full work; each call makes its own frozen, prose-free copy of the record.
  *
  * This VM runs whole stretches of seconds at about half speed. A host probe (`host-probe.ts`, no
@@ -18,10 +19,17 @@ import { probeMicros } from './host-probe.js';
 const RECORDS_PER_SAMPLE = 2_000;
 const SAMPLES = 40;
 const WARMUP = 10;
+/** Votes per sample in the vote-count sweep (so a sample of 1,000-vote records is 16 records). */
+const VOTES_PER_SAMPLE = 16_000;
+const VOTE_SWEEP = [
+  { votes: 3, target: undefined },
+  { votes: 100, target: 50_000 },
+  { votes: 1_000, target: undefined },
+] as const;
 
-function record(): DecisionRecord {
+function record(voteCount = 8): DecisionRecord {
   const random = mulberry32(7);
-  const votes: Vote[] = Array.from({ length: 8 }, (_, i) => ({ memberId: `member-${i}`, scores: scoresFrom(random), weight: 1 + (i % 2) }));
+  const votes: Vote[] = Array.from({ length: voteCount }, (_, i) => ({ memberId: `member-${i}`, scores: scoresFrom(random), weight: 1 + (i % 2) }));
   const kinds: EvidenceKind[] = ['test', 'gate', 'document', 'measurement', 'model_statement'];
   return {
     id: 'bench-decision',
@@ -47,10 +55,10 @@ function record(): DecisionRecord {
  * Times `fn` over samples of RECORDS_PER_SAMPLE calls, each sample preceded by a run of the host
  * probe, so the probe times the same stretches of the machine as the samples do.
  */
-function throughput(label: string, fn: () => boolean, target: number) {
+function throughput(label: string, fn: () => boolean, target: number | undefined, recordsPerSample = RECORDS_PER_SAMPLE) {
   let approved = 0;
   const batch = () => {
-    for (let i = 0; i < RECORDS_PER_SAMPLE; i += 1) if (fn()) approved += 1;
+    for (let i = 0; i < recordsPerSample; i += 1) if (fn()) approved += 1;
   };
   for (let i = 0; i < WARMUP; i += 1) {
     probeMicros();
@@ -64,17 +72,17 @@ function throughput(label: string, fn: () => boolean, target: number) {
     batch();
     samples.push(performance.now() - started);
   }
-  const overall = ((RECORDS_PER_SAMPLE * samples.length) / samples.reduce((sum, ms) => sum + ms, 0)) * 1000;
-  const median = (RECORDS_PER_SAMPLE / stats(samples).median) * 1000;
-  const perRecord = (stats(samples).median * 1000) / RECORDS_PER_SAMPLE;
+  const overall = ((recordsPerSample * samples.length) / samples.reduce((sum, ms) => sum + ms, 0)) * 1000;
+  const median = (recordsPerSample / stats(samples).median) * 1000;
+  const perRecord = (stats(samples).median * 1000) / recordsPerSample;
   const probe = stats(probes).median;
   return {
     figures: [
-      figure(`${label}: throughput, all samples`, overall, 'records/s', { op: '>=', value: target }),
+      figure(`${label}: throughput, all samples`, overall, 'records/s', target === undefined ? undefined : { op: '>=', value: target }),
       figure(`${label}: throughput, median sample`, median, 'records/s'),
       figure(`${label}: time per record, median`, perRecord, 'µs'),
       figure(`${label}: time per record in host-probe units`, perRecord / probe, '×'),
-      figure(`${label}: records approved`, approved, `of ${RECORDS_PER_SAMPLE * (SAMPLES + WARMUP)}`, { op: '>=', value: RECORDS_PER_SAMPLE * (SAMPLES + WARMUP) }),
+      figure(`${label}: records approved`, approved, `of ${recordsPerSample * (SAMPLES + WARMUP)}`, { op: '>=', value: recordsPerSample * (SAMPLES + WARMUP) }),
     ],
     recordsPerSecond: Math.round(overall),
     probeMicros: probe,
@@ -85,13 +93,28 @@ export function verifier(): BenchResult {
   const input = record();
   const single = throughput('verifyDecision', () => verifyDecision(input).approved, 100_000);
   const panel = throughput('verifyPanel (3 lenses)', () => verifyPanel(input).status === 'approved', 50_000);
+  // Larger councils: the same record with 3, 100 and 1,000 votes (samples of a fixed number of
+  // votes, so each takes about as long); the target is on 100 votes.
+  const sweep = VOTE_SWEEP.map(({ votes, target }) => {
+    const large = record(votes);
+    const result = throughput(`verifyDecision, ${votes} votes`, () => verifyDecision(large).approved, target, Math.max(20, Math.round(VOTES_PER_SAMPLE / votes)));
+    return { votes, result };
+  });
   return {
     name: 'verifier',
     figures: [
       ...single.figures,
       ...panel.figures,
+      ...sweep.flatMap(({ result }) => result.figures.filter((f) => !f.label.endsWith('median sample'))),
       figure('host probe: one unit of a fixed plain-JS workload, median between the samples', (single.probeMicros + panel.probeMicros) / 2, 'µs'),
     ],
-    details: { votes: 8, evidence: 10, verifyDecisionPerSecond: single.recordsPerSecond, verifyPanelPerSecond: panel.recordsPerSecond, hostProbeMicros: { verifyDecision: round(single.probeMicros, 1), verifyPanel: round(panel.probeMicros, 1) } },
+    details: {
+      votes: 8,
+      evidence: 10,
+      verifyDecisionPerSecond: single.recordsPerSecond,
+      verifyPanelPerSecond: panel.recordsPerSecond,
+      voteSweep: sweep.map(({ votes, result }) => ({ votes, verifyDecisionPerSecond: result.recordsPerSecond, hostProbeMicros: round(result.probeMicros, 1) })),
+      hostProbeMicros: { verifyDecision: round(single.probeMicros, 1), verifyPanel: round(panel.probeMicros, 1) },
+    },
   };
 }

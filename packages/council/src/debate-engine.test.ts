@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defineBoard, type Board } from './board.js';
 import type { DebateEvent } from './debate-event.js';
 import { DebateEngine } from './debate-engine.js';
+import { buildPhaseRequests } from './prompt.js';
 
 const member = (id: string) => ({ id, persona: `persona of ${id}`, model: 'scripted:m' });
 const known = { isKnownModel: () => true };
@@ -90,6 +91,53 @@ describe('DebateEngine: order and isolation', () => {
       expect(request.messages[0]).toEqual({ role: 'user', content: first.messages[0]!.content, cacheable: true });
     }
     expect(new Set(phaseTwo.map((r) => r.messages[1]!.content)).size).toBe(3);
+  });
+});
+
+describe('DebateEngine: prompts built one finished phase at a time', () => {
+  it('property: each phase sees the earlier shared text extended, and exactly what buildPhaseRequests builds from the record', async () => {
+    await fc.assert(
+      fc.asyncProperty(boardArb({ maxPhases: 4, maxMembers: 3 }), fc.integer({ min: 0, max: 2 ** 31 }), async (board, seed) => {
+        // Some members fail (prose instead of JSON), so failure lines are in the blocks too.
+        const adapter = scriptedAdapter((_request, call) => {
+          const id = call.memberId ?? '?';
+          return (id.length + seed) % 4 === 0 ? `prose from ${id}` : { value: { statement: `${id} says ${seed}`, scores: scores(6) } };
+        });
+        const result = await DebateEngine.run(board, { question: 'Should we?', context: 'ctx', adapters: { scripted: adapter } });
+        let previous = '';
+        for (const [p, phase] of board.phases.entries()) {
+          const call = adapter.callsFor(phase.members[0]!.id)[0];
+          if (call === undefined) break;
+          const shared = call.request.messages[0]!.content;
+          const earlierBlocks = (text: string) => text.slice(text.indexOf('Earlier contributions'));
+          if (p > 1) expect(earlierBlocks(shared).startsWith(earlierBlocks(previous))).toBe(true);
+          previous = shared;
+          const view = {
+            board,
+            question: result.question,
+            context: 'ctx',
+            facts: board.facts,
+            earlier: result.transcript.filter((c) => c.phaseIndex < p),
+            earlierFailures: result.failures.filter((f) => f.phaseIndex < p),
+          };
+          const rebuilt = buildPhaseRequests(view, phase, p);
+          for (const [m, member] of phase.members.entries()) {
+            const sent = adapter.callsFor(member.id)[0]!.request;
+            expect(sent.messages).toEqual(rebuilt[m]!.messages);
+            expect(sent.metadata).toEqual(rebuilt[m]!.metadata);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("lists a member that gave no vote in its own phase's block", async () => {
+    const adapter = scriptedAdapter({ a: vote(7, 'A-VIEW'), b: 'not json', c: vote(7, 'C-VIEW'), d: vote(7), e: vote(7) });
+    await DebateEngine.run(makeBoard([['a', 'b'], ['c'], ['d', 'e']], { minValidVotes: 1 }), { question: 'q', adapters: { scripted: adapter } });
+    const shared = adapter.callsFor('d')[0]!.request.messages[0]!.content;
+    const block = (text: string) => text.slice(text.indexOf('## Phase 1'));
+    expect(block(shared)).toMatch(/^## Phase 1: p1\n### a\nA-VIEW\nScores: [^\n]+\n\(b in phase "p1" did not contribute: \w+\)\n## Phase 2: p2\n### c\nC-VIEW\nScores: [^\n]+$/);
   });
 });
 

@@ -17,7 +17,7 @@ import type { DebateEvent } from './debate-event.js';
 import type { DebateResult, MemberTiming, StopReason } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
-import { buildPhaseRequests } from './prompt.js';
+import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
 
 /** A cap on calls in flight: one number for the whole debate, or global and per-adapter caps. */
@@ -128,9 +128,12 @@ class DebateRun {
     this.#governor.follow(this.#options.signal);
 
     const transcript: Contribution[] = [];
+    /** One vote per contribution, in transcript order, with the member's board weight. */
+    const votes: Vote[] = [];
     const failures: MemberFailure[] = [];
     const facts = input.ok ? [...board.facts, ...(this.#options.facts ?? [])] : [];
     const context = renderContext(this.#options.context);
+    const earlier = new EarlierPhases({ board, question, ...(context === undefined ? {} : { context }), facts });
 
     for (const [phaseIndex, phase] of phases.entries()) {
       if (this.#stop) {
@@ -138,28 +141,31 @@ class DebateRun {
         continue;
       }
       this.#emit({ type: 'phase_started', phase: phase.name, phaseIndex, members: phase.members.map((m) => m.id), contrarian: phase.contrarian });
-      // The view is a snapshot taken before any member of this phase starts: peers cannot leak in.
-      const requests = buildPhaseRequests(
-        { board, question, ...(context === undefined ? {} : { context }), facts, earlier: [...transcript], earlierFailures: [...failures] },
-        phase,
-        phaseIndex,
-      );
+      // Built before any member of this phase starts, from finished phases only: peers cannot leak in.
+      const requests = earlier.requestsFor(phase, phaseIndex);
       const outcomes = await Promise.all(
         phase.members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)),
       );
-      let valid = 0;
-      for (const outcome of outcomes) {
+      const contributions: Contribution[] = [];
+      const phaseFailures: MemberFailure[] = [];
+      for (let m = 0; m < outcomes.length; m += 1) {
+        const outcome = outcomes[m] as MemberOutcome;
         if (outcome.ok) {
-          transcript.push(outcome.contribution);
-          valid += 1;
-        } else failures.push(outcome.failure);
+          const { contribution } = outcome;
+          contributions.push(contribution);
+          transcript.push(contribution);
+          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: (phase.members[m] as Member).weight });
+        } else {
+          phaseFailures.push(outcome.failure);
+          failures.push(outcome.failure);
+        }
       }
+      earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
+      const valid = contributions.length;
       this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
 
-    const memberWeights = new Map(phases.flatMap((phase) => phase.members.map((member) => [member.id, member.weight] as const)));
-    const votes: Vote[] = transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: memberWeights.get(c.memberId) ?? 1 }));
     const consensus = trusted
       ? aggregateConsensus(votes, { rubric: board.rubric, minValidVotes: board.minValidVotes })
       : aggregateConsensus([], { rubric: PRODUCT_RUBRIC, minValidVotes: MIN_VALID_VOTES });
@@ -232,17 +238,27 @@ class DebateRun {
   }
 
   #globalLimiter(): ConcurrencyLimiter {
-    this.#global ??= createLimiter(this.#caps().global);
+    this.#global ??= this.#limiter(this.#caps().global);
     return this.#global;
   }
 
   #limiterFor(adapterId: string): ConcurrencyLimiter {
     let limiter = this.#perAdapter.get(adapterId);
     if (!limiter) {
-      limiter = createLimiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
+      limiter = this.#limiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
       this.#perAdapter.set(adapterId, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * A limiter for `cap`, or none when the cap can never bind: phases run one after another, so
+   * no more calls are ever in flight than the largest phase has members. Skipping the queue then
+   * changes nothing but its cost, which on a small board was a large part of the run's own.
+   */
+  #limiter(cap: number): ConcurrencyLimiter {
+    const largestPhase = Math.max(0, ...this.#board.phases.map((phase) => phase.members.length));
+    return createLimiter(cap >= largestPhase ? Number.POSITIVE_INFINITY : cap);
   }
 
   #caps(): { global: number; perAdapter: Readonly<Record<string, number>> } {
@@ -270,8 +286,13 @@ class DebateRun {
     return { ok: true, question: rendered.text };
   }
 
+  /**
+   * Stamps and emits an event. Every caller passes a fresh object literal, so it is stamped in
+   * place: a spread into a new object cost more than the rest of the emit on a small board.
+   */
   #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
-    this.#events.emit({ ...event, at: this.#clock.now() - this.#started });
+    (event as { at?: number }).at = this.#clock.now() - this.#started;
+    this.#events.emit(event as DebateEvent);
   }
 }
 

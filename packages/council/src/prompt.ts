@@ -34,6 +34,9 @@ export interface CouncilRequestMetadata {
   readonly earlier: readonly { readonly memberId: string; readonly phase: string; readonly scores: Readonly<Record<string, number>> }[];
 }
 
+/** One earlier phase's entry in `CouncilRequestMetadata.earlier`. */
+export type EarlierEntry = CouncilRequestMetadata['earlier'][number];
+
 /**
  * Builds the requests for every member of a phase. The system prompt and the first message
  * (question, context, facts and earlier phases) are built ONCE and shared, so they are
@@ -41,30 +44,100 @@ export interface CouncilRequestMetadata {
  * the last message, the member's own brief, differs.
  */
 export function buildPhaseRequests(view: PhaseView, phase: Phase, phaseIndex: number): ModelRequest[] {
-  const system = systemPrompt(view.board.rubric);
-  const shared = sharedPrefix(view);
-  const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(view.board.rubric) } as const;
-  const earlier = view.earlier.map((c) => ({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
-  return phase.members.map((member) => ({
-    system,
-    messages: [
-      { role: 'user', content: shared, cacheable: true },
-      { role: 'user', content: memberBrief(phase, member, view.board.rubric) },
-    ],
-    responseFormat,
-    metadata: {
-      protocol: COUNCIL_PROTOCOL,
-      boardId: view.board.id,
-      phase: phase.name,
-      phaseIndex,
-      memberId: member.id,
-      contrarian: phase.contrarian,
-      axes: view.board.rubric.axes,
-      priorities: member.priorities,
-      facts: view.facts,
-      earlier,
-    } satisfies CouncilRequestMetadata,
-  }));
+  const earlier = new EarlierPhases(view);
+  for (const [index, name, contributions, failures] of groupByPhase(view.earlier, view.earlierFailures)) {
+    earlier.append(index, name, contributions, failures);
+  }
+  return earlier.requestsFor(phase, phaseIndex);
+}
+
+/**
+ * What the members of later phases see, built up one finished phase at a time: each phase's
+ * block of text and its metadata entries are made once, when the phase ends, and appended, so a
+ * debate's prompt building costs O(phases × members) in all rather than O(phases² × members).
+ * The text grows by concatenation (a rope in V8, O(1) per phase) and each phase's requests get
+ * their own copy of the entry list, so nothing a later phase appends reaches an earlier request.
+ */
+export class EarlierPhases {
+  readonly #board: Board;
+  readonly #facts: readonly Fact[];
+  readonly #header: string;
+  #blocks = '';
+  readonly #entries: EarlierEntry[] = [];
+
+  constructor(view: Pick<PhaseView, 'board' | 'question' | 'context' | 'facts'>) {
+    this.#board = view.board;
+    this.#facts = view.facts;
+    const parts = [`Question: ${view.question}`];
+    if (view.context !== undefined && view.context !== '') parts.push(`Context:\n${view.context}`);
+    if (view.facts.length > 0) parts.push(`Facts:\n${view.facts.map((fact) => `- [${fact.axis} ${fact.value}/10] ${fact.note}`).join('\n')}`);
+    this.#header = parts.join('\n\n');
+  }
+
+  /** Adds a finished phase: its valid contributions and its members that gave no vote. */
+  append(phaseIndex: number, phaseName: string, contributions: readonly Contribution[], failures: readonly MemberFailure[]): void {
+    if (contributions.length === 0 && failures.length === 0) return;
+    const lines = [`## Phase ${phaseIndex + 1}: ${phaseName}`];
+    for (const c of contributions) {
+      lines.push(`### ${c.memberId}`, c.statement, `Scores: ${Object.entries(c.scores).map(([axis, value]) => `${axis} ${value}`).join(', ')}`);
+      // Frozen: later phases' requests hold the same entry, so no adapter may change it for them.
+      this.#entries.push(Object.freeze({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
+    }
+    for (const f of failures) lines.push(`(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`);
+    this.#blocks += `\n${lines.join('\n')}`;
+  }
+
+  /** The requests for every member of `phase`, which sees exactly the phases appended so far. */
+  requestsFor(phase: Phase, phaseIndex: number): ModelRequest[] {
+    const rubric = this.#board.rubric;
+    const system = systemPrompt(rubric);
+    const shared =
+      this.#blocks === ''
+        ? `${this.#header}\n\nEarlier contributions: none. You are in the first phase.`
+        : `${this.#header}\n\nEarlier contributions, phase by phase:${this.#blocks}`;
+    // One per phase, like the entry list: nothing an adapter does to one phase's requests reaches the next's.
+    const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) } as const;
+    const earlier = this.#entries.slice();
+    return phase.members.map((member) => ({
+      system,
+      messages: [
+        { role: 'user', content: shared, cacheable: true },
+        { role: 'user', content: memberBrief(phase, member, rubric) },
+      ],
+      responseFormat,
+      metadata: {
+        protocol: COUNCIL_PROTOCOL,
+        boardId: this.#board.id,
+        phase: phase.name,
+        phaseIndex,
+        memberId: member.id,
+        contrarian: phase.contrarian,
+        axes: rubric.axes,
+        priorities: member.priorities,
+        facts: this.#facts,
+        earlier,
+      } satisfies CouncilRequestMetadata,
+    }));
+  }
+}
+
+/** Contributions and failures grouped by phase index, in ascending phase order. */
+function groupByPhase(
+  contributions: readonly Contribution[],
+  failures: readonly MemberFailure[],
+): [number, string, Contribution[], MemberFailure[]][] {
+  const phases = new Map<number, [number, string, Contribution[], MemberFailure[]]>();
+  const phaseOf = (index: number, name: string) => {
+    let entry = phases.get(index);
+    if (entry === undefined) {
+      entry = [index, name, [], []];
+      phases.set(index, entry);
+    }
+    return entry;
+  };
+  for (const c of contributions) phaseOf(c.phaseIndex, c.phase)[2].push(c);
+  for (const f of failures) phaseOf(f.phaseIndex, f.phase)[3].push(f);
+  return [...phases.values()].sort((a, b) => a[0] - b[0]);
 }
 
 const systemPrompts = new WeakMap<Rubric, string>();
@@ -87,28 +160,6 @@ function systemPrompt(rubric: Rubric): string {
     systemPrompts.set(rubric, prompt);
   }
   return prompt;
-}
-
-function sharedPrefix(view: PhaseView): string {
-  const parts = [`Question: ${view.question}`];
-  if (view.context !== undefined && view.context !== '') parts.push(`Context:\n${view.context}`);
-  if (view.facts.length > 0) parts.push(`Facts:\n${view.facts.map((fact) => `- [${fact.axis} ${fact.value}/10] ${fact.note}`).join('\n')}`);
-  if (view.earlier.length === 0 && view.earlierFailures.length === 0) {
-    parts.push('Earlier contributions: none. You are in the first phase.');
-  } else {
-    const lines = ['Earlier contributions, phase by phase:'];
-    let phase = '';
-    for (const c of view.earlier) {
-      if (c.phase !== phase) {
-        phase = c.phase;
-        lines.push(`## Phase ${c.phaseIndex + 1}: ${c.phase}`);
-      }
-      lines.push(`### ${c.memberId}`, c.statement, `Scores: ${Object.entries(c.scores).map(([axis, value]) => `${axis} ${value}`).join(', ')}`);
-    }
-    for (const f of view.earlierFailures) lines.push(`(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`);
-    parts.push(lines.join('\n'));
-  }
-  return parts.join('\n\n');
 }
 
 function memberBrief(phase: Phase, member: Member, rubric: Rubric): string {

@@ -2,7 +2,7 @@ import type { ModelRequest } from '@conclave/core';
 import { z } from 'zod';
 import type { Brief, RosterMember } from './brief.js';
 import { curationReplySchema, liveOptions } from './curation.js';
-import type { LedgerEntry } from './objection-ledger.js';
+import { objectionKey, type LedgerEntry } from './objection-ledger.js';
 import type { OptionSlate } from './option-slate.js';
 import { stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
 
@@ -33,8 +33,9 @@ export interface MeetingRequestMetadata {
 // Members advise; only the orchestrator, on approval, ever writes a record.
 const NO_WRITE_RULE = 'You are read-only: never write, create or modify files or records. Your only output is the JSON object asked for.';
 
+// The provider gets the stance's JSON schema natively (ADR 0010); this names its fields once, briefly.
 const STANCE_SHAPE =
-  '{"preferredOption": "<option id>", "confidence": <0..1>, "reasons": ["<grounded reason>"], "concerns": ["<blocking concern>"], "objections": [{"text": "<objection>", "severity": "substantive" | "minor", "against": "<option id>"}], "proposedOptions": [{"id": "<new id>", "title": "<title>", "summary": "<summary>"}], "privateReasoning": "<kept to yourself>"}';
+  'preferredOption (an option id), confidence (0..1), reasons (grounded), concerns (blocking ones), objections ({text, severity: "substantive" | "minor", against?: option id}), proposedOptions ({id, title, summary}), privateReasoning (kept to yourself)';
 
 function memberSystem(brief: Brief, member: RosterMember): string {
   const context = brief.context.filter((item) => member.context.includes(item.id));
@@ -51,7 +52,7 @@ function memberSystem(brief: Brief, member: RosterMember): string {
     brief.successCriteria.length > 0 ? `Success criteria:\n${brief.successCriteria.map((c) => `- ${c}`).join('\n')}` : '',
     context.length > 0 ? `Context:\n${context.map((item) => `- [${item.id}] ${item.text}`).join('\n')}` : 'Context: none was given to you.',
     '',
-    `Reply with exactly one JSON object and nothing else:\n${STANCE_SHAPE}`,
+    `Reply with exactly one JSON object and nothing else, with the fields ${STANCE_SHAPE}.`,
     'Peers see everything except privateReasoning, and they never see your role.',
   ]
     .filter((line, i, all) => line !== '' || all[i - 1] !== '')
@@ -88,10 +89,16 @@ export interface RoundView {
   readonly name: string;
   readonly round: number;
   readonly adversarial: boolean;
-  /** The member's own latest stance (private parts included: it is its own). */
+  /** The member's own latest stance. Only its shared fields reach the prompt: its own private reasoning is not sent back. */
   readonly own: Stance | undefined;
   /** Every other member's latest SHARED stance, under neutral names. */
   readonly peers: readonly SharedStance[];
+  /**
+   * What this member was shown when it last spoke (gave a stance in a meeting round): the peers'
+   * shared stances and the live option ids then. Absent before its first meeting-round stance,
+   * so everything is new to it. The prompt sends only what changed since, plus a compact table.
+   */
+  readonly seen?: { readonly peers: readonly SharedStance[]; readonly options: readonly string[] };
   readonly slate: OptionSlate;
   /** Substantive objections on the ledger. */
   readonly tensions: readonly LedgerEntry[];
@@ -101,23 +108,34 @@ export interface RoundView {
   readonly curation?: { readonly summary: string; readonly tensions: readonly string[] };
 }
 
-/** The request for one member in one meeting round. */
+/**
+ * The request for one member in one meeting round. Calls are stateless, but a member's own
+ * words need not come back to it: it gets its own last position (never its reasons again, nor
+ * its private reasoning), a one-line-per-member table of where everyone stands, and, per peer, only
+ * what is new since it last spoke (new reasons, concerns and objections, or a peer's whole
+ * shared stance when the peer is new to it). Open substantive objections are listed once, in
+ * their own section, and never again under the peer who raised them.
+ */
 export function buildRoundRequest(view: RoundView): ModelRequest {
   const slate = liveOptions(view.slate).map((option) => option.id);
-  const peers = view.peers
-    .map((p) => `### ${p.name}: prefers ${p.preferredOption} (confidence ${p.confidence})\nReasons: ${p.reasons.join('; ')}\nConcerns: ${p.concerns.join('; ') || 'none'}\nObjections: ${p.objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ') || 'none'}`)
-    .join('\n');
+  const open = new Set(view.tensions.map((t) => objectionKey(t)));
+  const seenPeers = new Map((view.seen?.peers ?? []).map((p) => [p.name, p]));
+  const table = view.peers.map((p) => `- ${p.name}: ${p.preferredOption} (${p.confidence})`).join('\n');
+  const changes = view.peers.map((p) => peerChanges(p, seenPeers.get(p.name), open, true)).filter((line) => line !== '').join('\n');
+  const seenOptions = new Set(view.seen?.options ?? []);
+  const newOptions = liveOptions(view.slate).filter((option) => view.seen === undefined || !seenOptions.has(option.id));
   const tensions = view.tensions.map((t) => `- ${t.id}${t.against === undefined ? '' : ` (against ${t.against})`}: ${t.text}`).join('\n') || 'none';
   const lines = [
     `Round ${view.round}. You are ${view.name}.`,
-    view.own ? `Your last stance: ${JSON.stringify(view.own)}` : 'You have no recorded stance yet.',
+    view.own ? `Your last stance: ${view.own.preferredOption} (confidence ${view.own.confidence}).` : 'You have no recorded stance yet.',
     ...(view.curation === undefined
       ? []
       : [`The facilitator's summary of the table:\n${view.curation.summary}`, `Tensions the facilitator sees:\n${view.curation.tensions.map((t) => `- ${t}`).join('\n') || 'none'}`]),
-    `The table:\n${peers || '(no peer stances)'}`,
-    `Option slate:\n${renderSlate(view.slate)}`,
+    `Where everyone else stands (option, confidence):\n${table || '(no peer stances)'}`,
+    `${view.seen === undefined ? 'What your peers said' : 'New since you last spoke'}:\n${changes || 'nothing new'}`,
+    `Option slate: ${slate.join(', ')}${newOptions.length === 0 ? '' : `\n${newOptions.map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n')}`}`,
     `Open substantive objections:\n${tensions}`,
-    'React, propose, reframe or merge options if it helps, and update your stance. Pressure-testing the front-runner is everyone\'s job.',
+    'Update your stance: react, propose, reframe or merge options if it helps, and pressure-test the front-runner.',
   ];
   if (view.adversarial) {
     lines.push(`This is an ADVERSARIAL round: agreement came too easily. From your own perspective, find where ${view.frontRunner ?? 'the front-runner'} is weakest, say so as objections, and change your preference only if the weakness is real.`);
@@ -140,12 +158,39 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
   };
 }
 
+const NO_OPEN: ReadonlySet<string> = new Set();
+
+/**
+ * What a peer said that the member has not seen: its whole shared stance when the member never
+ * saw it, else a moved preference and the reasons, concerns, objections and proposed options
+ * that are new (objections only `withObjections`; those open on the ledger are left out, as they
+ * have their own section). Empty when nothing changed.
+ */
+function peerChanges(peer: SharedStance, before: SharedStance | undefined, open: ReadonlySet<string>, withObjections: boolean): string {
+  const fresh = (now: readonly string[], then: readonly string[] | undefined) => (then === undefined ? now : now.filter((item) => !then.includes(item)));
+  const reasons = fresh(peer.reasons, before?.reasons);
+  const concerns = fresh(peer.concerns, before?.concerns);
+  const seenObjections = new Set((before?.objections ?? []).map((o) => objectionKey(o)));
+  const objections = withObjections ? peer.objections.filter((o) => !open.has(objectionKey(o)) && !seenObjections.has(objectionKey(o))) : [];
+  const proposed = peer.proposedOptions.filter((o) => !(before?.proposedOptions ?? []).some((b) => b.id === o.id));
+  const parts: string[] = [];
+  if (before !== undefined && before.preferredOption !== peer.preferredOption) parts.push(`moved from ${before.preferredOption} to ${peer.preferredOption}`);
+  if (reasons.length > 0) parts.push(`reasons: ${reasons.join('; ')}`);
+  if (concerns.length > 0) parts.push(`concerns: ${concerns.join('; ')}`);
+  if (objections.length > 0) parts.push(`objections: ${objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ')}`);
+  if (proposed.length > 0) parts.push(`proposed: ${proposed.map((o) => `${o.id} (${o.title})`).join(', ')}`);
+  if (parts.length === 0) return '';
+  return `### ${peer.name}\n${parts.join('\n')}`;
+}
+
 /** What the facilitator curates from: the whole table as peers see it, never anyone's private reasoning or role. */
 export interface CurationView {
   readonly brief: Brief;
   readonly facilitator: RosterMember;
   readonly round: number;
   readonly table: readonly SharedStance[];
+  /** The table as the facilitator last curated it; absent before its first curation, so all of it is new. */
+  readonly seen?: readonly SharedStance[];
   readonly slate: OptionSlate;
   readonly tensions: readonly LedgerEntry[];
   readonly frontRunner?: string;
@@ -159,6 +204,7 @@ export interface CurationView {
 export function buildCurationRequest(view: CurationView): ModelRequest {
   const slate = liveOptions(view.slate);
   const proposed = slate.filter((o) => o.proposedBy !== 'brief').map((o) => o.id);
+  const seenCuration = new Map((view.seen ?? []).map((p) => [p.name, p]));
   return {
     system: [
       'You facilitate a decision meeting. Summarise the table fairly, minority views included, without taking a side in the summary.',
@@ -169,7 +215,8 @@ export function buildCurationRequest(view: CurationView): ModelRequest {
         role: 'user',
         content: [
           `Question: ${view.brief.question}`,
-          `Round ${view.round} is about to start. The table (each member's shared stance, under neutral names):\n${view.table.map((p) => `- ${p.name}: prefers ${p.preferredOption} (${p.confidence}); reasons: ${p.reasons.join('; ')}; concerns: ${p.concerns.join('; ') || 'none'}`).join('\n')}`,
+          `Round ${view.round} is about to start. Where each member stands (under neutral names; option, confidence):\n${view.table.map((p) => `- ${p.name}: ${p.preferredOption} (${p.confidence})`).join('\n')}`,
+          `${view.seen === undefined ? 'What they said' : 'New since your last summary'}:\n${view.table.map((p) => peerChanges(p, seenCuration.get(p.name), NO_OPEN, false)).filter((line) => line !== '').join('\n') || 'nothing new'}`,
           `Option slate:\n${renderSlate(view.slate)}`,
           `Open substantive objections:\n${view.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n') || 'none'}`,
           proposed.length > 0

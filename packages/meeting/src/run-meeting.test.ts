@@ -5,6 +5,7 @@ import type { MeetingEvent } from './meeting-event.js';
 import type { MeetingResult } from './meeting-result.js';
 import { buildPrepRequest } from './prompt.js';
 import { runMeeting, type MeetingOptions } from './run-meeting.js';
+import type { Stance } from './stance.js';
 import { meetingAdapter, metaOf, stance, steady, testBrief, type MemberPlan } from './test-support/meeting-fixtures.js';
 
 const ROLES = ['site reliability engineer', 'security engineer', 'finance lead', 'product lead', 'data engineer'];
@@ -161,6 +162,65 @@ describe('runMeeting: abstention and quorum', () => {
     expect(meeting.outcome).toBe('no_quorum');
     expect(meeting.stopReason).toEqual(expect.objectContaining({ kind: 'no_quorum', round: 2 }));
     expect(meeting.synthesis).toBeUndefined();
+  });
+});
+
+describe('runMeeting: round prompts send what changed since a member last spoke', () => {
+  const said = (request: ModelRequest) => request.messages.map((m) => m.content).join('\n');
+  const count = (text: string, part: string) => text.split(part).length - 1;
+  const roundCall = (adapter: ReturnType<typeof run>['adapter'], id: string, round: number) =>
+    adapter.callsFor(id).find((c) => metaOf(c.request).phase === 'round' && metaOf(c.request).round === round)?.request as ModelRequest;
+  // data moves and raises a substantive objection in round 1, so round 2 is needed; every stance
+  // carries a standing reason, one said only in prep or only in round 1, and private reasoning.
+  const plans = (): Record<string, MemberPlan> => {
+    const of = (id: string, option: string, round: number, extra: Partial<Stance> = {}) =>
+      stance(option, 0.8, { reasons: [`STANDING-${id}`, `SAID-IN-${round}-${id}`], privateReasoning: `SECRET-${id}`, ...extra });
+    const steadyPlan = (id: string, option: string): MemberPlan => ({ rounds: [of(id, option, 0), of(id, option, 1)] });
+    return {
+      sre: steadyPlan('sre', 'aws'),
+      sec: steadyPlan('sec', 'aws'),
+      cfo: steadyPlan('cfo', 'gcp'),
+      pm: steadyPlan('pm', 'gcp'),
+      data: { rounds: [of('data', 'hybrid', 0), of('data', 'aws', 1, { objections: [{ text: 'OPEN-data: the migration has no rollback', severity: 'substantive', against: 'gcp' }] })] },
+    };
+  };
+
+  it('gives each peer once in full, then only its new words, and lists an open objection once', async () => {
+    const { adapter, result } = run(plans(), { maxRounds: 2 });
+    await result;
+    const first = said(roundCall(adapter, 'sre', 1));
+    for (const part of ['STANDING-data', 'SAID-IN-0-data', 'STANDING-cfo']) expect(count(first, part)).toBe(1);
+    const second = said(roundCall(adapter, 'sre', 2));
+    expect(second).toContain('SAID-IN-1-data');
+    expect(second).toMatch(/moved from hybrid to aws/);
+    for (const part of ['STANDING-data', 'SAID-IN-0-data', 'STANDING-cfo']) expect(second).not.toContain(part);
+    expect(count(second, 'OPEN-data')).toBe(1);
+    // Every member's position is still there, in the compact table.
+    for (const option of ['aws', 'gcp']) expect(second).toContain(`: ${option} (0.8)`);
+  });
+
+  it("never sends a member its own reasons or private reasoning back, nor anyone else's private reasoning", async () => {
+    const { adapter, result } = run(plans(), { maxRounds: 2 });
+    await result;
+    for (const id of ['sre', 'sec', 'cfo', 'pm', 'data']) {
+      for (const round of [1, 2]) {
+        const text = said(roundCall(adapter, id, round));
+        expect(text).not.toContain('SECRET-');
+        expect(text).not.toContain(`STANDING-${id}`);
+        expect(text).not.toContain(`SAID-IN-${round - 1}-${id}`);
+      }
+    }
+  });
+
+  it('a member that did not answer is sent, next time, everything since it last spoke', async () => {
+    const silentOnce = plans();
+    silentOnce.pm = { rounds: [stance('gcp', 0.8, { reasons: ['STANDING-pm'] }), { failure: { kind: 'transport', message: 'down' } }, stance('gcp', 0.8, { reasons: ['STANDING-pm'] })] };
+    const { adapter, result } = run(silentOnce, { maxRounds: 2 });
+    await result;
+    const second = said(roundCall(adapter, 'pm', 2));
+    for (const part of ['STANDING-data', 'STANDING-cfo', 'SAID-IN-1-data']) expect(second).toContain(part);
+    const answered = said(roundCall(adapter, 'sec', 2));
+    expect(answered).not.toContain('STANDING-data');
   });
 });
 

@@ -26,7 +26,7 @@ import { EMPTY_LEDGER, recordObjections, type ObjectionLedger } from './objectio
 import { curateSlate, DEFAULT_MAX_SLATE, openingSlate, type OptionSlate, type SlateRejection } from './option-slate.js';
 import { buildCurationRequest, buildPrepRequest, buildRoundRequest, buildSynthesisRequest, type CurationView, synthesisReplySchema, type SynthesisReply } from './prompt.js';
 import { hasQuorum, MIN_QUORUM } from './quorum.js';
-import { shareStance, stanceSchemaFor, type Stance } from './stance.js';
+import { shareStance, stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
 import { synthesize } from './synthesize.js';
 import { tallyPositions } from './tally.js';
 
@@ -135,6 +135,10 @@ class MeetingRun {
     const verdicts: RoundVerdict[] = [];
     /** Each member's latest stance: what peers are shown, and what the member sees as its own. */
     const latest = new Map<string, Stance>();
+    /** What each member was shown when it last gave a stance in a meeting round: its next prompt sends only what changed. */
+    /** The table as the facilitator last curated it: its next curation gets only what changed. */
+    let curatedTable: readonly SharedStance[] | undefined;
+    const shown = new Map<string, { readonly peers: readonly SharedStance[]; readonly options: readonly string[] }>();
     /** The last round that kept a quorum: the positions a decision is taken from. */
     let quorate: { round: number; stances: Map<string, Stance> } | undefined;
     let prepTriggers: GroupthinkTrigger[] = [];
@@ -190,24 +194,29 @@ class MeetingRun {
       this.#emit({ type: 'round_started', round, adversarial });
       const tensions = ledger.entries.filter((e) => e.severity === 'substantive');
       const leading = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
+      const table = [...latest].map(([id, stance]) => shareStance(stance, nameOf(id)));
       const curated = await this.#curate({
         brief,
         facilitator: facilitatorOf(brief),
         round,
-        table: [...latest].map(([id, stance]) => shareStance(stance, nameOf(id))),
+        table,
+        ...(curatedTable === undefined ? {} : { seen: curatedTable }),
         slate,
         tensions,
         ...(leading === undefined ? {} : { frontRunner: leading }),
       });
       slate = curated.slate;
+      if (curated.curation.by === 'facilitator') curatedTable = table;
       if (curated.curation.by === 'fallback') warnings.push({ kind: 'curation_fallback', round, message: curated.curation.reason });
       const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
       // Merged ids stay valid answers (they fold into their target), as in the request's schema.
       const slateIds = slate.options.map((o) => o.id);
       const summary = curated.curation.by === 'facilitator' ? { summary: curated.curation.summary, tensions: curated.curation.tensions } : undefined;
+      const liveIds = liveOptions(slate).map((o) => o.id);
       const turns = await Promise.all(
-        brief.roster.map((member) => {
+        brief.roster.map(async (member) => {
           const peers = [...latest].filter(([id]) => id !== member.id).map(([id, stance]) => shareStance(stance, nameOf(id)));
+          const seen = shown.get(member.id);
           const request = buildRoundRequest({
             brief,
             member,
@@ -216,12 +225,16 @@ class MeetingRun {
             adversarial,
             own: latest.get(member.id),
             peers,
+            ...(seen === undefined ? {} : { seen }),
             slate,
             tensions,
             ...(frontRunner === undefined ? {} : { frontRunner }),
             ...(summary === undefined ? {} : { curation: summary }),
           });
-          return this.#turn(member, round, nameOf(member.id), request, slateIds);
+          const turn = await this.#turn(member, round, nameOf(member.id), request, slateIds);
+          // A member that did not answer has not spoken: its next prompt still holds what it missed.
+          if ('stance' in turn) shown.set(member.id, { peers, options: liveIds });
+          return turn;
         }),
       );
       const stoppedDuring = this.#stop !== undefined;

@@ -205,18 +205,14 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
 /**
  * The copies made for one record, by the object they copy, so that what the input shares the
  * view shares: a consensus member's scores are its vote's, and a dissenter is also a member.
- * Short lists are searched (first at the index where the copy is expected); long ones go through
- * a Map.
  */
 class Copier {
   /** What `frozenCopy` has copied, made on first use. */
   seen: Map<object, unknown> | undefined = undefined;
-  readonly #scoresFrom: unknown[] = [];
-  readonly #scoresTo: unknown[] = [];
-  #scoresIndex: Map<unknown, unknown> | undefined = undefined;
-  readonly #membersFrom: unknown[] = [];
-  readonly #membersTo: object[] = [];
-  #membersIndex: Map<unknown, object> | undefined = undefined;
+  readonly #scores = new CopyIndex<unknown, unknown>();
+  readonly #members = new CopyIndex<unknown, object>();
+  /** Where the next dissenter is looked for first: dissent lists members in the members' order. */
+  #dissentCursor = 0;
 
   /**
    * A vote's or member's scores, as a copy. A vote's scores are copied (`hint` is -1); a
@@ -224,23 +220,12 @@ class Copier {
    */
   scores(value: unknown, hint: number): Vote['scores'] {
     if (value === null || typeof value !== 'object') return frozenCopy(value, this) as Vote['scores'];
-    const from = this.#scoresFrom;
     if (hint >= 0) {
-      if (from[hint] === value) return this.#scoresTo[hint] as Vote['scores'];
-      const known = this.#scoresIndex !== undefined ? this.#scoresIndex.get(value) : from.length > 0 ? this.#scoresTo[from.indexOf(value)] : undefined;
+      const known = this.#scores.find(value, hint);
       if (known !== undefined) return known as Vote['scores'];
     }
     const copy = this.numbers(value);
-    from.push(value);
-    this.#scoresTo.push(copy);
-    if (this.#scoresIndex !== undefined) {
-      if (!this.#scoresIndex.has(value)) this.#scoresIndex.set(value, copy);
-    } else if (from.length > SHORT_LIST) {
-      // Built backwards so that, as with `indexOf`, the first copy of an object is the one found.
-      const index = new Map<unknown, unknown>();
-      for (let i = from.length - 1; i >= 0; i -= 1) index.set(from[i], this.#scoresTo[i]);
-      this.#scoresIndex = index;
-    }
+    this.#scores.add(value, copy);
     return copy;
   }
 
@@ -251,13 +236,15 @@ class Copier {
 
   /**
    * A consensus member, copied. A dissenter (`dissent: true`) is usually a member too, and then
-   * it is the member's copy: looked up first at `hint`, then among the members.
+   * it is the member's copy: looked up first after the last dissenter found, then among the members.
    */
   member(m: ScoredConsensus['members'][number] | ScoredConsensus['dissent'][number], hint: number, dissent: boolean): object {
-    const from = this.#membersFrom;
     if (dissent) {
-      const known = this.#membersIndex !== undefined ? this.#membersIndex.get(m) : from.length > 0 ? this.#membersTo[from.indexOf(m)] : undefined;
-      if (known !== undefined) return known;
+      const at = this.#members.indexAtOrAfter(m, this.#dissentCursor);
+      if (at >= 0) {
+        this.#dissentCursor = at + 1;
+        return this.#members.at(at);
+      }
     }
     const memberId = plain(m.memberId, this);
     const weight = plain(m.weight, this);
@@ -265,16 +252,71 @@ class Copier {
     const score = plain(m.score, this);
     const verdict = plain(m.verdict, this);
     const copy = 'direction' in m ? { memberId, weight, scores, score, verdict, direction: plain(m.direction, this) } : { memberId, weight, scores, score, verdict };
-    from.push(m);
-    this.#membersTo.push(copy);
-    if (this.#membersIndex !== undefined) {
-      if (!this.#membersIndex.has(m)) this.#membersIndex.set(m, copy);
-    } else if (from.length > SHORT_LIST) {
-      const index = new Map<unknown, object>();
-      for (let i = from.length - 1; i >= 0; i -= 1) index.set(from[i], this.#membersTo[i] as object);
-      this.#membersIndex = index;
-    }
+    this.#members.add(m, copy);
     return copy;
+  }
+}
+
+/**
+ * Objects copied so far, in order, and their copies. A lookup tries where the copy is expected
+ * first (a record's lists line up: member i's scores are vote i's, and the dissent lists members
+ * in the members' order), and only then searches: a short list by `indexOf`, a long one through a
+ * `Map` built at the first miss. An honest record never misses, so it never pays for the `Map`
+ * (two `Map` entries a vote were a third of copying a 100-vote record); one that misses pays
+ * for the `Map` once, never a linear search per lookup.
+ */
+class CopyIndex<From, To> {
+  readonly #from: From[] = [];
+  readonly #to: To[] = [];
+  /** First position of each object, once a long list has missed. */
+  #index: Map<From, number> | undefined = undefined;
+  /** Positions scanned forward so far; past twice the list's length, a miss builds the `Map`. */
+  #scanned = 0;
+
+  add(from: From, to: To): void {
+    this.#from.push(from);
+    this.#to.push(to);
+    if (this.#index !== undefined && !this.#index.has(from)) this.#index.set(from, this.#from.length - 1);
+  }
+
+  /** The copy at a position `indexOf` gave. */
+  at(at: number): To {
+    return this.#to[at] as To;
+  }
+
+  /** The copy of `from`, or undefined; position `hint` is tried first. */
+  find(from: From, hint: number): To | undefined {
+    const list = this.#from;
+    if (list[hint] === from) return this.#to[hint];
+    const at = this.#search(from);
+    return at < 0 ? undefined : this.#to[at];
+  }
+
+  /**
+   * A position of `from`, or -1: the first at or after `from` (a subsequence of the list is
+   * found in one pass over it), else the first anywhere.
+   */
+  indexAtOrAfter(from: From, start: number): number {
+    const list = this.#from;
+    if (this.#index === undefined && this.#scanned <= 2 * list.length) {
+      for (let i = start; i < list.length; i += 1) {
+        this.#scanned += 1;
+        if (list[i] === from) return i;
+      }
+    }
+    return this.#search(from);
+  }
+
+  #search(from: From): number {
+    const list = this.#from;
+    if (list.length <= SHORT_LIST) return list.indexOf(from);
+    if (this.#index === undefined) {
+      const index = new Map<From, number>();
+      // Built backwards so that, as with `indexOf`, the first copy of an object is the one found.
+      for (let i = list.length - 1; i >= 0; i -= 1) index.set(list[i] as From, i);
+      this.#index = index;
+    }
+    return this.#index.get(from) ?? -1;
   }
 }
 

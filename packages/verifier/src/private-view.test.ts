@@ -73,3 +73,43 @@ describe('the private view', () => {
     );
   });
 });
+
+describe('the private view of a large council', () => {
+  // Lists past 16 items are looked up where the copy is expected first and indexed only on a
+  // miss: shuffled members, dissent out of order or not among the members must come out the same.
+  it('property: shares exactly what the record shares (a member\'s scores are its vote\'s, a dissenter is its member), whatever the order', () => {
+    fc.assert(
+      fc.property(
+        decisionRecord({ sound: true }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        (base, extra, seed) => {
+          const votes = [...base.votes];
+          for (let i = 0; i < extra; i += 1) votes.push({ ...(votes[i % votes.length] as (typeof votes)[number]), memberId: `extra-${i}` });
+          const consensus = aggregateConsensus(votes, { rubric: base.rubric, minValidVotes: base.minValidVotes });
+          if (consensus.status !== 'scored') return;
+          const shuffle = <T>(list: readonly T[]) => list.map((item, i) => [((i + 1) * 2654435761 + seed) % 4294967296, item] as const).sort((a, b) => a[0] - b[0]).map(([, item]) => item);
+          const members = seed % 2 === 0 ? consensus.members : shuffle(consensus.members);
+          const dissent = seed % 3 === 0 ? shuffle(consensus.dissent) : seed % 3 === 1 ? [...consensus.dissent, { ...consensus.members[0]!, direction: 'above' as const }] : consensus.dissent;
+          const record: DecisionRecord = { ...base, votes, consensus: { ...consensus, members, dissent } };
+          const view = privateView(record);
+          const scored = view.consensus as typeof consensus;
+          for (const [i, member] of members.entries()) {
+            // Votes may share one scores object (the extra ones do): the member's is one of their copies.
+            const copies = view.votes.filter((_, j) => votes[j]!.scores === member.scores).map((v) => v.scores);
+            if (copies.length > 0) expect(copies).toContain(scored.members[i]!.scores);
+          }
+          for (const [k, d] of dissent.entries()) {
+            const i = members.indexOf(d);
+            if (i >= 0) expect(scored.dissent[k]).toBe(scored.members[i]);
+            else expect(scored.members).not.toContain(scored.dissent[k]);
+          }
+          expect(JSON.parse(JSON.stringify(view))).toEqual(JSON.parse(JSON.stringify(decisionView(record))));
+          expect(scored.members.map((m) => m.memberId)).toEqual(members.map((m) => m.memberId));
+          expect(scored.dissent.map((m) => m.memberId)).toEqual(dissent.map((m) => m.memberId));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
