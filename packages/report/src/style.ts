@@ -90,6 +90,7 @@ article.card dd { margin: 0; }
 article.card .about { color: var(--muted); font-size: .9rem; margin: .3rem 0 0; }
 article.card .badge, p.emission .badge { white-space: normal; }
 article.card .act .badge { border-radius: 4px; }
+@media (min-width: 48rem) { svg.timeline { width: 30rem; } }
 @media (max-width: 40rem) {
   header.report-head { padding: .75rem 1rem .6rem; }
   header.report-head h1 { font-size: 1.3rem; }
