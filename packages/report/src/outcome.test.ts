@@ -134,6 +134,12 @@ describe('an offline run names no model family it did not use', () => {
     for (const family of records.meeting.result.record.families.families) expect(summary).not.toContain(family);
   });
 
+  it('nowhere in an offline report, the ADR draft included, is a family of the brief named', () => {
+    const families = records.meeting.result.record.families.families;
+    expect(families.length).toBeGreaterThan(0);
+    for (const record of [records.meeting, records.composite]) for (const family of families) expect(text(renderReport(record))).not.toContain(family);
+  });
+
   it('a live meeting lists its families and models', () => {
     const markup = renderReport({ ...records.meeting, offline: false });
     const summary = text(markup.slice(markup.indexOf('<section aria-labelledby="r-summary"'), markup.indexOf('<section aria-labelledby="r-slate"')));
