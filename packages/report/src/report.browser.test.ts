@@ -7,6 +7,7 @@ import { renderReport } from './render.js';
 import { axeViolations } from './test-support/axe.js';
 import { launchChromium, openReport, screenshotPage, type OpenedReport } from './test-support/browser.js';
 import { findBrowser } from './test-support/find-browser.js';
+import type { CompositeRunRecord } from './run-record.js';
 import { fixtureRecords, type FixtureRecords } from './test-support/records.js';
 
 // A real browser (the Chromium npm ci installed, or CONCLAVE_CHROMIUM, or one on PATH) with
@@ -163,5 +164,28 @@ describe.each(SCREENS)('every report at $name size ($width × $height)', (screen
     }
     const serious = (await axeViolations(browser, markup, screen)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious).toEqual([]);
+  }, 60_000);
+});
+
+describe('a phone and words that do not break', () => {
+  it('ids, a question, a spec and a branch of 120 letters without a space still fit 390 px; only tables and output scroll, inside their own boxes', async () => {
+    const long = 'W'.repeat(120);
+    const debate = { ...records.debate, board: { id: long, path: `/${long}/board.yaml` }, result: { ...records.debate.result, question: `Should we ${long}?` } };
+    const meeting = { ...records.meeting, brief: { ...records.meeting.brief, id: long, path: long } };
+    const task = { ...records.task, spec: { ...records.task.spec, id: long, title: long }, result: { ...records.task.result, branch: `conclave/${long}`, runId: long } };
+    const composite: CompositeRunRecord = { ...records.composite, title: long, parts: [debate, records.verification, meeting, task] };
+    const opened = await openReport(browser, renderReport(composite), { width: 390, height: 844 });
+    try {
+      const layout = await opened.page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const outside = Array.from(document.querySelectorAll<HTMLElement>('body *')).filter((element) => element.getBoundingClientRect().right > width + 1 && element.closest('.table-wrap, pre') === null);
+        return { scroll: document.documentElement.scrollWidth, width, outside: outside.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`) };
+      });
+      expect(layout.outside).toEqual([]);
+      expect(layout.scroll).toBeLessThanOrEqual(layout.width);
+      await screenshotPage(opened.page, join(shots, 'long-words-mobile.png'));
+    } finally {
+      await opened.close();
+    }
   }, 60_000);
 });

@@ -79,12 +79,12 @@ summary { cursor: pointer; font-weight: 600; }
 .statement { margin: .2rem 0 .6rem; white-space: pre-wrap; }
 .outcome h2 { margin-top: .6rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(19rem, 100%), 1fr)); gap: .6rem; }
-article.card { border: 1px solid var(--line); border-left: 6px solid var(--accent); border-radius: 4px; padding: .35rem .75rem .45rem; }
+article.card { border: 1px solid var(--line); border-left: 6px solid var(--accent); border-radius: 4px; padding: .35rem .75rem .45rem; min-width: 0; overflow-wrap: anywhere; }
 article.card.ok { border-left-color: #15803d; }
 article.card.bad { border-left-color: #b91c1c; }
 article.card.warn { border-left-color: #a16207; }
 article.card h3 { margin: .15rem 0 .3rem; font-size: 1.05rem; }
-article.card dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem .6rem; margin: 0; }
+article.card dl { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: .25rem .6rem; margin: 0; }
 article.card dt { color: var(--muted); font-size: .85rem; padding-top: .1rem; }
 article.card dd { margin: 0; }
 article.card .about { color: var(--muted); font-size: .9rem; margin: .3rem 0 0; }
