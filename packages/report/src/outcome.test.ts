@@ -56,6 +56,8 @@ describe('the first screen: what was decided, and whether anyone may act, per pa
     expect(meeting).toContain('Act on it?● not yet: approve the ADR draft first');
     expect(task).toContain(`Decided✔ completed ${records.task.result.completed.length} task(s) done`);
     expect(task).toContain(`Act on it?✔ every task passed its gates: review branch ${records.task.result.branch ?? ''} before merging`);
+    // Only the emission gate's mayAct may say so; a meeting's choice and a task run never do.
+    for (const card of [meeting, task]) expect(card).not.toContain('may be acted on');
   });
 
   it('a debate that never went through the emission gate says do not act, whatever its verdict', () => {
