@@ -70,7 +70,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       // Providers are chosen on first use (ctx.providers()), so a command that calls no model
       // never fails on --provider or a missing key.
       try {
-        const choose: ProviderChooser | undefined = calls === 'model' ? (await import('./providers.js')).chooseProviders : undefined;
+        const choose: ProviderChooser | undefined = calls === 'model' ? await (await import('./providers.js')).loadProviderChooser(flags, io.env) : undefined;
         const ctx = commandContext(io, flags, progress, choose);
         // A stop (Ctrl-C, SIGTERM) that the command did not report itself still decides the exit code.
         const outcome = stopped(ctx, await fn(ctx, ...([...positional, options] as A)));

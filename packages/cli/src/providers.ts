@@ -1,7 +1,8 @@
 import { parseModelRef, type ModelAdapter } from '@conclave/core';
 import { createOfflineAdapter, type AdapterSource } from '@conclave/council';
 import { createOfflineMeetingMember, type MeetingAdapters } from '@conclave/meeting';
-import { adaptersFromEnv, type ProviderEnvironment } from '@conclave/providers';
+import type { AdaptersFromEnvOptions, ProviderAdapters, ProviderEnvironment } from '@conclave/providers';
+import type { ProviderChooser } from './command.js';
 import { CliError } from './errors.js';
 
 import { PROVIDERS, type CliProvider } from './provider-names.js';
@@ -31,18 +32,53 @@ export interface ProviderChoice {
   readonly guardian?: { readonly ref: string; readonly adapter: ModelAdapter };
 }
 
+/** The flags that pick the models. */
 export interface ProviderFlags {
   readonly provider?: string;
   readonly model?: string;
 }
 
 /**
+ * `adaptersFromEnv` of @conclave/providers, which brings both provider SDKs. It is an optional
+ * dependency of the cli (ADR 0029): an install without it (`npm i -g @conclave/cli
+ * --omit=optional`) runs everything offline and refuses, with a fix, what needs a model.
+ */
+export type AdaptersFromEnv = (options?: AdaptersFromEnvOptions) => ProviderAdapters;
+
+/** Whether the environment holds a provider's key (a blank value is no key). */
+const hasKey = (env: Readonly<Record<string, string | undefined>>, provider: 'anthropic' | 'openai'): boolean => (env[KEYS[provider]] ?? '').trim() !== '';
+
+/** The providers module, or a usage error naming why it is needed and how to get it. */
+function installed(adaptersFromEnv: AdaptersFromEnv | undefined, needed: string): AdaptersFromEnv {
+  if (adaptersFromEnv !== undefined) return adaptersFromEnv;
+  throw new CliError(`${needed}, but this install of conclave has no model providers (@conclave/providers, an optional dependency, was left out)`, [], undefined, 'reinstall without --omit=optional (npm i -g @conclave/cli), or run offline: unset the key, or pass --provider offline');
+}
+
+/**
+ * `chooseProviders`, with @conclave/providers (and so both provider SDKs) loaded only when these
+ * flags and this environment may reach a real model: an offline run starts without them, and an
+ * install that left them out still runs everything offline.
+ */
+export async function loadProviderChooser(flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>): Promise<ProviderChooser> {
+  const mayCallModels = flags.provider === undefined ? flags.model !== undefined || hasKey(env, 'anthropic') || hasKey(env, 'openai') : flags.provider !== 'offline';
+  const providers = !mayCallModels
+    ? undefined
+    : await import('@conclave/providers').catch((error: unknown) => {
+        // Only the providers package itself may be missing; a broken install below it is an error.
+        if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes("'@conclave/providers'")) return undefined;
+        throw error;
+      });
+  return (chosenFlags, chosenEnv) => chooseProviders(chosenFlags, chosenEnv, providers?.adaptersFromEnv);
+}
+
+/**
  * Offline unless told otherwise: with no `--provider`, no `--model` and no key in the environment,
  * every member runs on the offline adapters. With a key but no flags, members use the models their
  * board or brief names. `--provider`/`--model` put every member on one model; a provider without
- * its key is a usage error (exit 2) that names the variable.
+ * its key is a usage error (exit 2) that names the variable. Real models are served by
+ * `adaptersFromEnv` (from @conclave/providers); without it, only offline runs are possible.
  */
-export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>): ProviderChoice {
+export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>, adaptersFromEnv?: AdaptersFromEnv): ProviderChoice {
   const providerEnv = env as ProviderEnvironment;
   const offline = offlineChoice();
   const fromModel = flags.model === undefined ? undefined : parseModelRef(flags.model);
@@ -57,10 +93,12 @@ export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<strin
   const provider = flagProvider ?? modelProvider;
 
   if (provider === undefined && flags.model === undefined) {
-    const providers = adaptersFromEnv({ env: providerEnv });
-    if (providers.configured.length === 0) return offline;
+    const keyed = (['anthropic', 'openai'] as const).find((name) => hasKey(env, name));
+    if (keyed === undefined) return offline;
+    const fromEnv = installed(adaptersFromEnv, `${KEYS[keyed]} is set`);
+    const providers = fromEnv({ env: providerEnv });
     const first = providers.configured[0] as 'anthropic' | 'openai';
-    const meetingProviders = adaptersFromEnv({ env: providerEnv, offline: createOfflineMeetingMember() });
+    const meetingProviders = fromEnv({ env: providerEnv, offline: createOfflineMeetingMember() });
     const guardianRef = `${first}:${DEFAULT_MODELS[first]}`;
     const guardian = providers.resolve(guardianRef);
     return {
@@ -81,8 +119,7 @@ export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<strin
   if (provider === 'offline') return offline;
 
   if (provider === 'anthropic' || provider === 'openai') {
-    const key = env[KEYS[provider]];
-    if (key === undefined || key.trim() === '') {
+    if (!hasKey(env, provider)) {
       throw new CliError(`--provider ${provider} needs ${KEYS[provider]}, which is not set`, [], undefined, `export ${KEYS[provider]}=<your key>, or drop --provider to run on the offline adapters`);
     }
   }
@@ -91,7 +128,7 @@ export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<strin
     throw new CliError('--provider openai-compatible needs --model <baseURL>#<model>', [], undefined, '--model http://localhost:11434/v1#llama3.2 (Ollama), or another OpenAI-compatible server');
   }
   const ref = `${provider}:${model}`;
-  const resolved = adaptersFromEnv({ env: providerEnv }).resolve(ref);
+  const resolved = installed(adaptersFromEnv, `${ref} needs a model provider`)({ env: providerEnv }).resolve(ref);
   if (!resolved.ok) throw new CliError(resolved.error, [], undefined, 'write --model provider:model: anthropic:<model>, openai:<model>, or openai-compatible:<base URL>#<model>');
   const adapter = resolved.adapter;
   return { offline: false, provider, model: ref, label: `every member on ${ref}`, council: () => adapter, meeting: () => adapter, guardian: { ref, adapter } };
