@@ -20,6 +20,21 @@ export default tseslint.config(
     },
   },
   {
+    // The named `z` export is one object holding all of zod, so a bundler keeps every schema type
+    // and locale; the namespace import lets it keep only what is used (ADR 0030, bench bundle-size).
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+          message: "write `import * as z from 'zod'`: the named z export keeps all of zod in a browser bundle (ADR 0030)",
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
   },

@@ -8,6 +8,7 @@
  * Usage: npm run bench [-- <benchmark> ...]   (e.g. npm run bench -- consensus memory)
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
+import { bundleSize } from './bundle-size.js';
 import { consensus } from './consensus.js';
 import { criticalPath } from './critical-path.js';
 import { engineOverhead } from './engine-overhead.js';
@@ -37,6 +38,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'providers', title: 'Provider adapters over loopback HTTP', run: providers },
   { name: 'meeting', title: 'Consensus meeting: calls and prompt tokens', run: meeting },
   { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
+  { name: 'bundle-size', title: 'Browser bundle size of the pure packages (esbuild, gzipped)', run: bundleSize },
   // Before the ledger benchmark, whose 220 fsynced flips write about 180 MB: this VM's disk is
   // rate-limited, and creating a file costs up to twenty times more while that is paid off.
   { name: 'taskloop-loop', title: 'Task loop: overhead per attempt', run: taskloopLoop },

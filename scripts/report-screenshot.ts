@@ -1,7 +1,7 @@
 /**
  * Runs `conclave demo` (offline, in a temporary folder) and saves a screenshot of the
- * demo-report.html it writes as docs/report.png: the picture the README shows is the demo's own
- * report.
+ * demo-report.html it writes as docs/report.png (desktop) and docs/report-mobile.png (a phone's
+ * first screen): the picture the README shows is the demo's own report.
  * Usage: node --conditions=conclave-source --import tsx scripts/report-screenshot.ts [out.png]
  * Uses the browser the report tests use (find-browser.ts: CONCLAVE_CHROMIUM, else the npm-shipped
  * Chromium, else one on PATH); loads nothing from the network.
@@ -13,6 +13,7 @@ import { main } from '../packages/cli/src/main.js';
 import { launchChromium, openReport } from '../packages/report/src/test-support/browser.js';
 
 const out = process.argv[2] ?? 'docs/report.png';
+const mobileOut = out.replace(/(\.png)?$/, '-mobile.png');
 const cwd = await mkdtemp(join(tmpdir(), 'conclave-report-screenshot-'));
 try {
   // The demo as a user runs it, but offline whatever keys are set: the picture must not depend on them.
@@ -24,14 +25,17 @@ try {
 
   const browser = await launchChromium();
   try {
-    const opened = await openReport(browser, markup, { width: 1280, height: 1600 });
-    await opened.page.screenshot({ path: out, fullPage: false });
-    await opened.close();
-    if (opened.requests.length > 0) throw new Error(`the report asked for ${opened.requests.join(', ')}: it must load nothing`);
+    // The desktop picture, and a phone's first screen beside it (390 × 844 CSS pixels, as the browser tests use).
+    for (const [path, viewport] of [[out, { width: 1280, height: 1600 }], [mobileOut, { width: 390, height: 844 }]] as const) {
+      const opened = await openReport(browser, markup, viewport);
+      await opened.page.screenshot({ path, fullPage: false });
+      await opened.close();
+      if (opened.requests.length > 0) throw new Error(`the report asked for ${opened.requests.join(', ')}: it must load nothing`);
+    }
   } finally {
     await browser.close();
   }
-  console.log(`demo report: ${markup.length} bytes\nscreenshot: ${out}`);
+  console.log(`demo report: ${markup.length} bytes\nscreenshots: ${out}, ${mobileOut}`);
 } finally {
   await rm(cwd, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 import type { MessageCreateParamsNonStreaming, MessageParam, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { ModelRequest, ResponseFormat } from '@conclave/core';
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 
 /** The Messages API allows at most four `cache_control` breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;

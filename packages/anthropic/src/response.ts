@@ -1,5 +1,5 @@
 import type { Usage } from '@conclave/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const count = z.number().finite().nonnegative();
 

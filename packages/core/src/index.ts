@@ -20,7 +20,9 @@ export type { Clock, TimerHandle } from './clock.js';
 export type { ConcurrencyLimiter } from './concurrency.js';
 export { createLimiter } from './concurrency.js';
 export type { DataPath, SyntaxIssue, TextPosition } from './data-text.js';
-export { dataPathLocator, parseDataText, schemaIssueFix } from './data-text.js';
+// Apart from data-text.ts, which needs the YAML parser: a bundle that only checks data keeps no YAML.
+export { dataPathLocator, parseDataText } from './data-text.js';
+export { schemaIssueFix } from './schema-issue-fix.js';
 export type { LimitIssue } from './input-bounds.js';
 export { checkInputBounds, readBoundedInput, tooDeepIssue } from './input-bounds.js';
 export type { InputLimitCode } from './input-limits.js';

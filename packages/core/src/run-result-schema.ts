@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ModelRunResult } from './adapter.js';
 import type { ADAPTER_FAILURE_KINDS } from './failure.js';
 import { describePlainDataRefusal, toPlainData } from './plain-data.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Member ids and phase names: letters, digits, `_`, `-` and `.`, starting with a letter or digit. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

@@ -1,6 +1,6 @@
 import { extractJson } from '@conclave/core';
 import { checkVote, weightedScore, type Rubric } from '@conclave/scoring';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CitedEvidence } from './contribution.js';
 import type { MemberFailureReason } from './member-failure.js';
 

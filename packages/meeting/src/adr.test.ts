@@ -40,6 +40,15 @@ describe('draftAdr', () => {
     expect(draftAdr(synthesis).markdown).toMatch(/## Dissent and Minority Report\n\n- No member dissented/);
   });
 
+  it('names the model families that judged, and none when every member ran offline', async () => {
+    const synthesis = await synthesisOf(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' }));
+    expect(synthesis.record.families.families).toEqual(['anthropic', 'openai']);
+    expect(draftAdr(synthesis).markdown).toContain('- Model families: anthropic, openai\n');
+    const offline = draftAdr(synthesis, { offline: true }).markdown;
+    expect(offline).toContain('- Model families: none: every member ran on the offline adapters\n');
+    expect(offline).not.toMatch(/anthropic|openai/);
+  });
+
   it('is pure: the same synthesis renders the same text', async () => {
     const synthesis = await synthesisOf(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' }));
     expect(draftAdr(synthesis)).toEqual(draftAdr(synthesis));

@@ -10,6 +10,12 @@ export interface AdrDraft {
   readonly markdown: string;
 }
 
+/** Options for `draftAdr`. */
+export interface DraftAdrOptions {
+  /** True when every member ran on the offline adapters: the draft then names no model family. */
+  readonly offline?: boolean;
+}
+
 /** The status line every draft carries; `recordAdr` replaces it on approval. */
 export const PROPOSED_STATUS_LINE = 'Status: proposed';
 
@@ -23,8 +29,11 @@ export function slugify(text: string): string {
  * Renders a synthesis as a MADR-style ADR draft. Pure: no number, no date and `Status: proposed`,
  * because a number and acceptance are claimed only at the approval step (`recordAdr`).
  * The minority report always has a section, stating explicitly when there was no dissent.
+ *
+ * @example
+ * const draft = draftAdr(result.synthesis, { offline: true });
  */
-export function draftAdr(synthesis: Synthesis): AdrDraft {
+export function draftAdr(synthesis: Synthesis, options: DraftAdrOptions = {}): AdrDraft {
   const { decision, dissent, record } = synthesis;
   const title = `${decision.title}: ${synthesis.question}`;
   const bullet = (items: readonly string[], none: string): string => (items.length === 0 ? `- ${none}` : items.map((item) => `- ${item}`).join('\n'));
@@ -79,7 +88,10 @@ export function draftAdr(synthesis: Synthesis): AdrDraft {
     '',
     `- Rounds: ${record.rounds.length} (including the prep round)`,
     `- Convergence: ${last === undefined ? 'no meeting round completed' : last.converged ? `converged in round ${last.round}` : `not converged (last round ${last.round} changed: ${last.changed.join(', ') || 'none'})`}`,
-    `- Model families: ${record.families.families.join(', ')}${record.families.correlated ? ' (correlated: one family)' : ''}`,
+    // Offline, the roster's models were never called: naming their families would claim judges that did not sit.
+    options.offline === true
+      ? '- Model families: none: every member ran on the offline adapters'
+      : `- Model families: ${record.families.families.join(', ')}${record.families.correlated ? ' (correlated: one family)' : ''}`,
     `- Panel: ${record.roles.map((r) => `${r.name} (${r.role}${r.facilitator ? ', facilitator' : ''})`).join(', ')}`,
     '',
   ].join('\n');

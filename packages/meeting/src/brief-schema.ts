@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Ids of options, members and context items: letters, digits, `_`, `-`, `.`; starting with a letter or digit. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

@@ -1,4 +1,4 @@
-export type { AdrDraft } from './adr.js';
+export type { AdrDraft, DraftAdrOptions } from './adr.js';
 export { draftAdr, PROPOSED_STATUS_LINE, slugify } from './adr.js';
 export type { Brief, ContextItem, LoadBriefOptions, MeetingOption, RosterMember } from './brief.js';
 export { facilitatorOf, isLoadedBrief, loadBrief } from './brief.js';

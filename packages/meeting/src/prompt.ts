@@ -1,5 +1,5 @@
 import type { ModelRequest } from '@conclave/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Brief, RosterMember } from './brief.js';
 import { curationReplySchema, liveOptions } from './curation.js';
 import { objectionKey, type LedgerEntry } from './objection-ledger.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_PATTERN } from './brief-schema.js';
 
 /** How much an objection weighs: a substantive one blocks convergence when it is new. */

@@ -1,6 +1,7 @@
 import type { ModelRequest, ResponseFormat } from '@conclave/core';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 
 /** How a structured reply is asked for: Structured Outputs, or JSON mode with the schema in the system message. */
 export type StructuredOutputMode = 'json_schema' | 'json_object';

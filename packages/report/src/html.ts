@@ -85,9 +85,14 @@ export function badge(tone: Tone, label: Fragment, extraClass = ''): SafeHtml {
   return html`<span class="${`badge badge-${tone}${extraClass === '' ? '' : ` ${extraClass}`}`}"><span class="icon" aria-hidden="true">${ICONS[tone]}</span> ${label}</span>`;
 }
 
-/** A table with a caption and column headers (`scope="col"`); the first cell of each row is a row header. */
+/**
+ * A table with a caption and column headers (`scope="col"`); the first cell of each row is a row
+ * header. Its wrapper scrolls sideways when the table is wider than the screen, so it is a named,
+ * focusable group: a keyboard user can reach it and scroll it, and a screen reader names it by
+ * the caption.
+ */
 export function table(options: {
-  readonly caption: Fragment;
+  readonly caption: string;
   readonly head: readonly Fragment[];
   readonly rows: readonly (readonly Fragment[])[];
   readonly className?: string;
@@ -105,7 +110,7 @@ export function table(options: {
             return html`<tr${cls === undefined ? '' : html` class="${cls}"`}><th scope="row">${first}</th>${rest.map((cell) => html`<td>${cell}</td>`)}</tr>`;
           }),
         );
-  return html`<div class="table-wrap"><table${options.className === undefined ? '' : html` class="${options.className}"`}><caption>${caption}</caption><thead><tr>${head.map((cell) => html`<th scope="col">${cell}</th>`)}</tr></thead><tbody>${body}</tbody></table></div>`;
+  return html`<div class="table-wrap" tabindex="0" role="group" aria-label="${caption}"><table${options.className === undefined ? '' : html` class="${options.className}"`}><caption>${caption}</caption><thead><tr>${head.map((cell) => html`<th scope="col">${cell}</th>`)}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 /** A definition list of label/value pairs (values may be markup). */

@@ -135,10 +135,10 @@ describe('renderReport: escaping model output', () => {
 });
 
 describe('renderReport: a debate', () => {
-  it('has every section: summary, timeline, consensus, members, failures, then the checker', () => {
+  it('has every section: what was decided, summary, timeline, consensus, members, failures, then the checker', () => {
     const markup = renderReport(records.debate);
     const headings = [...markup.matchAll(/<h2 id="[^"]+">([^<]+)<\/h2>/g)].map((match) => match[1]);
-    expect(headings).toEqual(['Debate summary', 'Timeline', 'Consensus', 'Members: scores and statements', 'Failures', 'Emission decision', 'Decision record', 'Verifier: claims and oracles', 'Panel: lenses, quorum and veto']);
+    expect(headings).toEqual(['What was decided', 'Debate summary', 'Timeline', 'Consensus', 'Members: scores and statements', 'Failures', 'Emission decision', 'Decision record', 'Verifier: claims and oracles', 'Panel: lenses, quorum and veto']);
   });
 
   it('draws the timeline from result.timings: phases as bands, one bar per member call', () => {

@@ -1,4 +1,5 @@
 import { badge, heading, html, join, toMarkup, trusted, type SafeHtml } from './html.js';
+import { KIND_LABELS, renderOutcome } from './outcome.js';
 import type { CompositeRunRecord, RunRecord } from './run-record.js';
 import { guarded, type SectionContext } from './section-context.js';
 import { renderDebateRecord } from './sections/debate.js';
@@ -31,7 +32,11 @@ const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; 
  */
 export function renderReport(record: RunRecord, options: RenderReportOptions = {}): string {
   const title = options.title ?? record.title ?? defaultTitle(record);
-  const body = record.kind === 'composite' ? renderComposite(record) : renderPart(record, { level: 2, idPrefix: 'r' });
+  // The first screen answers "what was decided, and may anyone act on it?" for every part; the detail follows.
+  const body =
+    record.kind === 'composite'
+      ? join([renderOutcome(record.parts ?? [], (i) => `part-${i + 1}`), renderComposite(record)])
+      : join([renderOutcome([record]), renderPart(record, { level: 2, idPrefix: 'r' })]);
   const document = html`<!doctype html>
 <html lang="en">
 <head>
@@ -96,18 +101,7 @@ function renderComposite(record: CompositeRunRecord): SafeHtml {
 }
 
 function kindLabel(record: RunRecord): string {
-  switch (record.kind) {
-    case 'debate':
-      return 'Council debate';
-    case 'verification':
-      return 'Verification';
-    case 'meeting':
-      return 'Consensus meeting';
-    case 'task':
-      return 'Guarded task loop';
-    case 'composite':
-      return `Run of ${record.parts?.length ?? 0} parts`;
-  }
+  return record.kind === 'composite' ? `Run of ${record.parts?.length ?? 0} parts` : KIND_LABELS[record.kind];
 }
 
 function partTitle(part: Part): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DecisionRecord, PanelVerdict, VerificationReport, EmissionDecision } from '@conclave/verifier';
 import type { DebateResult } from '@conclave/council';
 import type { AdrDraft, MeetingResult } from '@conclave/meeting';

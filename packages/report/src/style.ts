@@ -7,9 +7,9 @@ export const REPORT_CSS = `
 :root { color-scheme: light; --ink: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --soft: #f4f5f7; --accent: #1d4ed8; }
 * { box-sizing: border-box; }
 html { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
-body { margin: 0; }
+body { margin: 0; overflow-wrap: break-word; }
 a { color: #1e40af; }
-a:focus-visible, pre:focus-visible, summary:focus-visible { outline: 3px solid #1e40af; outline-offset: 2px; }
+a:focus-visible, pre:focus-visible, summary:focus-visible, .table-wrap:focus-visible { outline: 3px solid #1e40af; outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; top: 0; background: #fff; padding: .5rem; }
 .skip:focus { left: .5rem; }
 header.report-head { padding: 1.25rem 2rem 1rem; border-bottom: 1px solid var(--line); background: var(--soft); }
@@ -50,7 +50,7 @@ tr.vetoed > * { background: #fde8e8; }
 .callout h3, .callout h4, .callout h5 { margin-top: .2rem; }
 pre { background: #f6f6f6; border: 1px solid var(--line); padding: .5rem .7rem; overflow-x: auto; font: .85rem/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: pre-wrap; word-break: break-word; max-height: 24rem; }
 code { font: .88em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.members { display: grid; grid-template-columns: repeat(auto-fill, minmax(26rem, 1fr)); gap: .5rem 2rem; }
+.members { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(26rem, 100%), 1fr)); gap: .5rem 2rem; }
 article.member { border-top: 1px solid var(--line); }
 article.member figure { margin: .25rem 0 .25rem; }
 figure { margin: .5rem 0 1rem; }
@@ -77,5 +77,29 @@ ul.plan li { margin: .35rem 0; }
 details { margin: .4rem 0 .8rem; }
 summary { cursor: pointer; font-weight: 600; }
 .statement { margin: .2rem 0 .6rem; white-space: pre-wrap; }
+.outcome h2 { margin-top: .6rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(19rem, 100%), 1fr)); gap: .6rem; }
+article.card { border: 1px solid var(--line); border-left: 6px solid var(--accent); border-radius: 4px; padding: .35rem .75rem .45rem; min-width: 0; overflow-wrap: anywhere; }
+article.card.ok { border-left-color: #15803d; }
+article.card.bad { border-left-color: #b91c1c; }
+article.card.warn { border-left-color: #a16207; }
+article.card h3 { margin: .15rem 0 .3rem; font-size: 1.05rem; }
+article.card dl { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: .25rem .6rem; margin: 0; }
+article.card dt { color: var(--muted); font-size: .85rem; padding-top: .1rem; }
+article.card dd { margin: 0; }
+article.card .about { color: var(--muted); font-size: .9rem; margin: .3rem 0 0; }
+article.card .badge, p.emission .badge { white-space: normal; }
+article.card .act .badge { border-radius: 4px; }
+@media (min-width: 48rem) { svg.timeline { width: 30rem; } }
+@media (max-width: 40rem) {
+  header.report-head { padding: .75rem 1rem .6rem; }
+  header.report-head h1 { font-size: 1.3rem; }
+  main { padding: .25rem 1rem 1.5rem; }
+  header.report-head p { font-size: .93rem; margin: .2rem 0; }
+  section.outcome { margin-top: .5rem; }
+  .outcome h2 { margin: .5rem 0 .4rem; }
+  article.card .about { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  footer { padding: 1rem; }
+}
 @media print { .skip { display: none; } pre { max-height: none; } }
 `;

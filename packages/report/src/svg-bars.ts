@@ -13,8 +13,9 @@ export interface Marker {
   readonly label: string;
 }
 
-const LABEL_W = 120;
-const PLOT_W = 260;
+/** 350 units wide in all, so the chart fits a phone screen at its natural size (see svg-timeline.ts). */
+const LABEL_W = 110;
+const PLOT_W = 196;
 const VALUE_W = 44;
 const ROW_H = 22;
 const TOP = 8;
@@ -36,7 +37,7 @@ export function svgBars(options: { readonly id: string; readonly title: string; 
   const rows = bars.map((bar, i) => {
     const y = TOP + i * ROW_H;
     const w = Number.isFinite(bar.value) ? Math.max(x(bar.value) - LABEL_W, 1) : 0;
-    return html`<g><text x="${LABEL_W - 6}" y="${y + 15}" text-anchor="end" class="svg-label">${clip(bar.label, 18)}</text><rect x="${LABEL_W}" y="${y + 4}" width="${num(w, 1)}" height="${ROW_H - 8}" class="${`bar bar-${bar.tone ?? 'info'}`}"></rect><text x="${LABEL_W + PLOT_W + 6}" y="${y + 15}" class="svg-value">${num(bar.value)}</text></g>`;
+    return html`<g><text x="${LABEL_W - 6}" y="${y + 15}" text-anchor="end" class="svg-label">${clip(bar.label, 15)}</text><rect x="${LABEL_W}" y="${y + 4}" width="${num(w, 1)}" height="${ROW_H - 8}" class="${`bar bar-${bar.tone ?? 'info'}`}"></rect><text x="${LABEL_W + PLOT_W + 6}" y="${y + 15}" class="svg-value">${num(bar.value)}</text></g>`;
   });
   const marks = markers.map((m) => {
     const mx = num(x(m.value), 1);

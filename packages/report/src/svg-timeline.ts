@@ -10,8 +10,12 @@ export interface Span {
   readonly tone?: Tone;
 }
 
-const LABEL_W = 170;
-const PLOT_W = 420;
+/**
+ * 350 units wide in all: drawn at its natural size (1 unit = 1 px) it fits a 390 px phone screen
+ * with the page's margins, so the labels keep their 12 px instead of being scaled down to 7.
+ */
+const LABEL_W = 110;
+const PLOT_W = 210;
 /** Room right of the plot for the last tick's label. */
 const RIGHT = 30;
 const ROW_H = 20;
@@ -36,12 +40,12 @@ export function svgTimeline(options: { readonly id: string; readonly title: stri
   for (const group of groups) {
     const rows = spans.filter((s) => s.group === group);
     const bandH = rows.length * ROW_H + 18;
-    parts.push(html`<rect x="0" y="${y}" width="${LABEL_W + PLOT_W + RIGHT}" height="${bandH}" class="band"></rect><text x="6" y="${y + 13}" class="svg-group">${clip(group, 60)}</text>`);
+    parts.push(html`<rect x="0" y="${y}" width="${LABEL_W + PLOT_W + RIGHT}" height="${bandH}" class="band"></rect><text x="6" y="${y + 13}" class="svg-group">${clip(group, 46)}</text>`);
     rows.forEach((span, i) => {
       const ry = y + 18 + i * ROW_H;
       const x0 = x(span.start);
       const w = Math.max(x(span.end) - x0, 3);
-      parts.push(html`<text x="${LABEL_W - 6}" y="${ry + 13}" text-anchor="end" class="svg-label">${clip(span.label, 22)}</text><rect x="${num(x0, 1)}" y="${ry + 3}" width="${num(w, 1)}" height="${ROW_H - 6}" rx="2" class="${`bar bar-${span.tone ?? 'info'}`}"></rect>`);
+      parts.push(html`<text x="${LABEL_W - 6}" y="${ry + 13}" text-anchor="end" class="svg-label">${clip(span.label, 15)}</text><rect x="${num(x0, 1)}" y="${ry + 3}" width="${num(w, 1)}" height="${ROW_H - 6}" rx="2" class="${`bar bar-${span.tone ?? 'info'}`}"></rect>`);
     });
     y += bandH + GROUP_GAP;
   }

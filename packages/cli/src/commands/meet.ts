@@ -74,7 +74,7 @@ export async function runMeetingFor(ctx: CommandContext, brief: Brief, briefPath
   const choice = ctx.providers();
   // Ctrl-C aborts the members' calls: the meeting ends `aborted`, with no decision, and is recorded.
   const meeting = await runMeeting(brief, { adapters: choice.meeting, onEvent: meetingListener(ctx.progress), ...(maxRounds === undefined ? {} : { maxRounds }), ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
-  const adr = meeting.synthesis === undefined ? undefined : draftAdr(meeting.synthesis);
+  const adr = meeting.synthesis === undefined ? undefined : draftAdr(meeting.synthesis, { offline: choice.offline });
   const record = runRecord<MeetingRunRecord>({
     kind: 'meeting',
     offline: choice.offline,

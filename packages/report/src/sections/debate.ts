@@ -34,12 +34,13 @@ function renderSummary(record: DebateRunRecord, context: SectionContext): SafeHt
     usage?.costUsd !== undefined && ['Cost', `$${num(usage.costUsd, 4)}`],
   ])}${
     result.status === 'stopped'
-      ? html`<div class="callout bad" role="note"><p>${badge('bad', 'stopped')} The debate stopped before every phase ran${result.stopReason === undefined ? '' : ` (${describeStop(result.stopReason)})`}, so its verdict is NO_GO whatever the partial votes say.</p></div>`
+      ? html`<div class="callout bad" role="note"><p>${badge('bad', 'stopped')} The debate stopped before every phase ran${result.stopReason === undefined ? '' : ` (${describeDebateStop(result.stopReason)})`}, so its verdict is NO_GO whatever the partial votes say.</p></div>`
       : ''
   }${(result.listenerErrors ?? []).length > 0 ? html`<p class="muted">Event listener errors (they never affect the debate): ${list(result.listenerErrors)}</p>` : ''}</section>`;
 }
 
-function describeStop(reason: NonNullable<DebateResult['stopReason']>): string {
+/** Why a debate stopped, in one line. */
+export function describeDebateStop(reason: NonNullable<DebateResult['stopReason']>): string {
   switch (reason.kind) {
     case 'aborted':
     case 'invalid_input':

@@ -17,9 +17,11 @@ export function renderMeetingRecord(record: MeetingRunRecord, context: SectionCo
   ]);
 }
 
-const OUTCOME_TONE: Readonly<Record<string, Tone>> = { decided: 'ok', no_quorum: 'bad', aborted: 'bad', invalid_input: 'bad' };
+/** The tone of a meeting's outcome. */
+export const MEETING_OUTCOME_TONE: Readonly<Record<string, Tone>> = { decided: 'ok', no_quorum: 'bad', aborted: 'bad', invalid_input: 'bad' };
 
-function describeStop(stop: MeetingStopReason): string {
+/** Why a meeting stopped, in one line. */
+export function describeMeetingStop(stop: MeetingStopReason): string {
   switch (stop.kind) {
     case 'converged':
       return `converged in round ${stop.round}`;
@@ -35,6 +37,10 @@ function describeStop(stop: MeetingStopReason): string {
   }
 }
 
+/** What an offline meeting says in place of model families and models: the adapters it really used. */
+const OFFLINE_FAMILIES = 'none: every member ran on the offline adapters';
+const OFFLINE_MODEL = 'offline adapter';
+
 function renderSummary(record: MeetingRunRecord, context: SectionContext): SafeHtml {
   const result = record.result;
   const id = sectionId(context, 'summary');
@@ -42,18 +48,19 @@ function renderSummary(record: MeetingRunRecord, context: SectionContext): SafeH
   const warnings = result.warnings ?? [];
   const question = result.synthesis?.question ?? record.brief?.title ?? record.brief?.id;
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Meeting summary', id)}${question === undefined ? '' : html`<p class="lede">Question: ${question}</p>`}${facts([
-    ['Outcome', badge(OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)],
-    ['Stopped', describeStop(result.stopReason)],
+    ['Outcome', badge(MEETING_OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)],
+    ['Stopped', describeMeetingStop(result.stopReason)],
     ['Brief', record.brief?.path === undefined ? record.brief?.id : `${record.brief.id} (${record.brief.path})`],
     ['Rounds', `isolated prep round + ${rounds.filter((r) => r.round > 0).length} meeting round(s)`],
     ['Model calls', String(result.usage?.calls ?? 'n/a')],
-    ['Model families', `${list(result.record?.families?.families)}${result.record?.families?.correlated ? ' (one family: correlated judges)' : ''}`],
+    // Offline, the brief's models were never called: naming their families would claim a panel that did not sit.
+    ['Model families', record.offline ? OFFLINE_FAMILIES : `${list(result.record?.families?.families)}${result.record?.families?.correlated ? ' (one family: correlated judges)' : ''}`],
   ])}${
     warnings.length === 0 ? '' : html`<div class="callout warn" role="note"><p>${badge('warn', 'warnings')}</p>${bullets(warnings.map((w) => `${w.kind}: ${w.message}`))}</div>`
   }${table({
     caption: 'Who sat at the table (roles are revealed only in the record, after the meeting)',
     head: ['Member', 'Neutral name', 'Role', 'Model', 'Facilitator'],
-    rows: (result.record?.roles ?? []).map((r) => [r.memberId, r.name, r.role, r.model, r.facilitator ? 'yes' : 'no']),
+    rows: (result.record?.roles ?? []).map((r) => [r.memberId, r.name, r.role, record.offline ? OFFLINE_MODEL : r.model, r.facilitator ? 'yes' : 'no']),
   })}</section>`;
 }
 

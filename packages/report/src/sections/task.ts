@@ -17,7 +17,8 @@ export function renderTaskRecord(record: TaskRunRecord, context: SectionContext)
   ]);
 }
 
-const OUTCOME_TONE: Readonly<Record<TaskLoopResult['outcome'], Tone>> = { completed: 'ok', incomplete: 'warn', halted: 'bad', refused: 'bad', disabled: 'warn' };
+/** The tone of a task run's outcome. */
+export const TASK_OUTCOME_TONE: Readonly<Record<TaskLoopResult['outcome'], Tone>> = { completed: 'ok', incomplete: 'warn', halted: 'bad', refused: 'bad', disabled: 'warn' };
 
 /** Why the run stopped, in one line (mirrors `describeHalt`, which is Node-side). */
 export function describeStop(stop: NonNullable<TaskLoopResult['stop']>): string {
@@ -51,7 +52,7 @@ function renderSummary(record: TaskRunRecord, context: SectionContext): SafeHtml
   const { result, spec } = record;
   const id = sectionId(context, 'summary');
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Task run summary', id)}<p class="lede">Spec ${spec.id}: ${spec.title}</p>${facts([
-    ['Outcome', badge(OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)],
+    ['Outcome', badge(TASK_OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)],
     ['Run', result.runId ?? 'n/a'],
     ['Branch', result.branch ?? 'n/a'],
     spec.tier !== undefined && ['Tier', spec.tier],

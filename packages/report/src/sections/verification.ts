@@ -34,6 +34,23 @@ export function renderVerificationParts(parts: VerificationParts, context: Secti
 
 const CLAIM_TONE: Readonly<Record<string, Tone>> = { proven: 'ok', refuted: 'bad', unprovable: 'warn' };
 
+/** An answer to "may anyone act on this?": its tone and the words that say it. */
+export interface ActAnswer {
+  readonly tone: Tone;
+  readonly text: string;
+}
+
+/**
+ * Whether anyone may act on a decision, as the emission gate answered. Only `mayAct` (an approved
+ * GO) reads "may be acted on"; no emission decision at all reads as do-not-act (fail closed).
+ */
+export function emissionAnswer(emission: EmissionDecision | undefined): ActAnswer {
+  if (emission === undefined) return { tone: 'bad', text: 'not checked by the emission gate: do not act on it' };
+  if (emission.mayAct === true) return { tone: 'ok', text: 'GO and APPROVED: the decision may be acted on' };
+  if (emission.approved) return { tone: 'warn', text: `the record is sound, but the verdict is ${String(emission.consensusVerdict ?? 'not a GO')}: not a GO: do not act` };
+  return { tone: 'bad', text: 'BLOCKED: do not act on this decision' };
+}
+
 /**
  * The emission gate's answer: may anyone act on the decision, and which route decided. Only
  * `mayAct` (an approved GO) reads "may be acted on"; a sound PIVOT or NO_GO says "not a GO: do
@@ -42,18 +59,14 @@ const CLAIM_TONE: Readonly<Record<string, Tone>> = { proven: 'ok', refuted: 'bad
 export function renderEmission(emission: EmissionDecision, context: SectionContext): SafeHtml {
   const id = sectionId(context, 'emission');
   const mayAct = emission.mayAct === true;
-  const verdict = mayAct
-    ? badge('ok', 'GO and APPROVED: the decision may be acted on')
-    : emission.approved
-      ? badge('warn', `the record is sound, but the verdict is ${String(emission.consensusVerdict ?? 'not a GO')}: not a GO: do not act`)
-      : badge('bad', 'BLOCKED: do not act on this decision');
+  const answer = emissionAnswer(emission);
   const route =
     emission.route === 'panel'
       ? `the N-lens panel decided (tier T3 or above): ${emission.verdict.status}`
       : emission.route === 'verifier'
         ? 'the verifier decided (tier below T3)'
         : `refused: ${emission.reason}`;
-  return html`<section aria-labelledby="${id}" class="${`callout ${mayAct ? 'ok' : 'bad'}`}">${heading(context.level, 'Emission decision', id)}<p class="lede emission">${verdict}</p><p>Route: ${route}.</p></section>`;
+  return html`<section aria-labelledby="${id}" class="${`callout ${mayAct ? 'ok' : 'bad'}`}">${heading(context.level, 'Emission decision', id)}<p class="lede emission">${badge(answer.tone, answer.text)}</p><p>Route: ${route}.</p></section>`;
 }
 
 function renderDecision(decision: DecisionRecord, context: SectionContext): SafeHtml {

@@ -16,6 +16,6 @@ export async function meetingRecord(): Promise<MeetingRunRecord> {
     offline: true,
     brief: { id: 'data-platform', title: brief.value.question, path: 'examples/briefs/data-platform.yaml' },
     result,
-    ...(result.synthesis === undefined ? {} : { adr: draftAdr(result.synthesis) }),
+    ...(result.synthesis === undefined ? {} : { adr: draftAdr(result.synthesis, { offline: true }) }),
   });
 }

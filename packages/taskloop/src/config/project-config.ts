@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
 import { err, ok } from 'neverthrow';
-import { z } from 'zod';
+import * as z from 'zod';
 import { commandPolicySchema } from '../security/command-policy-config.js';
 import type { SpecIssue, SpecPath } from '../spec/spec-issue.js';
 

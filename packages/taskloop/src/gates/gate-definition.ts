@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How much checking a run asks for. `speed` runs only gates marked `speed` and may fail open;

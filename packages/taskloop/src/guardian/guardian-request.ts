@@ -1,5 +1,5 @@
 import type { ModelRequest } from '@conclave/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The request metadata's `protocol` for guardian evaluations. */
 export const GUARDIAN_PROTOCOL = 'conclave.taskloop.guardian.v1';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The four neural verifiers. Each reports what it sees as strict JSON; none of them decides

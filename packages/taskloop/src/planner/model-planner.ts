@@ -1,6 +1,6 @@
 import type { ModelAdapter, ModelRequest } from '@conclave/core';
 import { askStructured } from '../model/ask-structured.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PlanTaskInput } from '../ledger/plan-render.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 

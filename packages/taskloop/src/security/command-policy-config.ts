@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The project's command policy for shell gates (and command builders). Entries are command

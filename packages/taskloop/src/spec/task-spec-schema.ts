@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TIERS } from '@conclave/verifier';
 import { gateDefinitionSchema, levelSchema } from '../gates/gate-definition.js';
 
