@@ -59,6 +59,6 @@ export type { StructuredParse } from './structured-output.js';
 export { parseStructured, repairRequest } from './structured-output.js';
 export type { StructuredRunOptions } from './structured-run.js';
 export { runStructured } from './structured-run.js';
-export { addUsage } from './usage.js';
+export { addUsage, withEarlierUsage } from './usage.js';
 export type { JsonSyntaxError, JsonTextResult } from './json-text.js';
 export { lineColumn, parseJsonText } from './json-text.js';
