@@ -60,5 +60,6 @@ export { parseStructured, repairRequest } from './structured-output.js';
 export type { StructuredRunOptions } from './structured-run.js';
 export { runStructured } from './structured-run.js';
 export { addUsage, withEarlierUsage } from './usage.js';
+export { joinTextRuns, TEXT_RUN_SEPARATOR } from './text-runs.js';
 export type { JsonSyntaxError, JsonTextResult } from './json-text.js';
 export { lineColumn, parseJsonText } from './json-text.js';

@@ -147,7 +147,7 @@ describe('runStructured', () => {
       const invalid = scripted([cutOff, reply('nope'), reply('{"answer": 1}')]);
       expect(await runStructured(structured, invalid.attempt, { provider: 'acme', defaultMaxOutputTokens: 100 })).toMatchObject({
         ok: false,
-        failure: { kind: 'invalid_output', message: expect.stringContaining('re-ask with a limit of 200') },
+        failure: { kind: 'invalid_output', message: expect.stringContaining('re-ask with a limit of 200') as string },
         usage: { inputTokens: 17, outputTokens: 102 },
       });
       expect(again.requests).toHaveLength(2);
