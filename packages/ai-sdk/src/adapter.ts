@@ -3,6 +3,7 @@ import {
   createLimiter,
   describePlainDataRefusal,
   errorMessage,
+  joinTextRuns,
   priceUsage,
   runStructured,
   systemClock,
@@ -129,7 +130,8 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       const settings = { model, ...prompt, maxRetries: 0, abortSignal: scope.signal };
       const result = output === undefined ? await generateText(settings) : await generateText({ ...settings, output });
       return answer(scope, {
-        text: result.text,
+        // The text parts in order, kept apart where a tool call or reasoning came between them.
+        text: joinTextRuns(result.content.map((part) => (part.type === 'text' ? part.text : undefined))),
         usage: result.totalUsage,
         finishReason: result.finishReason,
         rawFinishReason: result.rawFinishReason,

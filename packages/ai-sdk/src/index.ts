@@ -4,4 +4,4 @@ export type { ClassifiedFailure, StopState } from './errors.js';
 export { classifyError } from './errors.js';
 export type { PromptSettings } from './request.js';
 export { outputFor, toPromptSettings } from './request.js';
-export { usageOf } from './usage.js';
+export { usageOf, usageOfBody } from './usage.js';

@@ -1,4 +1,4 @@
-import { joinTextRuns, type Usage } from '@conclave/core';
+import { joinTextRuns, readWireUsage, type Usage } from '@conclave/core';
 import { z } from 'zod';
 
 const count = z.number().finite().nonnegative();
@@ -79,11 +79,8 @@ export function readMessage(
   const text = joinTextRuns(content.map((block) => (block.type === 'text' && typeof block['text'] === 'string' ? block['text'] : undefined)));
   const cacheRead = message.usage.cache_read_input_tokens ?? 0;
   const cacheCreation = message.usage.cache_creation_input_tokens ?? 0;
-  const usage: Usage = {
-    inputTokens: message.usage.input_tokens + cacheRead + cacheCreation,
-    outputTokens: message.usage.output_tokens,
-    cachedInputTokens: cacheRead,
-  };
+  // Checked above: the Messages API shape, so never undefined.
+  const usage = readWireUsage(message.usage) as Usage;
   const stopReason = message.stop_reason ?? undefined;
   const details = message.stop_details ?? undefined;
   // Built key by key (in this order) rather than by spreading optional parts: this runs per answer.

@@ -69,7 +69,8 @@ describe('CallGovernor usage (property)', () => {
         const stops: SpendStop[] = [];
         const governor = new CallGovernor({ budget: { maxTokens }, onStop: (reason) => stops.push(reason) });
         let calls = 0;
-        while (governor.claim()) {
+        // Bounded: each call pays at least one token, so a budget that counts them stops by then.
+        while (calls <= maxTokens && governor.claim()) {
           calls += 1;
           await governor.run({ specificationVersion: 'v1', id: 'x', run: () => Promise.resolve(invalid) }, { messages: [] });
         }

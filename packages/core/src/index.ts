@@ -61,5 +61,6 @@ export type { StructuredRunOptions } from './structured-run.js';
 export { runStructured } from './structured-run.js';
 export { addUsage, withEarlierUsage } from './usage.js';
 export { joinTextRuns, TEXT_RUN_SEPARATOR } from './text-runs.js';
+export { readWireUsage } from './wire-usage.js';
 export type { JsonSyntaxError, JsonTextResult } from './json-text.js';
 export { lineColumn, parseJsonText } from './json-text.js';

@@ -1,4 +1,4 @@
-import { joinTextRuns, type Usage } from '@conclave/core';
+import { joinTextRuns, readWireUsage, type Usage } from '@conclave/core';
 
 /** What a chat completion message's `content` says: its text, and a refusal part's text when it has one. */
 export interface ReadContent {
@@ -29,29 +29,10 @@ export function readContent(content: unknown): ReadContent {
   return { text: joinTextRuns(runs), refusal };
 }
 
-/**
- * The usage a chat completion reports, as `{ usage }` (empty when it reports none). Every field
- * is read where the API and compatible servers put it:
- * - `inputTokens` is `prompt_tokens`, which includes cached tokens; `cachedInputTokens` is
- *   `prompt_tokens_details.cached_tokens`, or DeepSeek's `prompt_cache_hit_tokens`.
- * - `outputTokens` is `completion_tokens`, which for OpenAI includes reasoning tokens. Some
- *   servers (xAI) bill reasoning tokens outside it and count them in `total_tokens` only, so when
- *   `total_tokens` exceeds `prompt_tokens + completion_tokens`, the excess is counted as output:
- *   a budget never counts less than the provider billed.
- */
+/** The usage a chat completion reports (`readWireUsage`), as `{ usage }`: empty when it reports none. */
 export function usageOf(usage: unknown): { usage?: Usage } {
-  if (!isRecord(usage)) return {};
-  const prompt = count(usage['prompt_tokens']) ?? 0;
-  const completion = count(usage['completion_tokens']) ?? 0;
-  const total = count(usage['total_tokens']);
-  const details = usage['prompt_tokens_details'];
-  const cached = count(isRecord(details) ? details['cached_tokens'] : undefined) ?? count(usage['prompt_cache_hit_tokens']);
-  const output = total !== undefined && total > prompt + completion ? total - prompt : completion;
-  return { usage: { inputTokens: prompt, outputTokens: output, ...(cached === undefined ? {} : { cachedInputTokens: cached }) } };
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  const read = readWireUsage(usage);
+  return read === undefined ? {} : { usage: read };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
