@@ -9,6 +9,7 @@ import {
   type EventListener,
   type AdapterSource,
   type ModelRequest,
+  type Usage,
 } from '@conclave/core';
 import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
@@ -187,8 +188,8 @@ class DebateRun {
   }
 
   async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
-    const fail = (reason: MemberFailureReason): MemberOutcome => {
-      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason });
+    const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome => {
+      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
       return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
     };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
@@ -206,10 +207,10 @@ class DebateRun {
         const result = await this.#governor.run(adapter, request);
         const endedAt = this.#clock.now();
         this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
-        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure });
+        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (!parsed.ok) return fail(parsed.reason);
+        if (!parsed.ok) return fail(parsed.reason, result.usage);
         const { statement, scores, score, evidence } = parsed.reply;
         this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
         return {
