@@ -131,7 +131,7 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       const result = output === undefined ? await generateText(settings) : await generateText({ ...settings, output });
       return answer(scope, {
         // The text parts in order, kept apart where a tool call or reasoning came between them.
-        text: joinTextRuns(result.content.map((part) => (part.type === 'text' ? part.text : undefined))),
+        text: joinTextRuns(result.content, (part) => (part.type === 'text' ? part.text : undefined)),
         usage: result.totalUsage,
         finishReason: result.finishReason,
         rawFinishReason: result.rawFinishReason,

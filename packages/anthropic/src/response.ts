@@ -76,7 +76,7 @@ export function readMessage(
     message = parsed.data;
   }
   const content = before.length === 0 ? message.content : [...before, ...message.content];
-  const text = joinTextRuns(content.map((block) => (block.type === 'text' && typeof block['text'] === 'string' ? block['text'] : undefined)));
+  const text = joinTextRuns(content, textOfBlock);
   const cacheRead = message.usage.cache_read_input_tokens ?? 0;
   const cacheCreation = message.usage.cache_creation_input_tokens ?? 0;
   // Checked above: the Messages API shape, so never undefined.
@@ -103,6 +103,11 @@ export function readMessage(
       metadata,
     },
   };
+}
+
+/** A content block's text: a `text` block's, or `undefined` for every other block. */
+function textOfBlock(block: ContentBlock): string | undefined {
+  return block.type === 'text' && typeof block['text'] === 'string' ? block['text'] : undefined;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { joinTextRuns, TEXT_RUN_SEPARATOR } from './text-runs.js';
+import { joinTextRuns as join, TEXT_RUN_SEPARATOR } from './text-runs.js';
+
+const joinTextRuns = (parts: readonly (string | undefined)[]): string => join(parts, (part) => part);
 
 describe('joinTextRuns', () => {
   it('joins adjacent text as it is and separates text that another part came between', () => {

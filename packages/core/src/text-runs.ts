@@ -2,7 +2,7 @@
 export const TEXT_RUN_SEPARATOR = '\n\n';
 
 /**
- * The text of an answer's content parts, given as each part's text or `undefined` for a part
+ * The text of an answer's content parts; `textOf` gives a part's text, or `undefined` for a part
  * that is not text (a tool call, thinking, a server tool's result, a type added later, which is
  * skipped without losing the text around it). Adjacent text parts are one passage (citations
  * split a passage into several), so they are joined as they are; text that another part comes
@@ -10,12 +10,16 @@ export const TEXT_RUN_SEPARATOR = '\n\n';
  * joined with a blank line.
  *
  * @example
- * joinTextRuns(['Let me check.', undefined, '{"ok": true}']); // 'Let me check.\n\n{"ok": true}'
+ * joinTextRuns(blocks, (block) => (block.type === 'text' ? block.text : undefined));
+ * // ['Let me check.', <tool call>, '{"ok": true}'] → 'Let me check.\n\n{"ok": true}'
  */
-export function joinTextRuns(parts: Iterable<string | undefined>): string {
+export function joinTextRuns<T>(parts: readonly T[], textOf: (part: T) => string | undefined): string {
   let text = '';
   let separated = false;
-  for (const part of parts) {
+  // A plain loop with the text read per part: this runs on every answer, and mapping the parts
+  // to their texts first would allocate an array per answer.
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = textOf(parts[index] as T);
     if (part === undefined) {
       separated = true;
       continue;

@@ -233,17 +233,29 @@ class DebateRun {
   }
 
   #globalLimiter(): ConcurrencyLimiter {
-    this.#global ??= createLimiter(this.#caps().global);
+    this.#global ??= createLimiter(this.#binding(this.#caps().global));
     return this.#global;
   }
 
   #limiterFor(adapterId: string): ConcurrencyLimiter {
     let limiter = this.#perAdapter.get(adapterId);
     if (!limiter) {
-      limiter = createLimiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
+      limiter = createLimiter(this.#binding(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY));
       this.#perAdapter.set(adapterId, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * A cap as it binds this debate: phases run one after another and each member makes one call
+   * at a time, so no more calls than the largest phase has members are ever in flight, and a cap
+   * at or above that can never queue one. Such a cap is no cap (`Infinity`), which calls straight
+   * through instead of paying a queue's promises and microtask hops on every member's call, on
+   * the burst's critical path (ADR 0019).
+   */
+  #binding(cap: number): number {
+    const largestPhase = this.#board.phases.reduce((most, phase) => Math.max(most, phase.members.length), 0);
+    return cap >= largestPhase ? Number.POSITIVE_INFINITY : cap;
   }
 
   #caps(): { global: number; perAdapter: Readonly<Record<string, number>> } {

@@ -16,17 +16,20 @@ export interface ReadContent {
 export function readContent(content: unknown): ReadContent {
   if (typeof content === 'string') return { text: content, refusal: undefined };
   if (!Array.isArray(content)) return { text: '', refusal: undefined };
+  const parts = content as unknown[];
   let refusal: string | undefined;
-  const runs: (string | undefined)[] = [];
-  for (const part of content as unknown[]) {
-    const type = isRecord(part) ? part['type'] : undefined;
-    if (isRecord(part) && type === 'text' && typeof part['text'] === 'string') runs.push(part['text']);
-    else {
-      if (isRecord(part) && type === 'refusal' && typeof part['refusal'] === 'string' && part['refusal'] !== '') refusal ??= part['refusal'];
-      runs.push(undefined);
+  for (const part of parts) {
+    if (isRecord(part) && part['type'] === 'refusal' && typeof part['refusal'] === 'string' && part['refusal'] !== '') {
+      refusal = part['refusal'];
+      break;
     }
   }
-  return { text: joinTextRuns(runs), refusal };
+  return { text: joinTextRuns(parts, textOfPart), refusal };
+}
+
+/** A content part's text: a `text` part's, or `undefined` for every other part. */
+function textOfPart(part: unknown): string | undefined {
+  return isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : undefined;
 }
 
 /** The usage a chat completion reports (`readWireUsage`), as `{ usage }`: empty when it reports none. */
