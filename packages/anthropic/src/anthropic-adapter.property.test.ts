@@ -1,5 +1,5 @@
 import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
-import type { FakeAnthropicStep } from '@conclave/testing/servers';
+import { ANTHROPIC_WIRE_FIXTURES, replay, type FakeAnthropicStep } from '@conclave/testing/servers';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -8,6 +8,8 @@ import { adapterFor, fakeServer } from '../test/helpers.js';
 const schema = z.object({ answer: z.string(), confidence: z.number().min(0).max(1) });
 
 const step: fc.Arbitrary<FakeAnthropicStep> = fc.oneof(
+  // Every recorded answer and error of the corpus, as the real API sends it.
+  fc.constantFrom(...ANTHROPIC_WIRE_FIXTURES).map(replay),
   fc.record({ kind: fc.constant('reply' as const), text: fc.string({ maxLength: 40 }), delayMs: fc.nat({ max: 5 }) }),
   fc.record({
     kind: fc.constant('reply' as const),
