@@ -3,11 +3,13 @@ import {
   createLimiter,
   describePlainDataRefusal,
   errorMessage,
+  joinTextRuns,
   priceUsage,
   runStructured,
   systemClock,
   toPlainData,
   type CallScope,
+  type ClassifiedFailure,
   type Clock,
   type ModelAdapter,
   type ModelRequest,
@@ -39,7 +41,10 @@ export interface AiSdkAdapterOptions {
   readonly maxConcurrency?: number;
   /** Prices by model id; a call's cost is reported when the answering (or the wrapped) model is listed. */
   readonly prices?: PriceTable;
-  /** The output token limit when a request sets none (default: the provider's). */
+  /**
+   * The output token limit when a request sets none (default `DEFAULT_MAX_OUTPUT_TOKENS`): without
+   * one, some AI SDK providers ask for their model's maximum, and a run pays for it.
+   */
   readonly maxOutputTokens?: number;
   readonly clock?: Clock;
   /** Randomness in [0, 1) for retry jitter. */
@@ -53,6 +58,13 @@ export interface AiSdkAdapter extends ModelAdapter {
   /** The AI SDK model's `modelId`, e.g. `gpt-4o-mini`. */
   readonly model: string;
 }
+
+/**
+ * The output token limit when neither the request nor the options name one. Larger than the
+ * Anthropic adapter's 1 024: behind the AI SDK may be a reasoning model, whose thinking counts
+ * against the same limit.
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 /** The key of this adapter's entry in `providerMetadata`. */
 export const AI_SDK_METADATA_KEY = 'ai-sdk';
@@ -100,7 +112,11 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
   const limiter = createLimiter(options.maxConcurrency ?? Number.POSITIVE_INFINITY);
   const clock = options.clock ?? systemClock;
   const prices = options.prices ?? {};
-  const defaults = { maxOutputTokens: options.maxOutputTokens };
+  const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  if (!Number.isInteger(maxOutputTokens) || maxOutputTokens < 1) {
+    throw new RangeError(`fromLanguageModel: maxOutputTokens must be a whole number of at least 1, got ${maxOutputTokens}`);
+  }
+  const defaults = { maxOutputTokens };
 
   /** One `generateText` call: an answer (perhaps not yet valid), or a classified failure. */
   const callOnce = async (request: ModelRequest, scope: CallScope): Promise<ModelRunResult> => {
@@ -108,18 +124,21 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
     const stopped = scope.stopFailure();
     if (stopped !== undefined) return scope.fail(stopped);
     const output = outputFor(request);
+    const prompt = toPromptSettings(request, defaults);
+    const limit = prompt.maxOutputTokens ?? maxOutputTokens;
     try {
-      const settings = { model, ...toPromptSettings(request, defaults), maxRetries: 0, abortSignal: scope.signal };
+      const settings = { model, ...prompt, maxRetries: 0, abortSignal: scope.signal };
       const result = output === undefined ? await generateText(settings) : await generateText({ ...settings, output });
       return answer(scope, {
-        text: result.text,
+        // The text parts in order, kept apart where a tool call or reasoning came between them.
+        text: joinTextRuns(result.content, (part) => (part.type === 'text' ? part.text : undefined)),
         usage: result.totalUsage,
         finishReason: result.finishReason,
         rawFinishReason: result.rawFinishReason,
         modelId: result.response.modelId,
         responseId: result.response.id,
         providerMetadata: result.providerMetadata,
-      });
+      }, limit);
     } catch (thrown) {
       // The SDK validates the object itself and throws when it does not fit; the reply is then
       // handed to `runStructured` as text, so zod names the problems and the one repair can fix them.
@@ -130,24 +149,33 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
           finishReason: thrown.finishReason,
           modelId: thrown.response?.modelId,
           responseId: thrown.response?.id,
-        });
+        }, limit);
       }
       return scope.fail(classifyError(thrown, scope));
     }
   };
 
-  /** A reply as a result: a content filter is a refusal, whatever text came with it. */
-  const answer = (scope: CallScope, generated: Generated): ModelRunResult => {
+  /**
+   * A reply as a result, with its usage on a failure too: a content filter is a refusal (with the
+   * provider's category when it gives one), whatever text came with it; a cut-off answer is
+   * `truncated`, a paused turn `paused`, an answer without text `empty_output`.
+   */
+  const answer = (scope: CallScope, generated: Generated, limit: number): ModelRunResult => {
     const answeredBy = typeof generated.modelId === 'string' && generated.modelId !== '' ? generated.modelId : modelId;
+    const usage = usageOf(generated.usage);
+    const failed = (failure: ClassifiedFailure['failure'], retryable = false): ModelRunResult => ({ ...scope.fail({ failure, retryable, usage }), modelId: answeredBy });
     if (generated.finishReason === 'content-filter') {
       const said = generated.text.trim();
-      return {
-        ...scope.fail({ failure: { kind: 'refused', message: `the model refused or its content filter withheld the reply${said === '' ? '' : `: ${said.slice(0, 200)}`}` }, retryable: false }),
-        modelId: answeredBy,
-      };
+      const why = refusalDetails(generated.providerMetadata);
+      return failed({ kind: 'refused', message: `the model refused or its content filter withheld the reply${why}${said === '' ? '' : `: ${said.slice(0, 200)}`}` });
     }
-    if (generated.finishReason === 'error') {
-      return { ...scope.fail({ failure: { kind: 'provider_error', message: 'the model stopped with an error' }, retryable: true }), modelId: answeredBy };
+    if (generated.finishReason === 'error') return failed({ kind: 'provider_error', message: 'the model stopped with an error' }, true);
+    if (generated.finishReason === 'length') {
+      return failed({ kind: 'truncated', maxOutputTokens: limit, message: `the answer was cut off (finish reason length) at a limit of ${limit} output tokens` });
+    }
+    if (generated.rawFinishReason === 'pause_turn') return failed({ kind: 'paused', message: 'the provider paused the turn (pause_turn) and the AI SDK did not continue it' });
+    if (generated.text.trim() === '') {
+      return failed({ kind: 'empty_output', message: `the answer has no text (finish reason ${generated.rawFinishReason ?? generated.finishReason ?? 'none'})` });
     }
     const metadata: Record<string, unknown> = {
       provider,
@@ -159,15 +187,13 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       // The provider's metadata is a foreign value the SDK passes through: it is copied into plain
       // data here, or this call fails, so nothing downstream can throw on reading it.
       const copied = toPlainData(generated.providerMetadata);
-      if (!copied.ok) {
-        return { ...scope.fail({ failure: { kind: 'provider_error', message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}` }, retryable: false }), modelId: answeredBy };
-      }
+      if (!copied.ok) return failed({ kind: 'provider_error', message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}` });
       metadata['providerMetadata'] = copied.value;
     }
     return {
       ok: true,
       text: generated.text,
-      usage: usageOf(generated.usage),
+      usage,
       latencyMs: scope.elapsedMs(),
       modelId: answeredBy,
       providerMetadata: { [AI_SDK_METADATA_KEY]: metadata },
@@ -181,12 +207,12 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
     const result = await runStructured(
       request,
       (asked) => scope.retry(() => limiter(() => callOnce(asked, scope)), { policy: options.retry, random: options.random }),
-      { provider: AI_SDK_METADATA_KEY },
+      { provider: AI_SDK_METADATA_KEY, defaultMaxOutputTokens: maxOutputTokens },
     );
-    if (!result.ok) return scope.fail(result);
-    // Priced once, on the summed usage of the call and its repair.
-    const usage = priceUsage(result.usage, prices[result.modelId] ?? prices[modelId]);
-    return { ...result, usage, latencyMs: scope.elapsedMs() };
+    // Priced once, on the summed usage of the call and its repair; a failure's too.
+    const price = prices[result.modelId ?? modelId] ?? prices[modelId];
+    if (!result.ok) return { ...scope.fail(result.usage === undefined ? result : { ...result, usage: priceUsage(result.usage, price) }), ...(result.modelId === undefined ? {} : { modelId: result.modelId }) };
+    return { ...result, usage: priceUsage(result.usage, price), latencyMs: scope.elapsedMs() };
   };
 
   return {
@@ -216,6 +242,25 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       }
     },
   };
+}
+
+/**
+ * `' (category …: explanation)'` from the refusal details a provider put in its metadata
+ * (Anthropic's `stopDetails`), or `''`. Read defensively: the metadata is foreign data.
+ */
+function refusalDetails(metadata: ProviderMetadata | undefined): string {
+  try {
+    for (const entry of Object.values(metadata ?? {})) {
+      const details: unknown = (entry as Record<string, unknown> | undefined)?.['stopDetails'];
+      if (typeof details !== 'object' || details === null) continue;
+      const { category, explanation } = details as { category?: unknown; explanation?: unknown };
+      const parts = [typeof category === 'string' ? `category ${category}` : undefined, typeof explanation === 'string' ? explanation : undefined].filter((part) => part !== undefined);
+      if (parts.length > 0) return ` (${parts.join(': ')})`;
+    }
+  } catch {
+    // A getter that throws leaves the message without details; the refusal stands.
+  }
+  return '';
 }
 
 /** A duration option as milliseconds: absent or NaN is no limit, negative is none left. */

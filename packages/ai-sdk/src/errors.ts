@@ -13,6 +13,8 @@ import {
   TypeValidationError,
 } from 'ai';
 
+import { usageOfBody } from './usage.js';
+
 export type { ClassifiedFailure } from '@conclave/core';
 
 /** What `classifyError` needs of a call's scope: why it stopped, and its deadline. */
@@ -74,9 +76,16 @@ function classifyApiCall(error: APICallError): ClassifiedFailure {
   const message = error.message;
   // No status: the request never got an answer. A 2xx: the answer arrived but its body could not
   // be read or parsed (a cut-off connection, a proxy's HTML page). Either way the network's fault.
-  if (status === undefined || status < 400) return { failure: { kind: 'transport', message: describeCause(error) }, retryable: true };
+  if (status === undefined || status < 400) {
+    // A 2xx body its provider package rejected (a shape it does not know) was billed all the same.
+    const usage = status === undefined ? undefined : usageOfBody(error.responseBody);
+    return { failure: { kind: 'transport', message: describeCause(error) }, retryable: true, ...(usage === undefined ? {} : { usage }) };
+  }
   if (status === 401 || status === 403) return { failure: { kind: 'refused', message: `${status}: ${message}` }, retryable: false };
   if (status === 429) {
+    // OpenAI answers 429 `insufficient_quota` when the account is out of credit: waiting will not help.
+    const code = codeOf(error.data).code;
+    if (code === 'insufficient_quota') return { failure: { kind: 'provider_error', status, code, message }, retryable: false };
     const headers = error.responseHeaders;
     // The AI SDK gives the headers as a plain object with lower-case names.
     const wait = retryAfterMs(headers === undefined ? undefined : { get: (header: string) => headers[header.toLowerCase()] ?? null });

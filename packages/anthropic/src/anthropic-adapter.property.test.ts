@@ -1,13 +1,16 @@
 import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
-import type { FakeAnthropicStep } from '@conclave/testing/servers';
+import { ANTHROPIC_WIRE_FIXTURES, replay, type FakeAnthropicStep } from '@conclave/testing/servers';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adapterFor, fakeServer } from '../test/helpers.js';
+import { DEFAULT_MAX_PAUSE_CONTINUATIONS } from './anthropic-adapter.js';
 
 const schema = z.object({ answer: z.string(), confidence: z.number().min(0).max(1) });
 
 const step: fc.Arbitrary<FakeAnthropicStep> = fc.oneof(
+  // Every recorded answer and error of the corpus, as the real API sends it.
+  fc.constantFrom(...ANTHROPIC_WIRE_FIXTURES).map(replay),
   fc.record({ kind: fc.constant('reply' as const), text: fc.string({ maxLength: 40 }), delayMs: fc.nat({ max: 5 }) }),
   fc.record({
     kind: fc.constant('reply' as const),
@@ -81,7 +84,8 @@ describe('createAnthropicAdapter under random faults', () => {
           const checked = parseRunResult(result);
           expect(checked.ok, checked.ok ? '' : checked.issues.join('; ')).toBe(true);
           const calls = server.requests.filter((r) => runOf(r.body) === run).length;
-          expect(calls).toBeLessThanOrEqual((MAX_RETRIES + 1) * (structured ? 2 : 1));
+          // Each attempt may continue a paused turn; a structured run makes at most two attempts' worth.
+          expect(calls).toBeLessThanOrEqual((MAX_RETRIES + 1) * (1 + DEFAULT_MAX_PAUSE_CONTINUATIONS) * (structured ? 2 : 1));
           if (result.ok) {
             expect(result.usage.cachedInputTokens ?? 0).toBeLessThanOrEqual(result.usage.inputTokens);
             if (structured) {

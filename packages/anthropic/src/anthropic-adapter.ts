@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsNonStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import {
+  addUsage,
   createCallScope,
   createLimiter,
   deadlineFailure,
@@ -10,9 +11,11 @@ import {
   runStructured,
   systemClock,
   type CallScope,
+  type ClassifiedFailure,
   type Clock,
   type ModelAdapter,
   type ModelRequest,
+  type ModelRunFailure,
   type ModelRunOptions,
   type ModelRunResult,
   type ModelRunSuccess,
@@ -22,7 +25,7 @@ import {
 } from '@conclave/core';
 import { classifyThrown } from './errors.js';
 import { cachedOutputConfig, toMessageParams } from './request.js';
-import { readMessage, type AnthropicAnswer } from './response.js';
+import { readMessage, type AnthropicAnswer, type ContentBlock } from './response.js';
 
 /** Options for `createAnthropicAdapter`. */
 export interface AnthropicAdapterOptions {
@@ -49,6 +52,8 @@ export interface AnthropicAdapterOptions {
   readonly prices?: PriceTable;
   /** `max_tokens` when the request names none (default 1024). */
   readonly maxOutputTokens?: number;
+  /** How many times a paused turn (`stop_reason: pause_turn`) is continued before the call fails `paused` (default 2). */
+  readonly maxPauseContinuations?: number;
   readonly clock?: Clock;
   /** Randomness in [0, 1) for retry jitter. */
   readonly random?: () => number;
@@ -56,6 +61,9 @@ export interface AnthropicAdapterOptions {
 
 /** `max_tokens` when neither the request nor the options name one. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 1024;
+
+/** Continuations of a paused turn when the options name no other bound. */
+export const DEFAULT_MAX_PAUSE_CONTINUATIONS = 2;
 
 /** The SDK's own per-request timeout, used when a call has no deadline. */
 const SDK_DEFAULT_TIMEOUT_MS = 600_000;
@@ -86,6 +94,9 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
   if (!Number.isInteger(maxOutputTokens) || maxOutputTokens < 1) {
     throw new RangeError(`createAnthropicAdapter: maxOutputTokens must be a whole number of at least 1, got ${maxOutputTokens}`);
   }
+  if (options.maxPauseContinuations !== undefined && (!Number.isInteger(options.maxPauseContinuations) || options.maxPauseContinuations < 0)) {
+    throw new RangeError(`createAnthropicAdapter: maxPauseContinuations must be a whole number of at least 0, got ${options.maxPauseContinuations}`);
+  }
   if (options.timeoutMs !== undefined && (Number.isNaN(options.timeoutMs) || options.timeoutMs < 0)) {
     throw new RangeError(`createAnthropicAdapter: timeoutMs must be a non-negative number or Infinity, got ${options.timeoutMs}`);
   }
@@ -109,38 +120,82 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     });
 
   const price = (usage: Usage, modelId: string): Usage => priceUsage(usage, prices[modelId] ?? prices[model]);
+  const maxPauseContinuations = options.maxPauseContinuations ?? DEFAULT_MAX_PAUSE_CONTINUATIONS;
+  // A repaired value is marked under `providerMetadata.anthropic`; a cut-off structured answer to a
+  // request without its own limit is asked again once with twice the default.
+  const structuredRun = { provider: 'anthropic', defaultMaxOutputTokens: maxOutputTokens } as const;
 
-  /** One HTTP call, inside the concurrency cap: the answer as a success, or the failure. */
+  /**
+   * One call, inside the concurrency cap: the answer as a success, or the failure, with the usage
+   * of every answer it was billed for. A paused turn (`pause_turn`) is continued, sent back as it
+   * is, up to `maxPauseContinuations` times.
+   */
   const callOnce = async (params: MessageCreateParamsNonStreaming, scope: CallScope): Promise<ModelRunResult> => {
-    const stopped = scope.stopFailure();
-    if (stopped !== undefined) return scope.fail(stopped);
-    const remaining = scope.remainingMs();
-    if (remaining <= 0) return scope.fail(deadlineFailure(scope.timeoutMs ?? 0));
-    const sdkTimeoutMs = Number.isFinite(remaining) ? Math.max(1, Math.ceil(remaining)) : SDK_DEFAULT_TIMEOUT_MS;
-    // The SDK never removes the listener it adds to a signal: one signal per request, let go after it.
-    const link = scope.requestSignal();
-    try {
-      // The SDK puts the request id on the message itself (`_request_id`); `.withResponse()` would
-      // cost a measurable share of a loopback call for the same string.
-      const data = await client.messages.create(params, { signal: link.signal, maxRetries: 0, timeout: sdkTimeoutMs });
-      const read = readMessage(data, (data as { _request_id?: string | null })._request_id ?? null);
+    let asked = params;
+    let turn: readonly ContentBlock[] = [];
+    let spent: Usage | undefined;
+    for (let continuations = 0; ; continuations += 1) {
+      const stopped = scope.stopFailure();
+      if (stopped !== undefined) return scope.fail(withSpent(stopped, spent));
+      const remaining = scope.remainingMs();
+      if (remaining <= 0) return scope.fail(withSpent(deadlineFailure(scope.timeoutMs ?? 0), spent));
+      const sdkTimeoutMs = Number.isFinite(remaining) ? Math.max(1, Math.ceil(remaining)) : SDK_DEFAULT_TIMEOUT_MS;
+      // The SDK never removes the listener it adds to a signal: one signal per request, let go after it.
+      const link = scope.requestSignal();
+      let data: unknown;
+      try {
+        // The SDK puts the request id on the message itself (`_request_id`); `.withResponse()` would
+        // cost a measurable share of a loopback call for the same string.
+        data = await client.messages.create(asked, { signal: link.signal, maxRetries: 0, timeout: sdkTimeoutMs });
+      } catch (thrown) {
+        return scope.fail(withSpent(classifyThrown(thrown, scope, sdkTimeoutMs), spent));
+      } finally {
+        link.release();
+      }
+      const read = readMessage(data, (data as { _request_id?: string | null })._request_id ?? null, turn);
       if (!read.ok) {
-        return scope.fail({
-          failure: { kind: 'provider_error', status: 200, code: 'malformed_response', message: `the response is not a Messages API message: ${read.issues.slice(0, 3).join('; ')}` },
-          retryable: true,
-        });
+        return scope.fail(
+          withSpent(
+            {
+              failure: { kind: 'provider_error', status: 200, code: 'malformed_response', message: `the response is not a Messages API message: ${read.issues.slice(0, 3).join('; ')}` },
+              retryable: true,
+            },
+            spent,
+          ),
+        );
       }
       const answer = read.answer;
-      if (answer.refusal !== undefined) {
-        const { category, explanation } = answer.refusal;
-        const why = [category === undefined ? undefined : `category ${category}`, explanation].filter((part) => part !== undefined).join(': ');
-        return scope.fail({ failure: { kind: 'refused', message: `the model refused${why === '' ? '' : ` (${why})`}` }, retryable: false });
+      const usage = spent === undefined ? price(answer.usage, answer.modelId) : addUsage(spent, price(answer.usage, answer.modelId));
+      const failed = (failure: ClassifiedFailure['failure']): ModelRunFailure => ({ ...scope.fail({ failure, retryable: false, usage }), modelId: answer.modelId });
+      switch (answer.stopReason) {
+        case 'refusal': {
+          const { category, explanation } = answer.refusal ?? {};
+          const why = [category === undefined ? undefined : `category ${category}`, explanation].filter((part) => part !== undefined).join(': ');
+          return failed({ kind: 'refused', message: `the model refused${why === '' ? '' : ` (${why})`}` });
+        }
+        case 'pause_turn':
+          if (continuations >= maxPauseContinuations) {
+            return failed({ kind: 'paused', message: `the turn was still paused (pause_turn) after ${continuations} continuation${continuations === 1 ? '' : 's'}` });
+          }
+          turn = answer.content;
+          spent = usage;
+          asked = { ...params, messages: [...params.messages, { role: 'assistant', content: turn as unknown as ContentBlockParam[] }] };
+          continue;
+        case 'max_tokens':
+        case 'model_context_window_exceeded':
+          return failed({
+            kind: 'truncated',
+            maxOutputTokens: asked.max_tokens,
+            message: `the answer was cut off (stop_reason ${answer.stopReason}) at a limit of ${asked.max_tokens} output tokens`,
+          });
+        default:
+        // end_turn, stop_sequence, tool_use, none, or a reason added later: judged by its text.
       }
-      return succeed(scope, answer, price(answer.usage, answer.modelId));
-    } catch (thrown) {
-      return scope.fail(classifyThrown(thrown, scope, sdkTimeoutMs));
-    } finally {
-      link.release();
+      if (answer.text.trim() === '') {
+        const kinds = [...new Set(answer.content.map((block) => String(block['type'])))].join(', ');
+        return failed({ kind: 'empty_output', message: `the answer has no text${kinds === '' ? '' : ` (only ${kinds} blocks)`} (stop_reason ${answer.stopReason ?? 'none'})` });
+      }
+      return succeed(scope, answer, usage, continuations);
     }
   };
 
@@ -174,7 +229,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
             const params = toMessageParams(asked, model, maxOutputTokens, outputConfig);
             return active.retry(() => limiter(() => callOnce(params, active)), retryOptions);
           },
-          STRUCTURED_RUN,
+          structuredRun,
         );
         return result.ok ? { ...result, latencyMs: active.elapsedMs() } : active.fail(result);
       } catch (thrown) {
@@ -193,11 +248,15 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
   };
 }
 
-/** `runStructured`'s options: a repaired value is marked under `providerMetadata.anthropic`. */
-const STRUCTURED_RUN = { provider: 'anthropic' } as const;
+
+/** A classified failure with the usage of the answers before it, when there were any. */
+function withSpent(classified: ClassifiedFailure, spent: Usage | undefined): ClassifiedFailure {
+  return spent === undefined ? classified : { ...classified, usage: spent };
+}
 
 /** An answer as a success result, its metadata (made for this answer) under `providerMetadata.anthropic`. */
-function succeed(scope: CallScope, answer: AnthropicAnswer, usage: Usage): ModelRunSuccess {
+function succeed(scope: CallScope, answer: AnthropicAnswer, usage: Usage, continuations: number): ModelRunSuccess {
+  if (continuations > 0) (answer.metadata as Record<string, unknown>)['pauseContinuations'] = continuations;
   return {
     ok: true,
     text: answer.text,

@@ -1,4 +1,4 @@
-import type { Usage } from '@conclave/core';
+import { joinTextRuns, readWireUsage, type Usage } from '@conclave/core';
 import * as z from 'zod';
 
 const count = z.number().finite().nonnegative();
@@ -10,7 +10,11 @@ const count = z.number().finite().nonnegative();
 export const messageSchema = z.object({
   id: z.string().optional(),
   model: z.string(),
-  content: z.array(z.object({ type: z.string(), text: z.string().optional() }).loose()),
+  // Only a text block's `text` is read; other blocks (tool use, thinking, server tools, types
+  // added later) are kept as they are and skipped.
+  content: z.array(
+    z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string().refine((type) => type !== 'text', 'a text block needs its text') }).loose()]),
+  ),
   stop_reason: z.string().nullable().optional(),
   stop_sequence: z.string().nullable().optional(),
   stop_details: z
@@ -28,9 +32,18 @@ export const messageSchema = z.object({
     .loose(),
 });
 
+/** A content block of a message: its `type`, and whatever else the type carries. */
+export interface ContentBlock {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
 /** A provider answer, read. */
 export interface AnthropicAnswer {
+  /** The text blocks, in order (`joinTextRuns`): adjacent ones joined as they are, ones that other blocks separate by a blank line. */
   readonly text: string;
+  /** The message's content blocks as they came (sent back as they are to continue a paused turn). */
+  readonly content: readonly ContentBlock[];
   readonly modelId: string;
   readonly usage: Usage;
   readonly stopReason: string | undefined;
@@ -45,9 +58,15 @@ type Message = z.infer<typeof messageSchema>;
 /**
  * Reads a Messages API response. `inputTokens` counts all input (uncached, read from the cache
  * and written to it: the API reports them separately); `cachedInputTokens` is the part read from
- * the cache. Returns the problems when the body is not a message.
+ * the cache. `before` is the content of the same turn before a pause (`pause_turn`): the answer's
+ * text and content are the whole turn's, its usage this response's. Returns the problems when
+ * the body is not a message.
  */
-export function readMessage(data: unknown, requestId: string | null | undefined): { ok: true; answer: AnthropicAnswer } | { ok: false; issues: string[] } {
+export function readMessage(
+  data: unknown,
+  requestId: string | null | undefined,
+  before: readonly ContentBlock[] = [],
+): { ok: true; answer: AnthropicAnswer } | { ok: false; issues: string[] } {
   let message = wellFormedMessage(data);
   if (message === undefined) {
     const parsed = messageSchema.safeParse(data);
@@ -56,15 +75,12 @@ export function readMessage(data: unknown, requestId: string | null | undefined)
     }
     message = parsed.data;
   }
-  let text = '';
-  for (const block of message.content) if (block.type === 'text' && block.text !== undefined) text += block.text;
+  const content = before.length === 0 ? message.content : [...before, ...message.content];
+  const text = joinTextRuns(content, textOfBlock);
   const cacheRead = message.usage.cache_read_input_tokens ?? 0;
   const cacheCreation = message.usage.cache_creation_input_tokens ?? 0;
-  const usage: Usage = {
-    inputTokens: message.usage.input_tokens + cacheRead + cacheCreation,
-    outputTokens: message.usage.output_tokens,
-    cachedInputTokens: cacheRead,
-  };
+  // Checked above: the Messages API shape, so never undefined.
+  const usage = readWireUsage(message.usage) as Usage;
   const stopReason = message.stop_reason ?? undefined;
   const details = message.stop_details ?? undefined;
   // Built key by key (in this order) rather than by spreading optional parts: this runs per answer.
@@ -79,6 +95,7 @@ export function readMessage(data: unknown, requestId: string | null | undefined)
     ok: true,
     answer: {
       text,
+      content,
       modelId: message.model,
       usage,
       stopReason,
@@ -86,6 +103,11 @@ export function readMessage(data: unknown, requestId: string | null | undefined)
       metadata,
     },
   };
+}
+
+/** A content block's text: a `text` block's, or `undefined` for every other block. */
+function textOfBlock(block: ContentBlock): string | undefined {
+  return block.type === 'text' && typeof block['text'] === 'string' ? block['text'] : undefined;
 }
 
 /**
@@ -99,7 +121,7 @@ export function wellFormedMessage(data: unknown): Message | undefined {
   const { id, model, content, stop_reason, stop_sequence, stop_details, usage } = data;
   if ((id !== undefined && typeof id !== 'string') || typeof model !== 'string' || !Array.isArray(content)) return undefined;
   for (const block of content as unknown[]) {
-    if (!isObject(block) || typeof block['type'] !== 'string' || (block['text'] !== undefined && typeof block['text'] !== 'string')) return undefined;
+    if (!isObject(block) || typeof block['type'] !== 'string' || (block['type'] === 'text' && typeof block['text'] !== 'string')) return undefined;
   }
   if (!isNullishString(stop_reason) || !isNullishString(stop_sequence)) return undefined;
   if (stop_details !== undefined && stop_details !== null) {

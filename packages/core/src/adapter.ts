@@ -78,6 +78,12 @@ export interface ModelRunFailure {
   readonly retryable: boolean;
   readonly latencyMs: number;
   readonly modelId?: string;
+  /**
+   * Tokens (and cost) of every paid call that led to this failure: a refused, empty, cut-off or
+   * invalid answer, a repair, an attempt that was retried. Absent when no call was answered
+   * (a network failure, a rejected request, a deadline before the answer). Budgets count it.
+   */
+  readonly usage?: Usage;
 }
 
 /** The only thing `run()` may resolve to: discriminate on `ok`. */

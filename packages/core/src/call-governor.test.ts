@@ -60,3 +60,44 @@ describe('CallGovernor', () => {
     expect(governor.claim()).toBe(false);
   });
 });
+
+describe('CallGovernor and failed calls', () => {
+  it('counts the usage a failure carries toward the budget', async () => {
+    const stops: SpendStop[] = [];
+    const governor = new CallGovernor({ budget: { maxTokens: 100 }, onStop: (reason) => stops.push(reason) });
+    const refused: ModelAdapter = {
+      specificationVersion: 'v1',
+      id: 'test',
+      run: () => Promise.resolve({ ok: false, failure: { kind: 'refused', message: 'no' }, retryable: false, latencyMs: 0, usage: { inputTokens: 70, outputTokens: 30 } }),
+    };
+    governor.claim();
+    const result = await governor.run(refused, request);
+    expect(result).toMatchObject({ ok: false, usage: { inputTokens: 70, outputTokens: 30 } });
+    expect(governor.usage).toEqual({ inputTokens: 70, outputTokens: 30 });
+    expect(stops).toEqual([{ kind: 'budget_exhausted', limit: 'tokens', used: 100, max: 100 }]);
+  });
+
+  it('counts the usage of a result that arrives after the deadline ended the call', async () => {
+    const governor = new CallGovernor({ timeoutMs: 5, onStop: () => undefined });
+    let answered!: () => void;
+    const arrived = new Promise<void>((resolve) => (answered = resolve));
+    const late: ModelAdapter = {
+      specificationVersion: 'v1',
+      id: 'late',
+      // Ignores the signal: answers (and bills) after the deadline.
+      run: () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            resolve({ ok: true, text: 'late', usage: { inputTokens: 9, outputTokens: 1 }, latencyMs: 0, modelId: 'm' });
+            setTimeout(answered, 0);
+          }, 30),
+        ),
+    };
+    governor.claim();
+    const result = await governor.run(late, request);
+    expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
+    expect(governor.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    await arrived;
+    expect(governor.usage).toEqual({ inputTokens: 9, outputTokens: 1 });
+  });
+});

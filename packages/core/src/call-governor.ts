@@ -66,7 +66,11 @@ export class CallGovernor {
     return this.#calls;
   }
 
-  /** Tokens (and cost) of every call that answered. */
+  /**
+   * Tokens (and cost) of every paid call: answers, and failures that carry usage (a refusal, an
+   * empty, cut-off or invalid answer, a repair), including results that arrived after their
+   * deadline had already ended the call.
+   */
   get usage(): Usage {
     return this.#usage;
   }
@@ -83,16 +87,23 @@ export class CallGovernor {
     return true;
   }
 
-  /** Runs a claimed call; never rejects. Its usage counts toward the token budget. */
+  /** Runs a claimed call; never rejects. Its usage, a failure's too, counts toward the token budget. */
   async run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult> {
-    const result = await guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow);
-    if (result.ok) {
-      this.#usage = addUsage(this.#usage, result.usage);
-      const maxTokens = this.#options.budget?.maxTokens;
-      const used = this.#usage.inputTokens + this.#usage.outputTokens;
-      if (maxTokens !== undefined && used >= maxTokens) this.#stop({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
-    }
+    const result = await guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+    this.#spend(result.usage);
     return result;
+  }
+
+  /** Counts a result that arrived after its call had ended (a deadline or a stop came first). */
+  readonly #spendLate = (late: ModelRunResult): void => this.#spend(late.usage);
+
+  /** Adds a call's usage and stops the run once the token budget is used up. */
+  #spend(usage: Usage | undefined): void {
+    if (usage === undefined) return;
+    this.#usage = addUsage(this.#usage, usage);
+    const maxTokens = this.#options.budget?.maxTokens;
+    const used = this.#usage.inputTokens + this.#usage.outputTokens;
+    if (maxTokens !== undefined && used >= maxTokens) this.#stop({ kind: 'budget_exhausted', limit: 'tokens', used, max: maxTokens });
   }
 
   /** Detaches from the caller's signal once the run is over. */

@@ -79,7 +79,7 @@ export interface CallScope {
    * reason otherwise; `undefined` while it runs.
    */
   stopFailure(): ClassifiedFailure | undefined;
-  /** A failure result with the call's latency so far and the scope's model id. */
+  /** A failure result with the call's latency so far, the scope's model id and the failure's usage, if any. */
   fail(classified: ClassifiedFailure): ModelRunFailure;
   /**
    * Resolves to what `pending` resolves to, or to `onStop(why)` as soon as the call is stopped,
@@ -257,6 +257,7 @@ class Scope implements CallScope {
       retryable: classified.retryable,
       latencyMs: this.elapsedMs(),
       ...(this.modelId === undefined ? {} : { modelId: this.modelId }),
+      ...(classified.usage === undefined ? {} : { usage: classified.usage }),
     };
   }
 
@@ -311,7 +312,7 @@ class Scope implements CallScope {
     // An attempt ended by the stop, or an abort during a backoff wait (which ends the retries
     // with the failure before it): report why the call stopped.
     const why = this.stopFailure();
-    return why === undefined ? result : this.fail(why);
+    return why === undefined ? result : this.fail(result.usage === undefined ? why : { ...why, usage: result.usage });
   }
 
   dispose(): void {

@@ -1,3 +1,5 @@
+import type { Usage } from './adapter.js';
+
 /**
  * Every way a model call can fail, as data. The union is keyed by `kind` so callers can
  * cover it exhaustively with `match(failure).with({ kind: ... })...exhaustive()`.
@@ -17,6 +19,21 @@ export type AdapterFailure =
   | { readonly kind: 'refused'; readonly message: string }
   /** The model answered, but not in the shape that was asked for. */
   | { readonly kind: 'invalid_output'; readonly message: string; readonly issues?: readonly string[] }
+  /**
+   * The model answered with no usable text: only tool calls, only thinking, or nothing at all.
+   * Billed like any answer, never taken as an (empty) success.
+   */
+  | { readonly kind: 'empty_output'; readonly message: string }
+  /**
+   * The answer was cut off at the output token limit (`max_tokens`, `finish_reason: length`);
+   * `maxOutputTokens` is the limit it hit, when the adapter knows it.
+   */
+  | { readonly kind: 'truncated'; readonly maxOutputTokens?: number; readonly message: string }
+  /**
+   * The provider paused the turn (Anthropic `stop_reason: pause_turn`, a long server-tool run)
+   * and it did not finish within the adapter's bound on continuations.
+   */
+  | { readonly kind: 'paused'; readonly message: string }
   /**
    * The adapter broke its own contract: it threw synchronously, its promise rejected, or it
    * resolved to something that is not a `ModelRunResult`. Only `safeRun` produces this.
@@ -39,6 +56,9 @@ export const ADAPTER_FAILURE_KINDS = [
   'provider_error',
   'refused',
   'invalid_output',
+  'empty_output',
+  'truncated',
+  'paused',
   'adapter_threw',
 ] as const satisfies readonly AdapterFailureKind[];
 
@@ -57,6 +77,9 @@ export function isRetryableByDefault(failure: AdapterFailure): boolean {
     case 'aborted':
     case 'refused':
     case 'invalid_output':
+    case 'empty_output':
+    case 'truncated':
+    case 'paused':
     case 'adapter_threw':
       return false;
   }
@@ -71,6 +94,8 @@ export function describeFailure(failure: AdapterFailure): string {
       return `rate_limited${failure.retryAfterMs === undefined ? '' : ` (retry after ${failure.retryAfterMs} ms)`}: ${failure.message}`;
     case 'adapter_threw':
       return `adapter_threw (${failure.how}): ${failure.message}`;
+    case 'truncated':
+      return `truncated${failure.maxOutputTokens === undefined ? '' : ` at ${failure.maxOutputTokens} output tokens`}: ${failure.message}`;
     default:
       return `${failure.kind}: ${failure.message}`;
   }
@@ -80,4 +105,6 @@ export function describeFailure(failure: AdapterFailure): string {
 export interface ClassifiedFailure {
   readonly failure: AdapterFailure;
   readonly retryable: boolean;
+  /** Tokens the provider billed for the answers that ended in this failure (none when nothing was answered). */
+  readonly usage?: Usage;
 }

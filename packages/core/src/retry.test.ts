@@ -89,3 +89,21 @@ describe('withRetries', () => {
     expect(run.calls()).toBe(1);
   });
 });
+
+describe('withRetries and usage', () => {
+  it('adds the usage of every answered attempt that was retried to the final result', async () => {
+    const billedFailure = (tokens: number): ModelRunResult => ({
+      ok: false,
+      failure: { kind: 'provider_error', status: 200, message: 'malformed' },
+      retryable: true,
+      latencyMs: 0,
+      usage: { inputTokens: tokens, outputTokens: 1 },
+    });
+    const answers: ModelRunResult[] = [billedFailure(10), { ok: false, failure: { kind: 'transport', message: 'reset' }, retryable: true, latencyMs: 0 }, billedFailure(5)];
+    const failed = await withRetries(() => Promise.resolve(answers.shift() as ModelRunResult), { policy: { initialDelayMs: 0, maxRetries: 2 } });
+    expect(failed).toMatchObject({ ok: false, usage: { inputTokens: 15, outputTokens: 2 } });
+    const then: ModelRunResult[] = [billedFailure(10), { ok: true, text: 'ok', usage: { inputTokens: 3, outputTokens: 3 }, latencyMs: 0, modelId: 'm' }];
+    const success = await withRetries(() => Promise.resolve(then.shift() as ModelRunResult), { policy: { initialDelayMs: 0 } });
+    expect(success).toMatchObject({ ok: true, usage: { inputTokens: 13, outputTokens: 4 } });
+  });
+});

@@ -2,6 +2,7 @@ import type { ModelRunResult } from './adapter.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AdapterFailure } from './failure.js';
 import { sleep } from './sleep.js';
+import { withEarlierUsage } from './usage.js';
 
 /** How often and how patiently to retry a failed call. */
 export interface RetryPolicy {
@@ -49,7 +50,8 @@ export interface RetryOptions {
 /**
  * Runs `attempt` and retries it while it fails with a retryable failure, up to the policy's
  * limit, never past the deadline, and never after an abort. Resolves to the first success or
- * the last failure; never rejects as long as `attempt` does not.
+ * the last failure, carrying the usage of every attempt the provider answered; never rejects as
+ * long as `attempt` does not.
  */
 export function withRetries(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options: RetryOptions = {}): Promise<ModelRunResult> {
   const clock = options.clock ?? systemClock;
@@ -101,7 +103,9 @@ export async function retryLoop(
     if (deadline !== undefined && clock.now() + delayMs >= deadline) break;
     options.onRetry?.({ retry, delayMs, failure: result.failure });
     if (!(await options.wait(delayMs))) break;
-    result = await attempt(retry + 1);
+    // A failed attempt the provider answered (and billed) is paid for whatever comes next.
+    const spent = result.usage;
+    result = withEarlierUsage(await attempt(retry + 1), spent);
   }
   return result;
 }

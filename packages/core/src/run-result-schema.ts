@@ -25,6 +25,9 @@ const failureSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('refused'), message: z.string() }),
   z.object({ kind: z.literal('invalid_output'), message: z.string(), issues: z.array(z.string()).optional() }),
+  z.object({ kind: z.literal('empty_output'), message: z.string() }),
+  z.object({ kind: z.literal('truncated'), maxOutputTokens: count.optional(), message: z.string() }),
+  z.object({ kind: z.literal('paused'), message: z.string() }),
   z.object({
     kind: z.literal('adapter_threw'),
     how: z.enum(['threw', 'rejected', 'malformed_result']),
@@ -55,6 +58,7 @@ export const runResultSchema = z.discriminatedUnion('ok', [
     retryable: z.boolean(),
     latencyMs: count,
     modelId: z.string().optional(),
+    usage: usageSchema.optional(),
   }),
 ]);
 

@@ -61,13 +61,18 @@ function followSignal(signal: AbortSignal): FollowCaller {
   };
 }
 
-/** `safeRun` with the caller's stop given as a `FollowCaller` (internal to `@conclave/core`). */
+/**
+ * `safeRun` with the caller's stop given as a `FollowCaller` (internal to `@conclave/core`).
+ * `onLateResult` is told the adapter's result when it arrives after the call was already settled
+ * (a deadline or a stop came first): the answers it paid for still count toward a budget.
+ */
 export function guardedRun(
   adapter: ModelAdapter,
   request: ModelRequest,
   timeoutOption: number | undefined,
   clockOption: Clock | undefined,
   follow: FollowCaller | undefined,
+  onLateResult?: (result: ModelRunResult) => void,
 ): Promise<ModelRunResult> {
   const timeoutMs = timeoutOption ?? DEFAULT_TIMEOUT_MS;
   if (Number.isNaN(timeoutMs) || timeoutMs < 0) {
@@ -133,6 +138,12 @@ export function guardedRun(
     }
     Promise.resolve(pending).then(
       (value) => {
+        if (settled) {
+          if (onLateResult === undefined) return;
+          const late = parseRunResult(value);
+          if (late.ok) onLateResult(late.result);
+          return;
+        }
         const parsed = parseRunResult(value);
         if (!parsed.ok) {
           settle(

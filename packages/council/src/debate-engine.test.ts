@@ -414,6 +414,32 @@ describe('DebateEngine: concurrency, events and usage', () => {
   });
 });
 
+describe('usage of failed calls', () => {
+  it('counts what failed calls were billed for in the result and on member_failed, and a token budget stops the debate on them', async () => {
+    const billed = { inputTokens: 40, outputTokens: 10 };
+    const adapter = scriptedAdapter({
+      a: { failure: { kind: 'refused', message: 'policy' }, usage: billed },
+      b: { failure: { kind: 'invalid_output', message: 'not json' }, usage: billed },
+      c: vote(8),
+      d: vote(8),
+    });
+    const failedUsage: unknown[] = [];
+    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c', 'd']], { minValidVotes: 1 }), {
+      question: 'q',
+      adapters: { scripted: adapter },
+      concurrency: 1,
+      budget: { maxTokens: 100 },
+      onEvent: (event) => {
+        if (event.type === 'member_failed' && event.reason.kind === 'adapter_failed') failedUsage.push(event.usage);
+      },
+    });
+    expect(failedUsage).toEqual([billed, billed]);
+    expect(result.usage).toMatchObject({ calls: 2, inputTokens: 80, outputTokens: 20 });
+    expect(result.stopReason).toEqual({ kind: 'budget_exhausted', limit: 'tokens', used: 100, max: 100 });
+    expect(result.verdict).toBe('NO_GO');
+  });
+});
+
 describe('a reply whose value has a symbol key', () => {
   it('counts the vote: the boundary copies string keys only, as JSON would', async () => {
     const adapter: ModelAdapter = {

@@ -9,6 +9,7 @@ import {
   type EventListener,
   type AdapterSource,
   type ModelRequest,
+  type Usage,
 } from '@conclave/core';
 import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
@@ -193,8 +194,8 @@ class DebateRun {
   }
 
   async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
-    const fail = (reason: MemberFailureReason): MemberOutcome => {
-      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason });
+    const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome => {
+      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
       return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
     };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
@@ -212,10 +213,10 @@ class DebateRun {
         const result = await this.#governor.run(adapter, request);
         const endedAt = this.#clock.now();
         this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
-        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure });
+        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (!parsed.ok) return fail(parsed.reason);
+        if (!parsed.ok) return fail(parsed.reason, result.usage);
         const { statement, scores, score, evidence } = parsed.reply;
         this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
         return {
@@ -238,27 +239,29 @@ class DebateRun {
   }
 
   #globalLimiter(): ConcurrencyLimiter {
-    this.#global ??= this.#limiter(this.#caps().global);
+    this.#global ??= createLimiter(this.#binding(this.#caps().global));
     return this.#global;
   }
 
   #limiterFor(adapterId: string): ConcurrencyLimiter {
     let limiter = this.#perAdapter.get(adapterId);
     if (!limiter) {
-      limiter = this.#limiter(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY);
+      limiter = createLimiter(this.#binding(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY));
       this.#perAdapter.set(adapterId, limiter);
     }
     return limiter;
   }
 
   /**
-   * A limiter for `cap`, or none when the cap can never bind: phases run one after another, so
-   * no more calls are ever in flight than the largest phase has members. Skipping the queue then
-   * changes nothing but its cost, which on a small board was a large part of the run's own.
+   * A cap as it binds this debate: phases run one after another and each member makes one call
+   * at a time, so no more calls than the largest phase has members are ever in flight, and a cap
+   * at or above that can never queue one. Such a cap is no cap (`Infinity`), which calls straight
+   * through instead of paying a queue's promises and microtask hops on every member's call, on
+   * the burst's critical path (ADR 0019).
    */
-  #limiter(cap: number): ConcurrencyLimiter {
-    const largestPhase = Math.max(0, ...this.#board.phases.map((phase) => phase.members.length));
-    return createLimiter(cap >= largestPhase ? Number.POSITIVE_INFINITY : cap);
+  #binding(cap: number): number {
+    const largestPhase = this.#board.phases.reduce((most, phase) => Math.max(most, phase.members.length), 0);
+    return cap >= largestPhase ? Number.POSITIVE_INFINITY : cap;
   }
 
   #caps(): { global: number; perAdapter: Readonly<Record<string, number>> } {

@@ -16,7 +16,13 @@ export type DebateEvent =
       readonly latencyMs: number;
       readonly usage: Usage;
     })
-  | (EventBase<'member_failed'> & { readonly phase: string; readonly memberId: string; readonly reason: MemberFailureReason })
+  | (EventBase<'member_failed'> & {
+      readonly phase: string;
+      readonly memberId: string;
+      readonly reason: MemberFailureReason;
+      /** Tokens the member's call was billed for (a refused, empty, cut-off or unusable answer), when it was answered. */
+      readonly usage?: Usage;
+    })
   | (EventBase<'phase_finished'> & { readonly phase: string; readonly phaseIndex: number; readonly valid: number; readonly failed: number })
   | (EventBase<'debate_stopped'> & { readonly reason: StopReason })
   | (EventBase<'debate_finished'> & { readonly verdict: Verdict; readonly status: 'completed' | 'stopped'; readonly durationMs: number });

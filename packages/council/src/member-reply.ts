@@ -6,9 +6,12 @@ import type { MemberFailureReason } from './member-failure.js';
 
 const evidenceSchema = z.object({ claim: z.string().min(1), source: z.string().optional() });
 
-// Deliberately loose about `scores`: the vote rules (range, unknown and missing axes) are
-// checked by the scoring package so their reasons are the same everywhere.
-const replySchema = z.object({
+/**
+ * The shape every reply is read with (exported for its tests, not from the package). Deliberately
+ * loose about `scores`: the vote rules (range, unknown and missing axes) are checked by the
+ * scoring package so their reasons are the same everywhere.
+ */
+export const replySchema = z.object({
   statement: z.string().trim().min(1, 'statement must not be empty'),
   scores: z.record(z.string(), z.unknown()),
   evidence: z.array(evidenceSchema).optional(),
@@ -53,23 +56,66 @@ export function parseMemberReply(
   if (raw === undefined) {
     return { ok: false, reason: { kind: 'unparseable_reply', message: 'the reply contains no JSON object', excerpt: excerpt(reply.text) } };
   }
-  const parsed = replySchema.safeParse(raw);
-  if (!parsed.success) {
-    const message = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
-    return { ok: false, reason: { kind: 'unparseable_reply', message, excerpt: excerpt(reply.text) } };
+  let data = wellFormedReply(raw);
+  if (data === undefined) {
+    const parsed = replySchema.safeParse(raw);
+    if (!parsed.success) {
+      const message = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
+      return { ok: false, reason: { kind: 'unparseable_reply', message, excerpt: excerpt(reply.text) } };
+    }
+    data = parsed.data;
   }
-  const reasons = checkVote({ memberId, scores: parsed.data.scores }, rubric);
+  const reasons = checkVote({ memberId, scores: data.scores }, rubric);
   if (reasons.length > 0) return { ok: false, reason: { kind: 'invalid_vote', reasons } };
-  const scores = parsed.data.scores as Record<string, number>;
+  const scores = data.scores as Record<string, number>;
   return {
     ok: true,
     reply: {
-      statement: parsed.data.statement,
+      statement: data.statement,
       scores,
       score: weightedScore(scores, rubric),
-      evidence: (parsed.data.evidence ?? []).map((item) => (item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source })),
+      evidence: (data.evidence ?? []).map((item) => (item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source })),
     },
   };
+}
+
+/** A reply as `replySchema` reads it. */
+type ReplyData = z.output<typeof replySchema>;
+
+/**
+ * What `replySchema` gives for a well-formed reply, checked by hand, or `undefined` for anything
+ * else (then the schema decides, and names the problems). The schema's parse is a measurable
+ * share of a member's work on a burst's critical path (ADR 0019), and nearly every reply is
+ * well formed; a property test holds this check to the schema. Like the schema it trims the
+ * statement, copies `scores` and keeps only `claim` and `source` of each evidence item (the caller
+ * rebuilds those); it gives up on a `scores` record with an own `__proto__`, `constructor`,
+ * symbol or non-enumerable key, and on anything not made of plain objects.
+ */
+export function wellFormedReply(raw: unknown): ReplyData | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const { statement, scores, evidence } = raw;
+  if (typeof statement !== 'string') return undefined;
+  const trimmed = statement.trim();
+  if (trimmed === '' || !isPlainObject(scores)) return undefined;
+  if (Object.hasOwn(scores, '__proto__') || Object.hasOwn(scores, 'constructor') || Reflect.ownKeys(scores).length !== Object.keys(scores).length) return undefined;
+  if (evidence !== undefined) {
+    if (!Array.isArray(evidence)) return undefined;
+    for (const item of evidence as unknown[]) {
+      if (!isPlainObject(item) || typeof item['claim'] !== 'string' || item['claim'] === '') return undefined;
+      if (item['source'] !== undefined && typeof item['source'] !== 'string') return undefined;
+    }
+  }
+  return {
+    statement: trimmed,
+    scores: { ...scores },
+    ...(evidence === undefined ? {} : { evidence: evidence as { claim: string; source?: string }[] }),
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 function excerpt(text: string): string {

@@ -294,6 +294,15 @@ describe('runMeeting: budgets, abort, warnings', () => {
     expect(meeting.stopReason).toEqual(expect.objectContaining({ kind: 'budget_exhausted', limit: 'tokens', max: 250 }));
   });
 
+  it('counts what refused calls were billed for, and stops at the token budget on them (fail closed)', async () => {
+    const refusing = { rounds: [{ failure: { kind: 'refused' as const, message: 'policy' }, usage: { inputTokens: 80, outputTokens: 20 } }] };
+    const plans = { ...steady({ sre: 'aws', sec: 'aws' }), cfo: refusing, pm: refusing, data: refusing };
+    const meeting = await run(plans, { budget: { maxTokens: 250 } }).result;
+    expect(meeting.usage.inputTokens + meeting.usage.outputTokens).toBeGreaterThanOrEqual(250);
+    expect(meeting.stopReason).toEqual(expect.objectContaining({ kind: 'budget_exhausted', limit: 'tokens', max: 250 }));
+    expect(meeting.outcome).not.toBe('decided');
+  });
+
   it('an aborted meeting has no decision', async () => {
     const controller = new AbortController();
     controller.abort(new Error('user cancelled'));

@@ -6,6 +6,7 @@ import {
   priceUsage,
   runStructured,
   systemClock,
+  ZERO_USAGE,
   type CallScope,
   type Clock,
   type ModelAdapter,
@@ -16,12 +17,12 @@ import {
   type ModelRunSuccess,
   type PriceTable,
   type RetryPolicy,
-  type Usage,
 } from '@conclave/core';
 import OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { classifyError, rejectsJsonSchema, type ClassifiedFailure } from './errors.js';
 import { buildChatBody, type ChatBodyOptions, type StructuredOutputMode, type TokenLimitParameter } from './request.js';
+import { readContent, usageOf } from './response.js';
 
 /** Options for `createOpenAIAdapter`. */
 export interface OpenAIAdapterOptions {
@@ -78,8 +79,6 @@ export interface OpenAIAdapter extends ModelAdapter {
 /** The key sent to compatible servers that need none (the SDK insists on some key). */
 export const PLACEHOLDER_API_KEY = 'no-key-needed';
 
-/** `runStructured`'s options: a repaired value is marked under `providerMetadata.openai`. */
-const STRUCTURED_RUN = { provider: 'openai' } as const;
 
 /** Calls in the retry loop produce this success before structured parsing and pricing. */
 interface CallSuccess extends ModelRunSuccess {
@@ -123,6 +122,9 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
   });
   const bodyOptionsFor: Readonly<Record<StructuredOutputMode, ChatBodyOptions>> = { json_schema: bodyOptions('json_schema'), json_object: bodyOptions('json_object') };
+  // A repaired value is marked under `providerMetadata.openai`; with a default limit, a cut-off
+  // structured answer to a request without its own is asked again once with twice the default.
+  const structuredRun = { provider: 'openai', defaultMaxOutputTokens: options.maxOutputTokens } as const;
 
   async function run(request: ModelRequest, runOptions: ModelRunOptions = {}): Promise<ModelRunResult> {
     const started = clock.now();
@@ -144,10 +146,11 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
       if (stopped !== undefined) return failed(stopped);
       // One call with retries (abort and deadline answer at once, whatever is in flight or queued
       // behind the cap), then, for a structured request, validation and at most one repair.
-      const result = await runStructured(request, (asked) => active.retry(() => limiter(() => call(asked, active)), retryOptions), STRUCTURED_RUN);
+      const result = await runStructured(request, (asked) => active.retry(() => limiter(() => call(asked, active)), retryOptions), structuredRun);
       const latencyMs = Math.max(0, clock.now() - started);
-      if (!result.ok) return { ...result, latencyMs };
-      const price = options.prices?.[result.modelId] ?? options.prices?.[model];
+      // Priced once, on the usage of every call the run made; a failure's too.
+      const price = options.prices?.[result.modelId ?? model] ?? options.prices?.[model];
+      if (!result.ok) return { ...result, latencyMs, ...(result.usage === undefined ? {} : { usage: priceUsage(result.usage, price) }) };
       return { ...result, usage: priceUsage(result.usage, price), latencyMs };
     } catch (thrown) {
       return failed({ failure: { kind: 'provider_error', message: `the OpenAI adapter failed unexpectedly: ${errorMessage(thrown)}` }, retryable: false });
@@ -169,8 +172,9 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
       try {
         // The SDK puts the `x-request-id` header on the parsed body (`_request_id`, not enumerable);
         // `.withResponse()` would cost two more promises per call for the same string.
-        const data: unknown = await client.chat.completions.create(buildChatBody(request, bodyOptionsFor[mode]), { signal: link.signal, maxRetries: 0 });
-        return interpret(data, requestIdOf(data), request.responseFormat === undefined ? undefined : mode);
+        const body = buildChatBody(request, bodyOptionsFor[mode]);
+        const data: unknown = await client.chat.completions.create(body, { signal: link.signal, maxRetries: 0 });
+        return interpret(data, requestIdOf(data), request.responseFormat === undefined ? undefined : mode, body);
       } catch (thrown) {
         if (configured === 'auto' && mode === 'json_schema' && request.responseFormat !== undefined && rejectsJsonSchema(thrown)) {
           jsonSchemaRejected = true;
@@ -185,27 +189,43 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
   }
 
   function callFailure(classified: ClassifiedFailure, modelId: string = model): ModelRunFailure {
-    return { ok: false, failure: classified.failure, retryable: classified.retryable, latencyMs: 0, modelId };
+    return { ok: false, failure: classified.failure, retryable: classified.retryable, latencyMs: 0, modelId, ...(classified.usage === undefined ? {} : { usage: classified.usage }) };
   }
 
-  /** A response body as a success, a refusal, or a transport failure when it is not a chat completion. */
-  function interpret(data: unknown, requestId: string | null, mode: StructuredOutputMode | undefined): CallSuccess | ModelRunFailure {
+  /**
+   * A response body as a success, or the failure it amounts to (a refusal, no text, a cut-off
+   * answer, not a chat completion), with the usage the body reports.
+   */
+  function interpret(data: unknown, requestId: string | null, mode: StructuredOutputMode | undefined, asked: ChatCompletionCreateParamsNonStreaming): CallSuccess | ModelRunFailure {
+    const usage = usageOf((data as { usage?: unknown } | null)?.usage);
     if (typeof data !== 'object' || data === null || !Array.isArray((data as { choices?: unknown }).choices)) {
-      return callFailure({ failure: { kind: 'transport', message: 'the response body is not a chat completion' }, retryable: true });
+      return callFailure({ failure: { kind: 'transport', message: 'the response body is not a chat completion' }, retryable: true, ...usage });
     }
     const completion = data as ChatCompletion;
     const modelId = typeof completion.model === 'string' && completion.model !== '' ? completion.model : model;
     const choice = completion.choices[0];
     const message: unknown = choice?.message;
     if (choice === undefined || typeof message !== 'object' || message === null) {
-      return callFailure({ failure: { kind: 'provider_error', message: 'the chat completion has no choices' }, retryable: true }, modelId);
+      return callFailure({ failure: { kind: 'provider_error', message: 'the chat completion has no choices' }, retryable: true, ...usage }, modelId);
     }
+    const final = (failure: ClassifiedFailure['failure']): ModelRunFailure => callFailure({ failure, retryable: false, ...usage }, modelId);
     const { content, refusal } = message as { content?: unknown; refusal?: unknown };
-    if (typeof refusal === 'string' && refusal !== '') {
-      return callFailure({ failure: { kind: 'refused', message: `the model refused: ${refusal}` }, retryable: false }, modelId);
+    const read = readContent(content);
+    const refused = typeof refusal === 'string' && refusal !== '' ? refusal : read.refusal;
+    if (refused !== undefined) return final({ kind: 'refused', message: `the model refused: ${refused}` });
+    if (choice.finish_reason === 'content_filter') return final({ kind: 'refused', message: 'the reply was withheld by the content filter' });
+    if (choice.finish_reason === 'length') {
+      const limit = asked.max_completion_tokens ?? asked.max_tokens ?? undefined;
+      return final({
+        kind: 'truncated',
+        ...(limit === undefined ? {} : { maxOutputTokens: limit }),
+        message: `the answer was cut off (finish_reason length)${limit === undefined ? '' : ` at a limit of ${limit} output tokens`}`,
+      });
     }
-    if (choice.finish_reason === 'content_filter') {
-      return callFailure({ failure: { kind: 'refused', message: 'the reply was withheld by the content filter' }, retryable: false }, modelId);
+    if (read.text.trim() === '') {
+      const calls = (message as { tool_calls?: unknown }).tool_calls;
+      const why = Array.isArray(calls) && calls.length > 0 ? 'only tool calls' : content === null || content === undefined ? 'content null' : 'no text';
+      return final({ kind: 'empty_output', message: `the answer has no text (${why}, finish_reason ${choice.finish_reason ?? 'none'})` });
     }
     const metadata: Record<string, unknown> = { finishReason: choice.finish_reason ?? null, responseId: completion.id ?? null, requestId };
     if (typeof completion.system_fingerprint === 'string') metadata['systemFingerprint'] = completion.system_fingerprint;
@@ -213,8 +233,8 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     if (mode !== undefined) metadata['structuredOutput'] = mode;
     return {
       ok: true,
-      text: typeof content === 'string' ? content : '',
-      usage: usageOf(completion.usage),
+      text: read.text,
+      usage: usage.usage ?? ZERO_USAGE,
       latencyMs: 0,
       modelId,
       providerMetadata: { openai: metadata },
@@ -236,19 +256,6 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
 function requestIdOf(data: unknown): string | null {
   const id: unknown = typeof data === 'object' && data !== null ? (data as { _request_id?: unknown })._request_id : undefined;
   return typeof id === 'string' ? id : null;
-}
-
-function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
-  const cached = count(usage?.prompt_tokens_details?.cached_tokens);
-  return {
-    inputTokens: count(usage?.prompt_tokens) ?? 0,
-    outputTokens: count(usage?.completion_tokens) ?? 0,
-    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
-  };
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** A duration option as milliseconds: absent or NaN is no limit, negative is none left. */

@@ -1,5 +1,5 @@
 import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
-import { createFakeOpenAIServer, type FakeOpenAIStep } from '@conclave/testing/servers';
+import { createFakeOpenAIServer, OPENAI_WIRE_FIXTURES, replay, type FakeOpenAIStep } from '@conclave/testing/servers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,6 +31,8 @@ function reply(): fc.Arbitrary<FakeOpenAIStep> {
 /** Any answer or fault the fake server can give, with waits short enough for a fast suite. */
 const step: fc.Arbitrary<FakeOpenAIStep> = fc.oneof(
   { weight: 3, arbitrary: reply() },
+  // Every recorded answer and error of the corpus, as OpenAI and compatible servers send it.
+  { weight: 2, arbitrary: fc.constantFrom(...OPENAI_WIRE_FIXTURES).map(replay) },
   fc.record(
     {
       kind: fc.constant('error' as const),

@@ -30,6 +30,15 @@ function setup(plan: Record<string, ScriptedReply | readonly ScriptedReply[]> = 
 }
 
 describe('createGuardian', () => {
+  it('counts the usage of a failed call that was billed on the verdict timeline', async () => {
+    const { guardian } = setup({ r1: [{ failure: { kind: 'invalid_output', message: 'no' }, usage: { inputTokens: 30, outputTokens: 7 } }, { ...ALIGNED, usage: { inputTokens: 5, outputTokens: 1 } }] });
+    guardian.startJob();
+    guardian.report(report(1));
+    await guardian.idle();
+    const verdict = guardian.timeline.find((e) => e.kind === 'verdict');
+    expect(verdict).toMatchObject({ calls: 2, usage: { inputTokens: 35, outputTokens: 8 } });
+  });
+
   it('an aligned streak: every report evaluated in order, the status never moves, no rationale kept', async () => {
     const { adapter, guardian } = setup();
     expect(guardian.status).toBe('aligned');

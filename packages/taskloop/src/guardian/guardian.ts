@@ -205,8 +205,9 @@ export function createGuardian(options: GuardianOptions): Guardian {
       const done = (outcome: EvaluationOutcome) => ({ outcome, calls, usage, latencyMs: Math.max(0, clock.now() - started) });
       // A schema miss, whether the adapter or we found it, is worth one re-ask; anything else is not.
       let invalid: { text: string; issues: readonly string[] };
+      // A failed call that was billed (a refusal, an invalid answer) counts too.
+      if (reply.usage !== undefined) add(reply.usage);
       if (reply.ok) {
-        add(reply.usage);
         const parsed = parseStructured(reply.value === undefined ? reply.text : { value: reply.value }, guardianVerdictSchema);
         if (parsed.ok) return done(parsed.value.status === 'aligned' ? { kind: 'verdict', status: 'aligned' } : { kind: 'verdict', status: parsed.value.status, rationale: parsed.value.rationale });
         invalid = { text: reply.text, issues: parsed.issues };

@@ -53,10 +53,11 @@ export async function askStructured<S extends z.ZodType>(adapter: ModelAdapter, 
 }
 
 /**
- * What a role's model calls cost, summed over the calls the adapter priced (the run's cost budget
- * counts them); undefined when none was priced.
+ * What a role's model calls cost, summed over the calls the adapter priced, failed ones included
+ * (the run's cost budget counts them); undefined when none was priced.
  */
 export function exchangesCostUsd(exchanges: readonly ModelExchange[]): number | undefined {
-  const costs = exchanges.flatMap((exchange) => (exchange.result.ok && exchange.result.usage.costUsd !== undefined ? [exchange.result.usage.costUsd] : []));
+  // A failed call that was billed (a refusal, an invalid answer) carries its usage too.
+  const costs = exchanges.flatMap((exchange) => (exchange.result.usage?.costUsd !== undefined ? [exchange.result.usage.costUsd] : []));
   return costs.length === 0 ? undefined : costs.reduce((a, b) => a + b, 0);
 }

@@ -94,6 +94,9 @@ const FAILURES: readonly [MakeFailure, ...MakeFailure[]] = [
   (r) => ({ kind: 'provider_error', status: [400, 401, 408, 429, 500, 503][Math.floor(r * 6)] ?? 500, message: 'injected provider error' }),
   () => ({ kind: 'refused', message: 'injected refusal' }),
   () => ({ kind: 'invalid_output', message: 'injected invalid output', issues: ['(root): injected'] }),
+  () => ({ kind: 'empty_output', message: 'injected empty answer' }),
+  (r) => ({ kind: 'truncated', maxOutputTokens: 1 + Math.floor(r * 4_096), message: 'injected cut-off answer' }),
+  () => ({ kind: 'paused', message: 'injected paused turn' }),
 ];
 
 /**

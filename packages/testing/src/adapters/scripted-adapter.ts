@@ -26,6 +26,8 @@ export interface ScriptedFailure {
   readonly failure: AdapterFailure;
   readonly retryable?: boolean;
   readonly delayMs?: number;
+  /** What the failed call was billed for (a refused, empty or cut-off answer); none by default. */
+  readonly usage?: Usage;
 }
 
 /** What a script answers with: plain text, an answer, or a failure. */
@@ -142,7 +144,7 @@ export function scriptedAdapter(script: Script, options: ScriptedAdapterOptions 
     const delayMs = reply.delayMs ?? 0;
     if (delayMs > 0 && !(await sleep(delayMs, clock, signal))) return aborted();
     if (signal?.aborted) return aborted();
-    if ('failure' in reply) return failed(reply.failure, reply.retryable);
+    if ('failure' in reply) return reply.usage === undefined ? failed(reply.failure, reply.retryable) : { ...failed(reply.failure, reply.retryable), usage: reply.usage };
 
     const text = reply.text ?? stringify(reply.value);
     let value = reply.value;

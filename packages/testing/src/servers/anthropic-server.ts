@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { delayUnlessClosed, plainHeaders, readBody, startHttpServer } from './http.js';
+import type { ReplayStep } from '../fixtures/wire-fixture.js';
+import { delayUnlessClosed, plainHeaders, readBody, sendWire, startHttpServer } from './http.js';
 
 /** Token counts a scripted reply reports, in the Messages API's own names. Unset ones are 0. */
 export interface FakeAnthropicUsage {
@@ -63,8 +64,8 @@ export interface FakeAnthropicNetworkFault extends StepTiming {
   readonly kind: 'reset' | 'truncated' | 'invalid_json' | 'hang';
 }
 
-/** One scripted answer to one `POST /v1/messages`. */
-export type FakeAnthropicStep = FakeAnthropicReply | FakeAnthropicRefusal | FakeAnthropicError | FakeAnthropicNetworkFault;
+/** One scripted answer to one `POST /v1/messages`; a `replay` step sends a fixture's recorded response (`replay(fixture)`). */
+export type FakeAnthropicStep = FakeAnthropicReply | FakeAnthropicRefusal | FakeAnthropicError | FakeAnthropicNetworkFault | ReplayStep;
 
 /** A request the server received. */
 export interface RecordedAnthropicRequest {
@@ -213,6 +214,9 @@ export async function createFakeAnthropicServer(script: FakeAnthropicScript): Pr
 function respond(res: ServerResponse, step: FakeAnthropicStep, request: RecordedAnthropicRequest, index: number): void {
   if (res.destroyed || res.writableEnded) return;
   switch (step.kind) {
+    case 'replay':
+      sendWire(res, step.response);
+      return;
     case 'reply':
       sendJson(res, 200, messageBody(step, request, index), { ...step.headers, 'request-id': requestId(index) });
       return;

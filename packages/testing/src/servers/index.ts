@@ -25,3 +25,10 @@ export type {
   FakeOpenAIUsage,
 } from './openai-server.js';
 export { createFakeOpenAIServer, JSON_SCHEMA_UNSUPPORTED_MESSAGE } from './openai-server.js';
+export type { ReplayStep, WireFixture, WireOutcome, WireResponse } from '../fixtures/wire-fixture.js';
+export { NOTHING_BILLED, replay } from '../fixtures/wire-fixture.js';
+export { ANTHROPIC_WIRE_FIXTURES } from '../fixtures/anthropic-wire.js';
+export { OPENAI_WIRE_FIXTURES } from '../fixtures/openai-wire.js';
+export { billedTotal, wireMismatch } from '../fixtures/wire-outcome.js';
+export type { FixtureSequence } from '../fixtures/fixture-sequence.js';
+export { fixtureSequence, governedUsage } from '../fixtures/fixture-sequence.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { delayUnlessClosed, plainHeaders, readBody, startHttpServer, waitUnlessClosed } from './http.js';
+import type { ReplayStep } from '../fixtures/wire-fixture.js';
+import { delayUnlessClosed, plainHeaders, readBody, sendWire, startHttpServer, waitUnlessClosed } from './http.js';
 
 /**
  * A fake of the OpenAI Chat Completions endpoint (`POST /v1/chat/completions`) on a real local
@@ -73,8 +74,8 @@ export interface FakeOpenAIInvalidJson extends FakeOpenAITiming {
   readonly body?: string;
 }
 
-/** One scripted answer. */
-export type FakeOpenAIStep = FakeOpenAIReply | FakeOpenAIError | FakeOpenAIReset | FakeOpenAITruncated | FakeOpenAIInvalidJson;
+/** One scripted answer; a `replay` step sends a fixture's recorded response (`replay(fixture)`). */
+export type FakeOpenAIStep = FakeOpenAIReply | FakeOpenAIError | FakeOpenAIReset | FakeOpenAITruncated | FakeOpenAIInvalidJson | (ReplayStep & FakeOpenAITiming);
 
 /** A request the server received. */
 export interface FakeOpenAIRequest {
@@ -184,6 +185,9 @@ export async function createFakeOpenAIServer(script: FakeOpenAIScript, options: 
     if (res.destroyed) return;
 
     switch (step.kind) {
+      case 'replay':
+        sendWire(res, step.response);
+        return;
       case 'reply': {
         const body = JSON.stringify(completionBody(step, request));
         res.writeHead(200, {
