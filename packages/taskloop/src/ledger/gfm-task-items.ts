@@ -2,12 +2,14 @@ import { Parser, type Node } from 'commonmark';
 
 /** One list item of a markdown document, classified as GitHub's cmark-gfm classifies it. */
 export interface GfmListItem {
-  /** The commonmark.js node of the item (its children are the item's blocks). */
-  readonly node: Node;
+  /** The source text of the item's first paragraph or heading (inline markdown kept), line breaks folded to spaces, trimmed. */
+  readonly text: string;
   /** 1-based line of the item's list marker. */
   readonly line: number;
   /** 1-based column (UTF-16 code units) of the item's list marker. */
   readonly column: number;
+  /** Index (in the returned list) of the nearest list item this one is nested in. */
+  readonly enclosing?: number;
   /** cmark-gfm renders it with a checkbox. */
   readonly task: boolean;
   /** cmark-gfm renders its checkbox checked. */
@@ -23,7 +25,7 @@ export interface GfmListItem {
 }
 
 /** The list items of a document, in document order, or the line whose HTML we cannot read as GitHub does. */
-export type GfmListItems = { readonly ok: true; readonly document: Node; readonly items: readonly GfmListItem[] } | { readonly ok: false; readonly line: number };
+export type GfmListItems = { readonly ok: true; readonly items: readonly GfmListItem[] } | { readonly ok: false; readonly line: number };
 
 /**
  * cmark-gfm's tasklist scanner (`ext_scanners.re`), run over the whole line from its first
@@ -56,6 +58,7 @@ interface BlockParser {
   advanceOffset: (count: number, columns: boolean) => void;
   advanceNextNonspace: () => void;
   findNextNonspace: () => void;
+  addChild: (tag: string, offset: number) => Node;
 }
 
 /**
@@ -87,6 +90,11 @@ function continueItem(parser: BlockParser, item: Node): 0 | 1 {
  * A differential test holds this against the cmark-gfm C library.
  */
 export function gfmListItems(text: string): GfmListItems {
+  return plainTaskList(text) ?? parsedListItems(text);
+}
+
+/** `gfmListItems` by commonmark.js's full block parser with cmark-gfm's tasklist rule grafted on. */
+export function parsedListItems(text: string): GfmListItems {
   // cmark-gfm skips a UTF-8 byte order mark at the very start; offsets below are into `body`.
   const bom = text.startsWith('\ufeff') ? 1 : 0;
   const body = text.slice(bom);
@@ -144,26 +152,98 @@ export function gfmListItems(text: string): GfmListItems {
   ];
   parser.blocks = { ...parser.blocks, item: { ...parser.blocks['item'], continue: continueItem } };
   parser.processInlines = () => undefined;
-  const doc = parser.parse(body);
+  // Items are created in document order (an outer item before the items inside it), so
+  // recording them as they are added lists them without walking the tree afterwards.
+  const created: Node[] = [];
+  const addChild = parser.addChild;
+  parser.addChild = function (this: BlockParser, tag: string, offset: number): Node {
+    const node = addChild.call(this, tag, offset);
+    if (tag === 'item') created.push(node);
+    return node;
+  };
+  parser.parse(body);
 
-  const items: GfmListItem[] = [];
-  const walker = doc.walker();
-  for (let event = walker.next(); event !== null; event = walker.next()) {
-    const node = event.node;
-    if (!event.entering || node.type !== 'item') continue;
-    const [line, column] = node.sourcepos[0];
+  const index = new Map<Node, number>();
+  const items = created.map((node, i): GfmListItem => {
+    index.set(node, i);
+    let ancestor = node.parent;
+    while (ancestor !== null && ancestor.type !== 'item') ancestor = ancestor.parent;
+    const enclosing = ancestor === null ? undefined : index.get(ancestor);
     const box = boxes.get(node);
-    items.push({
-      node,
-      line,
-      column,
+    return {
+      text: firstTextBlock(node).replace(/\s*\n\s*/g, ' ').trim(),
+      line: node.sourcepos[0][0],
+      column: node.sourcepos[0][1],
+      ...(enclosing === undefined ? {} : { enclosing }),
       task: box !== undefined,
       checked: box?.checked ?? false,
       ...(box?.boxOffset === undefined ? {} : { boxOffset: box.boxOffset }),
       boxFromOwnLine: box?.boxFromOwnLine ?? false,
-    });
+    };
+  });
+  return { ok: true, items };
+}
+
+/** An ATX heading at the margin: one to six `#`, then the end of the line, a space or a tab. */
+const MARGIN_HEADING = /^#{1,6}(?:[ \t]|$)/;
+
+/**
+ * The fast path for the form the orchestrator writes and most people type: only bullet tasks
+ * (`- [ ] text`: marker, one space, box, one space, text; two spaces deeper per level, never
+ * more than one level below the line above, at the margin after a heading), ATX headings at the
+ * margin and empty lines, `\n` line endings. In that form cmark-gfm's block structure follows
+ * from the indentation alone: a task's marker sits exactly where its parent's text starts, a
+ * heading closes every list, an empty line changes no nesting. One pass over the lines with no
+ * syntax tree and few allocations (parsing cost is mostly garbage collection at 10,000 tasks);
+ * anything else (prose, continuation lines, other indentation, code, HTML, quotes, `\r`, NUL, a
+ * byte order mark) returns undefined and goes to the full parser. The differential test holds
+ * both paths to cmark-gfm and to each other.
+ */
+export function plainTaskList(text: string): GfmListItems | undefined {
+  if (/[\r\0\ufeff]/.test(text)) return undefined;
+  const items: GfmListItem[] = [];
+  // The index of the last task at each depth along the current line of descent.
+  const open: number[] = [];
+  let line = 0;
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    line += 1;
+    let indent = start;
+    while (text.charCodeAt(indent) === 0x20 && indent < end) indent += 1;
+    const box = indent + 2;
+    const marker = text[indent];
+    if ((marker === '-' || marker === '*' || marker === '+') && text[indent + 1] === ' ' && text[box] === '[' && text[box + 2] === ']' && text[box + 3] === ' ' && box + 3 < end) {
+      const mark = text[box + 1];
+      const depth = (indent - start) / 2;
+      const rest = text.slice(box + 4, end);
+      const body = rest.trim();
+      if ((mark !== ' ' && mark !== 'x' && mark !== 'X') || !Number.isInteger(depth) || depth > open.length || body === '') return undefined;
+      open.length = depth;
+      const item: { -readonly [K in keyof GfmListItem]: GfmListItem[K] } = {
+        text: body,
+        line,
+        column: indent - start + 1,
+        task: true,
+        // cmark-gfm's strstr: anywhere on the line (no "[x]" can straddle the box and the text).
+        checked: mark !== ' ' || rest.includes('[x]') || rest.includes('[X]'),
+        boxOffset: box,
+        boxFromOwnLine: true,
+      };
+      const enclosing = open[depth - 1];
+      if (enclosing !== undefined) item.enclosing = enclosing;
+      open.push(items.length);
+      items.push(item);
+    } else if (start === end) {
+      // An empty line closes no list.
+    } else if (MARGIN_HEADING.test(text.slice(start, Math.min(end, start + 8)))) {
+      open.length = 0;
+    } else {
+      return undefined;
+    }
+    start = end + 1;
   }
-  return { ok: true, document: doc, items };
+  return { ok: true, items };
 }
 
 /** The 1-based line holding `offset`, by binary search over the lines' start offsets. */
@@ -179,7 +259,7 @@ function lineOf(lineStarts: readonly number[], offset: number): number {
 }
 
 /** The raw text of an item's first paragraph or heading (container prefixes removed), as the parser collected it. */
-export function firstTextBlock(item: Node): string {
+function firstTextBlock(item: Node): string {
   for (let child = item.firstChild; child !== null; child = child.next) {
     if (child.type === 'paragraph' || child.type === 'heading') return (child as unknown as { _string_content: string | null })._string_content ?? '';
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gfmListItems } from './gfm-task-items.js';
+import { gfmListItems, parsedListItems, plainTaskList } from './gfm-task-items.js';
 import { pendingText } from './ledger-record.js';
 import { parsePlan } from './plan-parse.js';
 import { initLedger } from './plan-ledger.js';
@@ -76,6 +76,13 @@ const structured = fc.tuple(fc.array(fc.tuple(planLine, LINE_END), { minLength: 
   return finalEnd ? text : text.replace(/(\r\n|\n|\r)$/, '');
 });
 
+/** Plans in (or one step outside) the plain form the fast path reads: bullet tasks two spaces per level, headings, empty lines. */
+const plainLine = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.nat({ max: 3 }), oneOf('-', '*', '+'), oneOf('[ ]', '[x]', '[X]', '[ ]'), oneOf(' ', ' ', '  ', '\t'), TEXT).map(([depth, marker, box, gap, title]) => `${'  '.repeat(depth)}${marker} ${box}${gap}${title}`) },
+  { weight: 2, arbitrary: oneOf('# Plan', '## Later', '#', '#x', '', '', '  ', '---', 'prose') },
+);
+const plain = fc.tuple(fc.array(plainLine, { minLength: 1, maxLength: 16 }), fc.boolean()).map(([lines, finalEnd]) => lines.join('\n') + (finalEnd ? '\n' : ''));
+
 /** A valid plan as the orchestrator writes it, then one byte changed, inserted or removed. */
 const taskTree: fc.Arbitrary<PlanTaskInput[]> = fc.letrec<{ list: PlanTaskInput[]; task: PlanTaskInput }>((tie) => ({
   list: fc.array(tie('task'), { minLength: 1, maxLength: 3 }),
@@ -89,7 +96,7 @@ const mutated = fc.tuple(taskTree, fc.nat(), fc.constantFrom('replace', 'insert'
   return text.slice(0, i) + byte + text.slice(i + 1);
 });
 
-const anyPlan = fc.oneof(soup, structured, mutated);
+const anyPlan = fc.oneof(soup, structured, plain, mutated);
 
 /** The UTF-16 offsets where two texts of the same length differ. */
 function changedOffsets(before: string, after: string): number[] {
@@ -120,6 +127,18 @@ describe('plan parsing against cmark-gfm, GitHub\'s parser', () => {
       }),
       { numRuns: 3000 },
     );
+  }, 60_000);
+
+  it('the one-pass reader of the plain form gives what the full parser gives, text and offsets included', () => {
+    fc.assert(
+      fc.property(fc.oneof(plain, mutated), (text) => {
+        const fast = plainTaskList(text);
+        if (fast !== undefined) expect(fast).toEqual(parsedListItems(text));
+      }),
+      { numRuns: 3000 },
+    );
+    // The form the orchestrator writes always takes it.
+    fc.assert(fc.property(taskTree, (tasks) => plainTaskList(planFromTasks(tasks)) !== undefined));
   }, 60_000);
 
   it('accepts a plan only when GitHub shows every list item as a task, and reads each box as GitHub does', () => {
@@ -169,7 +188,7 @@ describe('plan parsing against cmark-gfm, GitHub\'s parser', () => {
     try {
       let run = 0;
       await fc.assert(
-        fc.asyncProperty(fc.oneof(structured, mutated), fc.nat(), async (text, pick) => {
+        fc.asyncProperty(fc.oneof(structured, plain, mutated), fc.nat(), async (text, pick) => {
           const parsed = parsePlan(text);
           fc.pre(parsed.ok);
           const dir = join(workspace, String((run += 1)));

@@ -1,5 +1,4 @@
-import type { Node } from 'commonmark';
-import { firstTextBlock, gfmListItems, type GfmListItem } from './gfm-task-items.js';
+import { gfmListItems, type GfmListItem } from './gfm-task-items.js';
 
 /** One task of the plan, in document order. */
 export interface PlanItem {
@@ -59,55 +58,42 @@ export function parsePlan(text: string): PlanParseResult {
   if (!listed.ok) {
     return { ok: false, issues: [{ code: 'unsupported_html', line: listed.line, column: 1, message: 'this line has HTML that GitHub and conclave may read differently (a <textarea>, <search> or <source> tag, or unusual whitespace after "<")', fix: 'remove the HTML or the unusual whitespace from the plan' }] };
   }
-  const byNode = new Map<Node, GfmListItem>(listed.items.map((item) => [item.node, item]));
   const issues: PlanIssue[] = [];
-  const items: { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; checkboxOffset: number }[] = [];
+  type Task = { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; checkboxOffset: number };
+  const items: Task[] = [];
   const firstLine = new Map<string, number>();
-
-  // Iterative, so that no nesting depth can overflow the stack: a frame per open list item.
-  type Frame = { readonly parent: (typeof items)[number] | undefined; readonly depth: number; readonly counter: { n: number } };
-  const frames: Frame[] = [{ parent: undefined, depth: 0, counter: { n: 0 } }];
-  const walker = listed.document.walker();
-  for (let event = walker.next(); event !== null; event = walker.next()) {
-    const listItem = event.node.type === 'item' ? byNode.get(event.node) : undefined;
-    if (listItem === undefined) continue;
-    if (!event.entering) {
-      frames.pop();
-      continue;
-    }
-    const frame = frames[frames.length - 1] as Frame;
+  // For each list item, the task its nested items belong to: itself when it is a task, else the
+  // task it sits in (a sublist of a refused item still belongs to the enclosing task's outline).
+  const outlineOf: (Task | undefined)[] = [];
+  let topLevel = 0;
+  for (const listItem of listed.items) {
+    const parent = listItem.enclosing === undefined ? undefined : outlineOf[listItem.enclosing];
     const { line, column } = listItem;
     const problem = taskProblem(text, listItem);
     if (problem !== undefined) {
       issues.push({ line, column, ...problem });
-      // Its sublists still belong to the outline of the enclosing task.
-      frames.push(frame);
+      outlineOf.push(parent);
       continue;
     }
-    frame.counter.n += 1;
-    const raw = firstTextBlock(event.node).replace(/\s*\n\s*/g, ' ').trim();
+    // Every task is pushed to its parent's childIds, so the count so far numbers the next one.
+    const n = parent === undefined ? (topLevel += 1) : parent.childIds.length + 1;
+    const raw = listItem.text;
     const explicit = EXPLICIT_ID.exec(raw);
-    const parent = frame.parent;
-    const outline = parent === undefined ? String(frame.counter.n) : `${parent.id}.${frame.counter.n}`;
+    const outline = parent === undefined ? String(n) : `${parent.id}.${n}`;
     // An explicit id names the task; its subtasks still number from the task's own id.
     const id = explicit?.[1] ?? outline;
-    const item = {
-      id,
-      text: explicit === null ? raw : raw.slice(0, explicit.index),
-      checked: listItem.checked,
-      depth: frame.depth,
-      ...(parent === undefined ? {} : { parentId: parent.id }),
-      childIds: [] as string[],
-      line,
-      checkboxOffset: listItem.boxOffset as number,
-    };
+    const item: Task = { id, text: explicit === null ? raw : raw.slice(0, explicit.index), checked: listItem.checked, depth: 0, childIds: [], line, checkboxOffset: listItem.boxOffset as number };
+    if (parent !== undefined) {
+      item.depth = parent.depth + 1;
+      item.parentId = parent.id;
+    }
     const seen = firstLine.get(id);
     if (seen !== undefined) {
       issues.push({ code: 'duplicate_id', line, column, message: `task id "${id}" is already used on line ${seen}`, fix: 'give the task a distinct {#id} at the end of its text' });
     } else firstLine.set(id, line);
     parent?.childIds.push(id);
     items.push(item);
-    frames.push({ parent: item, depth: frame.depth + 1, counter: { n: 0 } });
+    outlineOf.push(item);
   }
 
   if (items.length === 0 && issues.length === 0) {
