@@ -73,3 +73,35 @@ function replaceRanges(text: string, ranges: readonly SecretRange[], replacement
   parts.push(text.slice(from));
   return parts.join('');
 }
+
+/**
+ * `value` with `redactSecrets` applied to every string in it (object keys included), for records
+ * that are serialised: redacting the JSON text instead would miss a listed value that JSON
+ * escapes (a quote or a backslash in a password). Arrays and plain objects are copied; other
+ * values are returned as they are.
+ */
+export function redactDeep<T>(value: T, secretValues: readonly string[] = []): T {
+  const visit = (node: unknown): unknown => {
+    if (typeof node === 'string') return redactSecrets(node, secretValues);
+    if (Array.isArray(node)) return node.map(visit);
+    if (node !== null && typeof node === 'object' && Object.getPrototypeOf(node) === Object.prototype) {
+      return Object.fromEntries(Object.entries(node).map(([key, inner]) => [redactSecrets(key, secretValues), visit(inner)]));
+    }
+    return node;
+  };
+  return visit(value) as T;
+}
+
+/**
+ * A file's text with secrets redacted: a JSON document through `redactDeep` (kept in the same
+ * two-space layout), anything else as text.
+ */
+export function redactFileText(text: string, secretValues: readonly string[] = []): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object') return `${JSON.stringify(redactDeep(parsed, secretValues), null, 2)}\n`;
+  } catch {
+    // Not JSON: redacted as text below.
+  }
+  return redactSecrets(text, secretValues);
+}
