@@ -1,4 +1,5 @@
 import { Parser, type Node } from 'commonmark';
+import { indexAtOrBefore } from '../text/index-at-or-before.js';
 
 /** One list item of a markdown document, classified as GitHub's cmark-gfm classifies it. */
 export interface GfmListItem {
@@ -246,16 +247,9 @@ export function plainTaskList(text: string): GfmListItems | undefined {
   return { ok: true, items };
 }
 
-/** The 1-based line holding `offset`, by binary search over the lines' start offsets. */
+/** The 1-based line holding `offset`. */
 function lineOf(lineStarts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = lineStarts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((lineStarts[middle] ?? 0) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low + 1;
+  return indexAtOrBefore(lineStarts, offset) + 1;
 }
 
 /** The raw text of an item's first paragraph or heading (container prefixes removed), as the parser collected it. */

@@ -10,8 +10,6 @@ import type { SecretRange } from './secretlint-rules.js';
  * readable.
  */
 
-/** Parts of a name that mark its value as a credential. */
-const CREDENTIAL_NAME = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|account[_-]?key|shared[_-]?access[_-]?key|client[_-]?secret|credentials?|auth[_-]?token|session[_-]?token|signing[_-]?key|encryption[_-]?key|webhook[_-]?secret|dsn|key)`;
 /** Names that are passwords: a person chose the value, so it need not look random. */
 const PASSWORD_NAME = /(?:pass(?:word|wd|phrase)?|pwd)$/i;
 
@@ -21,14 +19,23 @@ const PASSWORD_NAME = /(?:pass(?:word|wd|phrase)?|pwd)$/i;
  * is many times faster over a 10 MB log than any pattern that can start at every character.
  */
 const CUE_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'dsn'].flatMap((word) => [word, word.toUpperCase(), word[0]?.toUpperCase() + word.slice(1)]);
-const CREDENTIAL_NAME_PATTERN = new RegExp(CREDENTIAL_NAME, 'i');
+/**
+ * The last word of a name must be the credential (`DB_PASSWORD`, `apiKey`, `SessionToken`,
+ * `x-api-key`, `PGPASSWORD`): in `token_count`, `tokenizer`, `secretName` or
+ * `password_reset_url` the credential word only qualifies another noun.
+ */
+const CREDENTIAL_TAIL = /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|dsn|credentials?)s?$/i;
+const lastWordOf = (name: string): string => name.split(/[._-]|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== '').pop() ?? name;
 /**
  * `name <sep> value`, from the start of the name: an identifier (optionally quoted), the
  * separator, then a quoted value, a `${VAR}` reference, or a bare value up to whitespace or a
  * delimiter.
  */
 const ASSIGNMENT = /(["']?)([A-Za-z0-9_.-]{1,90})\1[ \t]*(?::=|=>|[:=])[ \t]*(?:(["'\x60])([^"'\x60\r\n]{1,512})\3|(\$\{[^}\s]{0,200}\}|[^\s"'\x60,;&)}\]<>]{1,512}))/y;
-const IDENTIFIER_CHAR = /[A-Za-z0-9_.-]/;
+/** `[A-Za-z0-9_.-]`, by character code: called for every character around every cue word. */
+function isIdentifierChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45;
+}
 
 /** The credentials after an `Authorization` scheme (`Basic …`, `Bearer …`, `Token …`), in headers, curl flags and logs. */
 const AUTHORIZATION_SCHEMES = ['Basic', 'Bearer', 'Token', 'Digest', 'Bot', 'basic', 'bearer', 'token'];
@@ -45,6 +52,7 @@ const FORMATS: readonly { readonly kind: string; readonly pattern: RegExp }[] = 
   { kind: 'anthropic', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}/g },
   { kind: 'google_api_key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
   { kind: 'github', pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,255}/g },
+  { kind: 'sendgrid', pattern: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
   { kind: 'npm', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
   // A JWT, signed or not ("alg":"none" leaves the signature empty).
   { kind: 'jwt', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g },
@@ -55,6 +63,8 @@ const FORMATS: readonly { readonly kind: string; readonly pattern: RegExp }[] = 
 /** Values that stand for a secret instead of being one. */
 const PLACEHOLDER =
   /^(?:[x*#.\-_]{3,}|<[^>]*>|\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_][A-Za-z0-9_]*|\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|\[REDACTED[^\]]*\]|(?:true|false|null|nil|none|undefined|required|optional|string|hidden|empty|secret|password|token|changeme|change_me|notasecret|redacted|masked)$)|x{4,}|\*{3,}|changeme|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|placeholder|example|dummy|sample|insert[_-]|replace[_-]?me|fake|not[_-]?(?:a[_-]?)?real|^test$/i;
+/** A reference in code (`process.env.API_KEY`, `config.auth.token`): what is assigned is a name, not a value. */
+const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$/;
 
 /** Shannon entropy of `value`, in bits per character. */
 export function entropyBits(value: string): number {
@@ -68,6 +78,11 @@ export function entropyBits(value: string): number {
   return bits;
 }
 
+/** Whether `value` stands for a secret instead of being one (`xxxx`, `<your-key>`, `${VAR}`, `changeme`, `process.env.KEY`). */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
+
 /**
  * Whether a value assigned to a credential-like name is worth redacting. A password needs 6
  * characters and is otherwise taken at its word; any other credential must look generated: at
@@ -75,7 +90,7 @@ export function entropyBits(value: string): number {
  * (so `my-app-secrets` and `ubuntu-latest` stay), and 3 bits of entropy per character.
  */
 export function looksLikeSecretValue(name: string, value: string): boolean {
-  if (PLACEHOLDER.test(value) || value.toLowerCase() === name.toLowerCase()) return false;
+  if (PLACEHOLDER.test(value) || CODE_REFERENCE.test(value) || value.toLowerCase() === name.toLowerCase()) return false;
   if (PASSWORD_NAME.test(name)) return value.length >= 6 && entropyBits(value) >= 2;
   const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9._-]/].filter((kind) => kind.test(value)).length;
   return value.length >= 8 && kinds >= 2 && entropyBits(value) >= 3;
@@ -124,13 +139,13 @@ function assignmentRanges(text: string): SecretRange[] {
     for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
       // The identifier around the word, then an optional closing quote, blanks and a separator.
       let end = at + word.length;
-      while (end < text.length && end - at < 48 && IDENTIFIER_CHAR.test(text[end] ?? '')) end += 1;
+      while (end < text.length && end - at < 48 && isIdentifierChar(text.charCodeAt(end))) end += 1;
       let next = end;
       if (text[next] === '"' || text[next] === "'") next += 1;
       while (text[next] === ' ' || text[next] === '\t') next += 1;
       if (text[next] !== '=' && text[next] !== ':') continue;
       let start = at;
-      while (start > 0 && at - start < 48 && IDENTIFIER_CHAR.test(text[start - 1] ?? '')) start -= 1;
+      while (start > 0 && at - start < 48 && isIdentifierChar(text.charCodeAt(start - 1))) start -= 1;
       if (text[start - 1] === '"' || text[start - 1] === "'") start -= 1;
       starts.add(start);
     }
@@ -141,7 +156,7 @@ function assignmentRanges(text: string): SecretRange[] {
     const match = ASSIGNMENT.exec(text);
     const name = match?.[2] ?? '';
     const value = match?.[4] ?? match?.[5] ?? '';
-    if (match === null || !CREDENTIAL_NAME_PATTERN.test(name) || !looksLikeSecretValue(name, value)) continue;
+    if (match === null || !CREDENTIAL_TAIL.test(lastWordOf(name)) || !looksLikeSecretValue(name, value)) continue;
     const valueStart = match.index + match[0].length - value.length - (match[3] === undefined ? 0 : 1);
     ranges.push({ start: valueStart, end: valueStart + value.length, kind: PASSWORD_NAME.test(name) ? 'password' : 'credential' });
   }

@@ -104,3 +104,21 @@ describe('redactSecrets', () => {
     );
   });
 });
+
+describe('redactSecrets on a long log', () => {
+  it('finds in a log over 64 KB, scanned line by line, what it finds in each line alone', () => {
+    const lines = [
+      'PASS src/greet.test.ts (12 ms)',
+      `pushing with ${FAKE_SECRETS.githubToken}`,
+      'npm WARN deprecated inflight@1.0.6: This module is not supported',
+      `password=Sup3rS3cret!`,
+      FAKE_SECRETS.rsaPrivateKey,
+      'postgres://admin:hunter2secret@db.local:5432/app',
+      `  "SecretAccessKey": "${FAKE_SECRETS.awsSecretKey}",`,
+      '    at Object.<anonymous> (/home/ci/work/app/src/index.ts:42:13)',
+    ];
+    const log = Array.from({ length: 2_000 }, (_, i) => lines[i % lines.length] ?? '').join('\n');
+    expect(log.length).toBeGreaterThan(64 * 1024);
+    expect(redactSecrets(log)).toBe(Array.from({ length: 2_000 }, (_, i) => redactSecrets(lines[i % lines.length] ?? '')).join('\n'));
+  });
+});

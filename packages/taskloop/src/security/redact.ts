@@ -1,4 +1,4 @@
-import { genericSecretRanges } from './generic-secrets.js';
+import { genericSecretRanges, isPlaceholder } from './generic-secrets.js';
 import { secretlintRanges, type SecretRange } from './secretlint-rules.js';
 
 const marker = (kind: string): string => `[REDACTED:${kind}]`;
@@ -19,7 +19,9 @@ const MIN_SECRET_LENGTH = 6;
  */
 export function redactSecrets(text: string, secretValues: readonly string[] = []): string {
   const values = [...new Set(secretValues.filter((value) => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
-  const found: SecretRange[] = [...valueRanges(text, values), ...secretlintRanges(text), ...genericSecretRanges(text)];
+  // A rule-set finding that is a placeholder (`aws_secret_access_key = XXXX…`) is spared too.
+  const ruleSet = secretlintRanges(text).filter((range) => !isPlaceholder(text.slice(range.start, range.end).replace(/^[^=:]*[=:]\s*["']?/, '')));
+  const found: SecretRange[] = [...valueRanges(text, values), ...ruleSet, ...genericSecretRanges(text)];
   const result = replaceRanges(text, mergeRanges(found), (range) => marker(range.kind));
   // A marker next to surrounding text could, in theory, spell a listed value again.
   return replaceValues(result, values, marker('secret'));
