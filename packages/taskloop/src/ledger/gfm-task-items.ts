@@ -38,10 +38,19 @@ const TASK_LINE = /^[ \t\v\f]*(?:[-+*]|[0-9]+[^\n\u0080-\uffff])[ \t\v\f]+\[[ xX
 const LINE_ENDING = /\r\n|\n|\r/g;
 /**
  * Lines where commonmark.js (spec 0.31) and cmark-gfm (spec 0.29) may start or end an HTML block
- * differently: tag names one spec has and the other lacks, and whitespace that JavaScript's `\s`
- * counts and cmark's `spacechar` does not (or the reverse, `\v` after a tag).
+ * differently: a block-start position (after blanks, `>` and list markers) holding a tag one spec
+ * has and the other lacks (`<textarea`, `<search`, `<source`), or a tag followed by whitespace
+ * JavaScript's `\s` counts and cmark's `spacechar` does not (or `\v`/`\f`, which only one of
+ * them takes after a complete tag); and `</textarea>` anywhere, which ends a `<pre>`-like block
+ * in one and not the other. A mention in a task's text (`- [ ] add a <textarea>`) is not a
+ * block start and passes.
  */
-const DIVERGENT_HTML = [/<\/?(?:textarea|search|source)(?![A-Za-z0-9-])/i, /^[^\n<]*<[^\n]*[\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/m];
+const BLOCK_START = String.raw`(?:^|[\r\n])[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*<`;
+const DIVERGENT_HTML = [
+  new RegExp(`${BLOCK_START}\\/?(?:textarea|search|source)(?![A-Za-z0-9-])`, 'i'),
+  new RegExp(`${BLOCK_START}[^\\r\\n]*[\\v\\f\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]`),
+  /<\/textarea>/i,
+];
 
 /** The parts of commonmark.js's block parser this module drives (public fields of `Parser`, untyped in @types/commonmark). */
 interface BlockParser {
@@ -103,7 +112,8 @@ export function parsedListItems(text: string): GfmListItems {
   for (const match of body.matchAll(LINE_ENDING)) lineStarts.push(match.index + match[0].length);
   for (const pattern of DIVERGENT_HTML) {
     const divergent = pattern.exec(body);
-    if (divergent !== null) return { ok: false, line: lineOf(lineStarts, divergent.index) };
+    // A match of a block start begins at the line ending before the line.
+    if (divergent !== null) return { ok: false, line: lineOf(lineStarts, divergent.index + (/^[\r\n]/.test(divergent[0]) ? 1 : 0)) };
   }
 
   const linesWithVerticalSpace = new Set<number>();

@@ -56,6 +56,7 @@ const oneOf = (...values: string[]): fc.Arbitrary<string> => fc.constantFrom(...
 const fragment = oneOf(
   ...['- ', '* ', '+ ', '1. ', '2) ', '10. ', '1234567890. ', '1: ', '  ', '    ', '\t', ' ', '[ ]', '[x]', '[X]', '[', ']', 'x', 'task', '\n', '\r\n', '\r'],
   ...['> ', '```', '~~~', '<div>', '</div>', '<!--', '-->', '<pre>', '<details>', '<?', '<![CDATA[', ']]>', '---', '===', '#', '***', '[a]: /u', '|', '| - |', '\v', '\f', '\u0000', 'é', '\ufeff', '  - [ ] ', '- [ ] '],
+  ...['<textarea>', '</textarea>', '<search>', '<source>', '<pre\u00a0', '\u00a0', '<script', '<a href="x">', '<br/>'],
 );
 const soup = fc.array(fragment, { maxLength: 40 }).map((parts) => parts.join(''));
 

@@ -82,6 +82,8 @@ describe('parsePlan reads boxes as GitHub does', () => {
 
   it('refuses HTML that GitHub and conclave could read differently, naming the line', () => {
     expect(parsePlan('- [ ] a\n\n<textarea>\n- [ ] b\n')).toMatchObject({ ok: false, issues: [{ code: 'unsupported_html', line: 3 }] });
+    // A mention in a task's text is no HTML block: it passes.
+    expect(plan('Prose first.\n\n- [ ] Replace the <textarea> with an editor\n').items.map((i) => i.text)).toEqual(['Replace the <textarea> with an editor']);
   });
 
   it('is not a task in a blockquote or as the second marker on a line, as on GitHub', () => {
