@@ -61,7 +61,10 @@ export function parsePlan(text: string): PlanParseResult {
   const issues: PlanIssue[] = [];
   type Task = { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; checkboxOffset: number };
   const items: Task[] = [];
-  const firstLine = new Map<string, number>();
+  // Outline ids are distinct by construction (a parent's id, a dot, a number unique among its
+  // siblings), so only a plan with explicit ids can repeat one: only then are they all compared.
+  let explicitIds = false;
+  const columns: number[] = [];
   // For each list item, the task its nested items belong to: itself when it is a task, else the
   // task it sits in (a sublist of a refused item still belongs to the enclosing task's outline).
   const outlineOf: (Task | undefined)[] = [];
@@ -87,15 +90,21 @@ export function parsePlan(text: string): PlanParseResult {
       item.depth = parent.depth + 1;
       item.parentId = parent.id;
     }
-    const seen = firstLine.get(id);
-    if (seen !== undefined) {
-      issues.push({ code: 'duplicate_id', line, column, message: `task id "${id}" is already used on line ${seen}`, fix: 'give the task a distinct {#id} at the end of its text' });
-    } else firstLine.set(id, line);
+    if (explicit !== null) explicitIds = true;
+    columns.push(column);
     parent?.childIds.push(id);
     items.push(item);
     outlineOf.push(item);
   }
 
+  if (explicitIds) {
+    const firstLine = new Map<string, number>();
+    items.forEach(({ id, line }, i) => {
+      const seen = firstLine.get(id);
+      if (seen === undefined) firstLine.set(id, line);
+      else issues.push({ code: 'duplicate_id', line, column: columns[i] ?? 1, message: `task id "${id}" is already used on line ${seen}`, fix: 'give the task a distinct {#id} at the end of its text' });
+    });
+  }
   if (items.length === 0 && issues.length === 0) {
     issues.push({ code: 'no_tasks', line: 1, column: 1, message: 'the plan has no tasks', fix: 'write the plan as a task list: one "- [ ] task" line per task' });
   }
