@@ -115,11 +115,11 @@ export function parsePlan(text: string): PlanParseResult {
 /** Why a list item is not a task the ledger can run and tick, or undefined when it is one. */
 function taskProblem(text: string, item: GfmListItem): Pick<PlanIssue, 'code' | 'message' | 'fix'> | undefined {
   if (!item.task) return { code: 'not_a_task', message: 'this list item is not a task', fix: 'start it with "[ ] " (or "[x] " when done), or move it out of the list' };
-  const box = item.boxOffset === undefined ? undefined : text.slice(item.boxOffset, item.boxOffset + 3);
-  if (box === '[ ]' && item.checked) {
+  const open = item.boxOffset !== undefined && text.startsWith('[ ]', item.boxOffset);
+  if (open && item.checked) {
     return { code: 'ambiguous_checkbox', message: 'GitHub shows this task as done: its line contains "[x]" after the box', fix: 'reword the task so that "[x]" does not appear on its line' };
   }
-  if (box === undefined || !item.boxFromOwnLine) {
+  if (item.boxOffset === undefined || !item.boxFromOwnLine) {
     return { code: 'ambiguous_checkbox', message: 'GitHub reads a later line as the checkbox of this list item', fix: 'start the item with its own "[ ] " and indent the line below it differently' };
   }
   return undefined;
