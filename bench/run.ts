@@ -17,6 +17,7 @@ import { meeting } from './meeting.js';
 import { peers } from './peers.js';
 import { memory } from './memory.js';
 import { providers } from './providers.js';
+import { redaction } from './redaction.js';
 import { taskloopGuardian } from './taskloop-guardian.js';
 import { taskloopLedger } from './taskloop-ledger.js';
 import { taskloopLoop } from './taskloop-loop.js';
@@ -43,6 +44,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   // rate-limited, and creating a file costs up to twenty times more while that is paid off.
   { name: 'taskloop-loop', title: 'Task loop: overhead per attempt', run: taskloopLoop },
   { name: 'taskloop-ledger', title: 'Task loop: plan ledger flips in a 5,000-task plan', run: taskloopLedger },
+  { name: 'redaction', title: 'Task loop: secret redaction (recall, false positives, 10 MB log)', run: redaction },
   { name: 'taskloop-verifiers', title: 'Task loop: tokens per verification round (50-file diff)', run: taskloopVerifiers },
   { name: 'taskloop-guardian', title: 'Task loop: guardian tokens per evaluation and cacheable share', run: taskloopGuardian },
 ];

@@ -44,7 +44,8 @@ export { checkCommand } from './security/command-policy.js';
 export type { WorkspacePath } from './security/workspace-path.js';
 export { resolveInWorkspace } from './security/workspace-path.js';
 export { SAFE_ENV_VARS, scrubbedEnv, secretValuesFrom } from './security/scrub-env.js';
-export { redactSecrets } from './security/redact.js';
+export { redactDeep, redactSecrets } from './security/redact.js';
+export { SECRET_RULE_SET } from './security/secretlint-rules.js';
 export type { ProcessOutcome, ProcessSpec } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
 

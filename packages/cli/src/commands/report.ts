@@ -1,4 +1,5 @@
 import { parseRunRecordText, renderReport } from '@conclave/report';
+import { redactDeep, secretValuesFrom } from '@conclave/taskloop';
 import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,7 +17,8 @@ export async function reportCommand(ctx: CommandContext, file: string, flags: Re
   // The report package's issues carry file, line, column, path and fix: printed like every other input error.
   if (!parsed.ok) throw new CliError(`${file}: not a readable run record`, parsed.issues);
   const output = flags.out ?? file.replace(/\.json$/i, '') + '.html';
-  const path = await writeOutput(ctx.io.cwd, output, renderReport(parsed.record));
+  // Whatever wrote the record, no secret of this environment and no known format reaches the HTML.
+  const path = await writeOutput(ctx.io.cwd, output, renderReport(redactDeep(parsed.record, secretValuesFrom(ctx.io.env))));
   ctx.progress.event(`report ${parsed.record.kind} → ${path}`);
   const text = `conclave report: offline (renders a file; no model is called)\nreport: ${path} (${parsed.record.kind}${parsed.record.offline ? ', an offline run' : ''})`;
   return { exitCode: EXIT.ok, text, json: { command: 'report', exitCode: EXIT.ok, offline: true, kind: parsed.record.kind, recordOffline: parsed.record.offline, out: path } };

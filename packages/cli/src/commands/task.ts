@@ -9,7 +9,9 @@ import {
   guardianResolutionsText,
   readRunEvidence,
   readRunSettings,
+  redactDeep,
   runTaskLoop,
+  secretValuesFrom,
   writeRunSettings,
   type Guardian,
   type TaskLoopResult,
@@ -171,7 +173,8 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
     if (!saved.ok) settingsNote = `warning: the run's CLI settings were not saved (${saved.message}); pass --builder to \`task resume\``;
   }
   const exitCode = taskExitCode(result);
-  const record = await taskRecord(workspace, spec, specFile, result, choice.offline, ctx.io.env);
+  // The run record feeds the HTML report: redacted like the evidence it is read from.
+  const record = redactDeep(await taskRecord(workspace, spec, specFile, result, choice.offline, ctx.io.env), secretValuesFrom(ctx.io.env));
   const written = out === undefined ? undefined : await writeOutput(ctx.io.cwd, out, recordText(record));
   const lines = [providerLine(`task ${command}`, choice), '', renderTaskResult(result)];
   if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push('path' in issue ? formatSpecIssue(issue) : `${specFile ?? 'plan'}:${issue.line}:${issue.column} ${issue.message}\n    fix: ${issue.fix}`);

@@ -88,7 +88,7 @@ describe('runRegexGate', () => {
   it('redacts secrets in what it reports', async () => {
     await writeFile(join(workspace, 'src', 'env.ts'), `const key = "${FAKE_SECRETS.githubToken}";\n`);
     const evidence = await runRegexGate(gate('ghp_\\w+', 'must_not_match'), context());
-    expect(evidence.stdout).toBe('src/env.ts:1: const key = "[REDACTED:github_token]";');
+    expect(evidence.stdout).toBe('src/env.ts:1: const key = "[REDACTED:github]";');
   });
 
   it('a catastrophic pattern fails as timed out at the gate timeout while the event loop keeps running', { timeout: 30_000 }, async () => {

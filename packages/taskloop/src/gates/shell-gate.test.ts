@@ -61,7 +61,7 @@ describe('runShellGate', () => {
   it('redacts secrets from the output', async () => {
     await script('leak.js', `console.log("value=" + process.env.GATE_SECRET + " token=${FAKE_SECRETS.githubToken}")`);
     const evidence = await runShellGate(gate('node leak.js'), context());
-    expect(evidence.stdout).toBe('value=[REDACTED:secret] token=[REDACTED:github_token]\n');
+    expect(evidence.stdout).toBe('value=[REDACTED:secret] token=[REDACTED:github]\n');
   });
 
   it.each<[string, string, CommandPolicy | undefined]>([

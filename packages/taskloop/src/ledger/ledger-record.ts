@@ -36,7 +36,7 @@ export function serializeLedgerRecord(record: LedgerRecord, key?: Buffer): strin
 export function pendingText(current: string, ticks: readonly number[]): string | undefined {
   let text = current;
   for (const offset of ticks) {
-    if (text[offset] !== '[' || text[offset + 2] !== ']' || (text[offset + 1] !== ' ' && text[offset + 1] !== '\t')) return undefined;
+    if (text[offset] !== '[' || text[offset + 1] !== ' ' || text[offset + 2] !== ']') return undefined;
     text = `${text.slice(0, offset + 1)}x${text.slice(offset + 2)}`;
   }
   return text;

@@ -112,8 +112,7 @@ const TAMPER_FIX = 'only the orchestrator writes plan.md: put the file back (res
  * ticks) before it touches plan.md and as `current` after, each write atomic (and fsynced unless
  * `durable: false`), so a
  * kill at any point leaves plan.md equal to the recorded `current` or `pending` and `openLedger`
- * tells a crash from a tamper. A flip does not re-parse the markdown (seconds for 5,000 tasks with
- * micromark): the ledger keeps the parsed plan and the exact bytes it last wrote, compares the
+ * tells a crash from a tamper. A flip does not re-parse the markdown: the ledger keeps the parsed plan and the exact bytes it last wrote, compares the
  * file on disk with those bytes, and edits the one checkbox in place, which keeps every offset
  * and id valid. Operations on one ledger run one at a time, in call order.
  */

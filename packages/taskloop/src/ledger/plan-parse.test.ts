@@ -60,6 +60,43 @@ describe('parsePlan', () => {
   });
 });
 
+describe('parsePlan reads boxes as GitHub does', () => {
+  it('refuses a box broken by a line ending, which GitHub shows as plain text', () => {
+    for (const text of ['- [\n] text\n', '- [\r] text\n', '- [ ]\ntext\n', '- [ ]\r\ntext\n', '- [ ]\n']) {
+      expect(parsePlan(text), JSON.stringify(text)).toMatchObject({ ok: false, issues: [{ code: 'not_a_task', line: 1 }] });
+    }
+  });
+
+  it('accepts what GitHub renders as a task: a vertical tab or form feed after the box, a setext heading as the text', () => {
+    expect(plan('- [ ]\vfirst\n- [x]\fsecond\n').items.map((i) => [i.text, i.checked])).toEqual([['first', false], ['second', true]]);
+    expect(plan('- [ ] Title\n  ---\n').items.map((i) => i.text)).toEqual(['Title']);
+  });
+
+  it('refuses a task GitHub shows checked because "[x]" appears later on its line', () => {
+    expect(parsePlan('- [ ] parse [x] coordinates\n')).toMatchObject({ ok: false, issues: [{ code: 'ambiguous_checkbox', line: 1 }] });
+  });
+
+  it('refuses an item that a later line makes a task on GitHub', () => {
+    expect(parsePlan('- [ ] a\n- b\n\n  1: [ ] c\n')).toMatchObject({ ok: false, issues: [{ code: 'ambiguous_checkbox', line: 2 }] });
+  });
+
+  it('refuses HTML that GitHub and conclave could read differently, naming the line', () => {
+    expect(parsePlan('- [ ] a\n\n<textarea>\n- [ ] b\n')).toMatchObject({ ok: false, issues: [{ code: 'unsupported_html', line: 3 }] });
+    // A mention in a task's text is no HTML block: it passes.
+    expect(plan('Prose first.\n\n- [ ] Replace the <textarea> with an editor\n').items.map((i) => i.text)).toEqual(['Replace the <textarea> with an editor']);
+  });
+
+  it('is not a task in a blockquote or as the second marker on a line, as on GitHub', () => {
+    expect(parsePlan('> - [ ] quoted\n')).toMatchObject({ ok: false, issues: [{ code: 'not_a_task' }] });
+    expect(parsePlan('- - [ ] nested\n')).toMatchObject({ ok: false, issues: [{ code: 'not_a_task' }, { code: 'not_a_task' }] });
+  });
+
+  it('survives any nesting depth without overflowing the stack', () => {
+    const deep = `${'- '.repeat(3000)}[ ] x\n${'  '.repeat(3000)}- [ ] y\n`;
+    expect(parsePlan(deep).ok).toBe(false);
+  });
+});
+
 describe('nextRunnable', () => {
   it('picks leaves first: a parent with open subtasks is not runnable', () => {
     const p = plan(NESTED);

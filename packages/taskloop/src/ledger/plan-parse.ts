@@ -1,7 +1,4 @@
-import type { ListItem, Nodes } from 'mdast';
-import { fromMarkdown, type CompileContext, type Token } from 'mdast-util-from-markdown';
-import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
-import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
+import { gfmListItems, type GfmListItem } from './gfm-task-items.js';
 
 /** One task of the plan, in document order. */
 export interface PlanItem {
@@ -26,7 +23,7 @@ export interface Plan {
 }
 
 /** Every kind of problem a plan can have. */
-export type PlanIssueCode = 'not_a_task' | 'duplicate_id' | 'no_tasks';
+export type PlanIssueCode = 'not_a_task' | 'ambiguous_checkbox' | 'unsupported_html' | 'duplicate_id' | 'no_tasks';
 
 /** One problem with a plan, where it is and how to fix it. */
 export interface PlanIssue {
@@ -45,88 +42,85 @@ export type PlanParseResult = { readonly ok: true; readonly plan: Plan } | { rea
 const EXPLICIT_ID = /\s*\{#([A-Za-z0-9][A-Za-z0-9_.-]*)\}\s*$/;
 
 /**
- * Parses `.conclave/plan.md`: a strict GFM task list, read with a real markdown parser so that
- * nesting, continuation lines, code spans and ordered lists mean what they mean to every other
- * markdown reader. Headings and prose around the lists are allowed; every list item anywhere
- * must be a task (`- [ ]` / `- [x]`), ids must be unique and there must be at least one task, so
- * the orchestrator never guesses what a line means.
+ * Parses `.conclave/plan.md`: a strict GFM task list, read exactly as GitHub's cmark-gfm reads it
+ * (`gfmListItems`), so that nesting, continuation lines, code fences, HTML blocks and ordered
+ * lists mean what they mean on GitHub. Headings and prose around the lists are allowed; every
+ * list item anywhere must be a task (`- [ ]` / `- [x]`), ids must be unique and there must be at
+ * least one task, so the orchestrator never guesses what a line means. A task whose box GitHub
+ * reads differently from its own brackets (`- [ ] use [x]` renders checked; a later line can make
+ * a box-less item a task) is refused, as is HTML the two parsers may disagree on.
  *
  * Ids are stable across flips (flipping never changes the outline): an explicit trailing
  * `{#some-id}` wins, otherwise the outline number, counting tasks across all top-level lists.
  */
 export function parsePlan(text: string): PlanParseResult {
-  const checkboxes = new Map<ListItem, number>();
-  const tree = fromMarkdown(text, {
-    extensions: [gfmTaskListItem()],
-    mdastExtensions: [gfmTaskListItemFromMarkdown(), { enter: { taskListCheck: recordCheckbox(checkboxes) } }],
-  });
+  const listed = gfmListItems(text);
+  if (!listed.ok) {
+    return { ok: false, issues: [{ code: 'unsupported_html', line: listed.line, column: 1, message: 'this line has HTML that GitHub and conclave may read differently (a <textarea>, <search> or <source> tag, or unusual whitespace after "<")', fix: 'remove the HTML or the unusual whitespace from the plan' }] };
+  }
   const issues: PlanIssue[] = [];
-  const items: { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; column: number; checkboxOffset: number }[] = [];
-  const firstLine = new Map<string, number>();
-
-  const visit = (node: Nodes, parent: (typeof items)[number] | undefined, depth: number, counter: { n: number }): void => {
-    if (node.type === 'listItem') {
-      const line = node.position?.start.line ?? 1;
-      const column = node.position?.start.column ?? 1;
-      const checkboxOffset = checkboxes.get(node);
-      if (typeof node.checked !== 'boolean' || checkboxOffset === undefined) {
-        issues.push({ code: 'not_a_task', line, column, message: 'this list item is not a task', fix: 'start it with "[ ] " (or "[x] " when done), or move it out of the list' });
-        // Its sublists still belong to the outline of the enclosing task.
-        for (const child of node.children) visit(child, parent, depth, counter);
-        return;
-      }
-      counter.n += 1;
-      const raw = taskText(text, node);
-      const explicit = EXPLICIT_ID.exec(raw);
-      const outline = parent === undefined ? String(counter.n) : `${parent.id}.${counter.n}`;
-      // An explicit id names the task; its subtasks still number from the task's own id.
-      const id = explicit?.[1] ?? outline;
-      const item = {
-        id,
-        text: explicit === null ? raw : raw.slice(0, explicit.index),
-        checked: node.checked,
-        depth,
-        ...(parent === undefined ? {} : { parentId: parent.id }),
-        childIds: [] as string[],
-        line,
-        column,
-        checkboxOffset,
-      };
-      const seen = firstLine.get(id);
-      if (seen !== undefined) {
-        issues.push({ code: 'duplicate_id', line, column, message: `task id "${id}" is already used on line ${seen}`, fix: 'give the task a distinct {#id} at the end of its text' });
-      } else firstLine.set(id, line);
-      parent?.childIds.push(id);
-      items.push(item);
-      const inner = { n: 0 };
-      for (const child of node.children) visit(child, item, depth + 1, inner);
-      return;
+  type Task = { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; checkboxOffset: number };
+  const items: Task[] = [];
+  // Outline ids are distinct by construction (a parent's id, a dot, a number unique among its
+  // siblings), so only a plan with explicit ids can repeat one: only then are they all compared.
+  let explicitIds = false;
+  const columns: number[] = [];
+  // For each list item, the task its nested items belong to: itself when it is a task, else the
+  // task it sits in (a sublist of a refused item still belongs to the enclosing task's outline).
+  const outlineOf: (Task | undefined)[] = [];
+  let topLevel = 0;
+  for (const listItem of listed.items) {
+    const parent = listItem.enclosing === undefined ? undefined : outlineOf[listItem.enclosing];
+    const { line, column } = listItem;
+    const problem = taskProblem(text, listItem);
+    if (problem !== undefined) {
+      issues.push({ line, column, ...problem });
+      outlineOf.push(parent);
+      continue;
     }
-    if ('children' in node) for (const child of node.children) visit(child, parent, depth, counter);
-  };
-  visit(tree, undefined, 0, { n: 0 });
+    // Every task is pushed to its parent's childIds, so the count so far numbers the next one.
+    const n = parent === undefined ? (topLevel += 1) : parent.childIds.length + 1;
+    const raw = listItem.text;
+    const explicit = EXPLICIT_ID.exec(raw);
+    const outline = parent === undefined ? String(n) : `${parent.id}.${n}`;
+    // An explicit id names the task; its subtasks still number from the task's own id.
+    const id = explicit?.[1] ?? outline;
+    const item: Task = { id, text: explicit === null ? raw : raw.slice(0, explicit.index), checked: listItem.checked, depth: 0, childIds: [], line, checkboxOffset: listItem.boxOffset as number };
+    if (parent !== undefined) {
+      item.depth = parent.depth + 1;
+      item.parentId = parent.id;
+    }
+    if (explicit !== null) explicitIds = true;
+    columns.push(column);
+    parent?.childIds.push(id);
+    items.push(item);
+    outlineOf.push(item);
+  }
 
+  if (explicitIds) {
+    const firstLine = new Map<string, number>();
+    items.forEach(({ id, line }, i) => {
+      const seen = firstLine.get(id);
+      if (seen === undefined) firstLine.set(id, line);
+      else issues.push({ code: 'duplicate_id', line, column: columns[i] ?? 1, message: `task id "${id}" is already used on line ${seen}`, fix: 'give the task a distinct {#id} at the end of its text' });
+    });
+  }
   if (items.length === 0 && issues.length === 0) {
     issues.push({ code: 'no_tasks', line: 1, column: 1, message: 'the plan has no tasks', fix: 'write the plan as a task list: one "- [ ] task" line per task' });
   }
   if (issues.length > 0) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.column - b.column) };
-  return { ok: true, plan: { items: items.map(({ column: _column, ...item }) => item) } };
+  return { ok: true, plan: { items } };
 }
 
-/** A micromark enter handler recording where each task's `[` is, keyed by its list item. */
-function recordCheckbox(into: Map<ListItem, number>) {
-  return function (this: CompileContext, token: Token): void {
-    // The check is always the first thing in the first paragraph of a list item.
-    const item = this.stack[this.stack.length - 2];
-    if (item?.type === 'listItem') into.set(item, token.start.offset);
-  };
-}
-
-/** The source of the task's first paragraph after the checkbox, with line breaks folded. */
-function taskText(source: string, item: ListItem): string {
-  const paragraph = item.children.find((child) => child.type === 'paragraph');
-  const start = paragraph?.position?.start.offset;
-  const end = paragraph?.position?.end.offset;
-  if (start === undefined || end === undefined) return '';
-  return source.slice(start, end).replace(/\s*\r?\n\s*/g, ' ').trim();
+/** Why a list item is not a task the ledger can run and tick, or undefined when it is one. */
+function taskProblem(text: string, item: GfmListItem): Pick<PlanIssue, 'code' | 'message' | 'fix'> | undefined {
+  if (!item.task) return { code: 'not_a_task', message: 'this list item is not a task', fix: 'start it with "[ ] " (or "[x] " when done), or move it out of the list' };
+  const open = item.boxOffset !== undefined && text.startsWith('[ ]', item.boxOffset);
+  if (open && item.checked) {
+    return { code: 'ambiguous_checkbox', message: 'GitHub shows this task as done: its line contains "[x]" after the box', fix: 'reword the task so that "[x]" does not appear on its line' };
+  }
+  if (item.boxOffset === undefined || !item.boxFromOwnLine) {
+    return { code: 'ambiguous_checkbox', message: 'GitHub reads a later line as the checkbox of this list item', fix: 'start the item with its own "[ ] " and indent the line below it differently' };
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@ import type { Level } from '../gates/gate-definition.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
+import { redactDeep, redactFileText, redactSecrets } from '../security/redact.js';
 import { describeUnverified, signRecord, verifyRecord } from '../state/record-mac.js';
 import type { AttemptDecision, AttemptState, TaskDisposition } from './loop-step.js';
 
@@ -106,13 +107,19 @@ export async function writeAttemptEvidence(
     readonly files?: Readonly<Record<string, string>>;
     /** The run's key: the bundle is signed with it (ADR 0025), so a resumed run can tell its own records from a builder's. */
     readonly key?: Buffer;
+    /** Values to redact from every file (the run's secrets); the known formats are redacted regardless. */
+    readonly secretValues?: readonly string[];
   },
 ): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
   const { attempt } = input;
   const dir = attemptDir(input.runId, attempt.taskId, attempt.attempt);
   const absolute = join(workspace, dir);
   const build = attempt.build;
-  const bundle: EvidenceBundle = {
+  const secrets = input.secretValues ?? [];
+  // Every string of the bundle, redacted before it is signed: what the gates and the builder
+  // reported is redacted at the source, but the judge's reasons, a split's titles and a failure's
+  // message pass here too.
+  const bundle: EvidenceBundle = redactDeep<EvidenceBundle>({
     mode: 'guarded',
     runId: input.runId,
     specId: input.specId,
@@ -145,16 +152,16 @@ export async function writeAttemptEvidence(
     ...(input.judgement === undefined ? {} : { judgement: input.judgement }),
     ...(attempt.split === undefined ? {} : { split: attempt.split }),
     recordedAt: new Date().toISOString(),
-  };
+  }, secrets);
   try {
     mkdirSync(absolute, { recursive: true });
     // Atomic, so a kill never leaves half a file, but not fsynced: the attempt's commit follows at
     // once and is the durable record. evidence.json goes last, so it marks a finished attempt.
     const write = (file: string, data: string) => writeFileAtomic(join(absolute, file), data, { sync: false });
     const parts = await Promise.all([
-      write('transcript.txt', build?.transcript ?? ''),
-      write('feedback.json', `${JSON.stringify(attempt.feedback ?? null, null, 2)}\n`),
-      ...Object.entries(input.files ?? {}).map(([file, text]) => write(file, text)),
+      write('transcript.txt', redactSecrets(build?.transcript ?? '', secrets)),
+      write('feedback.json', `${JSON.stringify(redactDeep(attempt.feedback ?? null, secrets), null, 2)}\n`),
+      ...Object.entries(input.files ?? {}).map(([file, text]) => write(file, redactFileText(text, secrets))),
     ]);
     const failed = parts.find((part) => !part.ok);
     if (failed !== undefined && !failed.ok) return { ok: false, message: failed.message };

@@ -21,6 +21,7 @@ import type { AlignmentStatus } from '../guardian/guardian-state.js';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { SpecIssue } from '../spec/spec-issue.js';
+import { redactDeep, redactSecrets } from '../security/redact.js';
 import { scrubbedEnv, secretValuesFrom } from '../security/scrub-env.js';
 import { checkSpecSync, snapshotSpec } from '../spec/spec-snapshot.js';
 import type { TaskSpec } from '../spec/task-spec.js';
@@ -334,7 +335,7 @@ class LoopRun {
     if (guardian !== undefined) {
       // The last reports' verdicts belong in the evidence; each evaluation has its own deadline.
       await guardian.idle();
-      await writeFileAtomic(join(this.#workspace, runDir(this.#run.runId), 'guardian.json'), `${JSON.stringify(guardian.timeline, null, 2)}\n`, { sync: false });
+      await writeFileAtomic(join(this.#workspace, runDir(this.#run.runId), 'guardian.json'), `${JSON.stringify(redactDeep(guardian.timeline, this.#secrets), null, 2)}\n`, { sync: false });
     }
     this.#timeline({ state: state.halted === undefined ? 'finish' : 'halt', ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }) });
     const completedAll = this.#ledger.plan.items.every((item) => item.checked);
@@ -342,7 +343,8 @@ class LoopRun {
     return {
       outcome,
       reason: stopReasonOf(outcome, state.halted),
-      ...(state.halted === undefined ? {} : { stop: state.halted }),
+      // A halt's message can quote a gate's or the builder's output; the CLI prints it.
+      ...(state.halted === undefined ? {} : { stop: redactDeep(state.halted, this.#secrets) }),
       runId: this.#run.runId,
       branch: this.#run.branch,
       resumed: this.#resumed,
@@ -658,6 +660,7 @@ class LoopRun {
       depth: this.#context(attempt.taskId).depth,
       ...(this.#judged === undefined ? {} : { judgement: this.#judged.bundle, files: this.#judged.files }),
       key: this.#key,
+      secretValues: this.#secrets,
     });
     this.#judged = undefined;
     if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
@@ -670,7 +673,7 @@ class LoopRun {
   /** Halts on a tampered ledger, keeping the diff as evidence beside the attempt that could not be recorded as done. */
   async #tampered(diff: string, dir: string): Promise<LoopEvent> {
     await mkdir(join(this.#workspace, dir), { recursive: true });
-    await writeFileAtomic(join(this.#workspace, dir, 'ledger-tampered.diff'), diff);
+    await writeFileAtomic(join(this.#workspace, dir, 'ledger-tampered.diff'), redactSecrets(diff, this.#secrets));
     return { type: 'halt', reason: { kind: 'ledger_tampered', diff } };
   }
 
@@ -687,9 +690,9 @@ class LoopRun {
   }
 
   async #commit(attempt: AttemptState): Promise<LoopEvent> {
-    const message = attemptCommitMessage(attempt);
+    const message = redactSecrets(attemptCommitMessage(attempt), this.#secrets);
     const evidence = this.#pendingEvidence ?? join(CONCLAVE_DIR, 'runs', this.#run.runId);
-    const committed = await commitAttempt(this.#workspace, message, { 'Conclave-Evidence': evidence, 'Conclave-Run': this.#run.runId });
+    const committed = await commitAttempt(this.#workspace, message, redactDeep({ 'Conclave-Evidence': evidence, 'Conclave-Run': this.#run.runId }, this.#secrets));
     if (!committed.ok) return { type: 'halt', reason: { kind: 'io_error', message: `${committed.message} (${committed.fix})` } };
     this.#timeline({ state: 'commit', taskId: attempt.taskId, attempt: attempt.attempt, detail: message });
     this.#options.guardian?.report(progressOf(this.#run.runId, attempt, message));
@@ -800,7 +803,7 @@ class LoopRun {
     }
     if (this.#taskTimedOut()) return this.#outOfTime();
     if (!plan.ok) return { type: 'split_failed', message: plan.message };
-    const appended = await this.#ledger.appendSubtasks(task.taskId, plan.children.map((child) => child.title));
+    const appended = await this.#ledger.appendSubtasks(task.taskId, plan.children.map((child) => redactSecrets(child.title, this.#secrets)));
     if (!appended.ok) {
       if (appended.kind === 'ledger_tampered') return { type: 'halt', reason: { kind: 'ledger_tampered', diff: appended.diff } };
       return { type: 'split_failed', message: appended.message };
@@ -821,7 +824,7 @@ class LoopRun {
     const record: SplitRecord = { parentId: task.taskId, attempt: attempt.attempt, children };
     const dir = join(this.#workspace, attemptDir(this.#run.runId, task.taskId, attempt.attempt));
     await mkdir(dir, { recursive: true });
-    const written = await writeFileAtomic(join(dir, SPLIT_FILE), splitRecordText(record, this.#key), { sync: false });
+    const written = await writeFileAtomic(join(dir, SPLIT_FILE), splitRecordText(redactDeep(record, this.#secrets), this.#key), { sync: false });
     if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
     for (const child of children) this.#contexts.set(child.taskId, child);
     this.#timeline({ state: 'split', taskId: task.taskId, attempt: attempt.attempt, detail: `split into ${children.map((child) => child.taskId).join(', ')}` });
@@ -846,7 +849,9 @@ class LoopRun {
     this.#task = undefined;
   }
 
-  #timeline(entry: Parameters<typeof appendTimeline>[2]): void {
+  #timeline(raw: Parameters<typeof appendTimeline>[2]): void {
+    // The timeline is persisted and shown (the CLI prints progress): a halt's detail can quote output.
+    const entry = redactDeep(raw, this.#secrets);
     this.#options.onProgress?.(entry);
     try {
       appendTimeline(this.#workspace, this.#run.runId, entry);

@@ -8,24 +8,59 @@ const pem = FAKE_SECRETS.rsaPrivateKey;
 describe('redactSecrets', () => {
   it.each([
     ['aws_access_key', `key ${FAKE_SECRETS.awsAccessKey} used`, 'key [REDACTED:aws_access_key] used'],
-    ['aws_secret_key', `aws_secret_access_key = ${FAKE_SECRETS.awsSecretKey}`, 'aws_secret_access_key = [REDACTED:aws_secret_key]'],
-    ['github_token (ghp_)', `token=${FAKE_SECRETS.githubToken}`, 'token=[REDACTED:github_token]'],
-    ['github_token (gho_)', FAKE_SECRETS.githubOauthToken, '[REDACTED:github_token]'],
-    ['github_token (github_pat_)', FAKE_SECRETS.githubPat, '[REDACTED:github_token]'],
-    ['gitlab_token', FAKE_SECRETS.gitlabToken, '[REDACTED:gitlab_token]'],
-    ['slack_token', FAKE_SECRETS.slackToken, '[REDACTED:slack_token]'],
-    ['anthropic_key', `ANTHROPIC_API_KEY=${FAKE_SECRETS.anthropicKey}`, 'ANTHROPIC_API_KEY=[REDACTED:anthropic_key]'],
-    ['openai_key', FAKE_SECRETS.openaiKey, '[REDACTED:openai_key]'],
-    ['openai_key (sk-proj-)', `"${FAKE_SECRETS.openaiProjectKey}"`, '"[REDACTED:openai_key]"'],
+    ['aws_secret_key', `aws_secret_access_key = ${FAKE_SECRETS.awsSecretKey}`, '[REDACTED:aws]'],
+    ['github_token (ghp_)', `token=${FAKE_SECRETS.githubToken}`, 'token=[REDACTED:github]'],
+    ['github_token (gho_)', FAKE_SECRETS.githubOauthToken, '[REDACTED:github]'],
+    ['github_token (github_pat_)', FAKE_SECRETS.githubPat, '[REDACTED:github]'],
+    ['gitlab_token', FAKE_SECRETS.gitlabToken, '[REDACTED:gitlab]'],
+    ['slack_token', FAKE_SECRETS.slackToken, '[REDACTED:slack]'],
+    ['anthropic_key', `ANTHROPIC_API_KEY=${FAKE_SECRETS.anthropicKey}`, 'ANTHROPIC_API_KEY=[REDACTED:credential]'],
+    ['openai_key', FAKE_SECRETS.openaiKey, '[REDACTED:openai]'],
+    ['openai_key (sk-proj-)', `"${FAKE_SECRETS.openaiProjectKey}"`, '"[REDACTED:openai]"'],
     ['google_api_key', FAKE_SECRETS.googleApiKey, '[REDACTED:google_api_key]'],
-    ['stripe_key', FAKE_SECRETS.stripeKey, '[REDACTED:stripe_key]'],
+    ['stripe_key', FAKE_SECRETS.stripeKey, '[REDACTED:stripe]'],
     ['jwt', FAKE_SECRETS.jwt, '[REDACTED:jwt]'],
-    ['bearer_token', 'Authorization: Bearer abc.def-ghi_jkl~mno+pqr/stu=', 'Authorization: Bearer [REDACTED:bearer_token]'],
-    ['url_password', 'postgres://admin:hunter2secret@db.local:5432/app', 'postgres://admin:[REDACTED:url_password]@db.local:5432/app'],
+    ['bearer_token', 'Authorization: Bearer abc.def-ghi_jkl~mno+pqr/stu=', 'Authorization: Bearer [REDACTED:authorization]'],
+    ['url_password', 'postgres://admin:hunter2secret@db.local:5432/app', '[REDACTED:database_connection_string]'],
     ['private_key', `before\n${pem}\nafter`, 'before\n[REDACTED:private_key]\nafter'],
     ['private_key cut off by truncation', `x\n${FAKE_SECRETS.opensshKeyHead}\nb3BlbnNzaC1rZXktdjEAAAA\n… [truncated 99 bytes]`, 'x\n[REDACTED:private_key]'],
   ])('redacts %s', (_kind, input, expected) => {
     expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it.each([
+    ['an .npmrc auth token', `//registry.npmjs.org/:_authToken=${FAKE_SECRETS.npmToken}`, FAKE_SECRETS.npmToken],
+    ['password=', 'password=Sup3rS3cret!', 'Sup3rS3cret!'],
+    ['DB_PASSWORD=', 'DB_PASSWORD=hunter2x', 'hunter2x'],
+    ['api_key:', 'api_key: 8f3a9c1e7b2d4f6a9c0e1b3d5f7a9c1e', '8f3a9c1e7b2d4f6a9c0e1b3d5f7a9c1e'],
+    ['a JSON "password"', '{"password": "s3cr3t-P4ss"}', 's3cr3t-P4ss'],
+    ['client_secret=', 'client_secret=Xy9Kq2LmN8pR4tV6', 'Xy9Kq2LmN8pR4tV6'],
+    ['Authorization: Basic', 'Authorization: Basic dXNlcjpwYXNzd29yZDEyMw==', 'dXNlcjpwYXNzd29yZDEyMw=='],
+    ['x-api-key', 'x-api-key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0', '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+    ['Azure AccountKey=', 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc123DEF456ghi789JKL012mno345PQR678stu901VWX234yz==;EndpointSuffix=core.windows.net', 'abc123DEF456ghi789JKL012mno345PQR678stu901VWX234yz=='],
+    ['a JWT with an empty signature', `${FAKE_SECRETS.jwt.split('.').slice(0, 2).join('.')}.`, FAKE_SECRETS.jwt.split('.')[1] ?? ''],
+    ['AWS SecretAccessKey in aws sts JSON', `"SecretAccessKey": "${FAKE_SECRETS.awsSecretKey}"`, FAKE_SECRETS.awsSecretKey],
+    ['AWS SessionToken in aws sts JSON', '"SessionToken": "FwoGZXIvYXdzEBYaDHqa0AP1/3y0LKyA6SKoAaRvbnsFw=="', 'FwoGZXIvYXdzEBYaDHqa0AP1/3y0LKyA6SKoAaRvbnsFw=='],
+    ['redis://:pw@host', 'redis://:p4ssw0rdXy@cache:6379/0', 'p4ssw0rdXy'],
+    ['JDBC ?password=', 'jdbc:postgresql://db:5432/app?user=app&password=Pa55w0rdX', 'Pa55w0rdX'],
+    ['a URL password containing @', 'https://user:p@ss@w0rd-tail@example.org/path', 'w0rd-tail'],
+  ])('redacts %s', (_what, input, secret) => {
+    const output = redactSecrets(input);
+    expect(output).toContain('[REDACTED:');
+    expect(output).not.toContain(secret);
+  });
+
+  it.each([
+    ['runs-on: ubuntu-latest'],
+    ['secretName: my-app-secrets'],
+    ['password: ${DB_PASSWORD}'],
+    ['api_key = "<your-api-key>"'],
+    ['token: xxxxxxxxxxxxxxxx'],
+    ['password=changeme'],
+    ['AKIAIOSFODNN7EXAMPLE'],
+    ['max_tokens = 4096'],
+  ])('leaves the placeholder or harmless line %s alone', (line) => {
+    expect(redactSecrets(line)).toBe(line);
   });
 
   it('leaves ordinary text alone', () => {
@@ -67,5 +102,23 @@ describe('redactSecrets', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('redactSecrets on a long log', () => {
+  it('finds in a log over 64 KB, scanned line by line, what it finds in each line alone', () => {
+    const lines = [
+      'PASS src/greet.test.ts (12 ms)',
+      `pushing with ${FAKE_SECRETS.githubToken}`,
+      'npm WARN deprecated inflight@1.0.6: This module is not supported',
+      `password=Sup3rS3cret!`,
+      FAKE_SECRETS.rsaPrivateKey,
+      'postgres://admin:hunter2secret@db.local:5432/app',
+      `  "SecretAccessKey": "${FAKE_SECRETS.awsSecretKey}",`,
+      '    at Object.<anonymous> (/home/ci/work/app/src/index.ts:42:13)',
+    ];
+    const log = Array.from({ length: 2_000 }, (_, i) => lines[i % lines.length] ?? '').join('\n');
+    expect(log.length).toBeGreaterThan(64 * 1024);
+    expect(redactSecrets(log)).toBe(Array.from({ length: 2_000 }, (_, i) => redactSecrets(lines[i % lines.length] ?? '')).join('\n'));
   });
 });

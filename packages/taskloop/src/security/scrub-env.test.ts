@@ -6,10 +6,10 @@ const source = {
   HOME: '/home/me',
   LANG: 'C.UTF-8',
   TMPDIR: '/tmp',
-  ANTHROPIC_API_KEY: 'sk-ant-secret-value',
-  OPENAI_API_KEY: 'sk-openai-secret',
-  AWS_SECRET_ACCESS_KEY: 'aws-secret-value',
-  GITHUB_TOKEN: 'ghp_tokenvalue',
+  ANTHROPIC_API_KEY: 'sk-ant-Secret-Value-9f3k',
+  OPENAI_API_KEY: 'sk-openai-Secret-42x',
+  AWS_SECRET_ACCESS_KEY: 'aws/Secret+Value/8Kq2',
+  GITHUB_TOKEN: 'ghp_tokenValue12',
   NODE_OPTIONS: '--require ./evil.js',
   DATABASE_URL: 'postgres://localhost/db',
   EMPTY: '',
@@ -22,7 +22,7 @@ describe('scrubbedEnv', () => {
 
   it('adds exactly the named variables, provider keys only when named', () => {
     expect(scrubbedEnv(source, ['DATABASE_URL', 'MISSING', 'EMPTY'])).toEqual({ PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', TMPDIR: '/tmp', DATABASE_URL: 'postgres://localhost/db', EMPTY: '' });
-    expect(scrubbedEnv(source, ['ANTHROPIC_API_KEY']).ANTHROPIC_API_KEY).toBe('sk-ant-secret-value');
+    expect(scrubbedEnv(source, ['ANTHROPIC_API_KEY']).ANTHROPIC_API_KEY).toBe('sk-ant-Secret-Value-9f3k');
     expect(scrubbedEnv(source, ['DATABASE_URL'])).not.toHaveProperty('OPENAI_API_KEY');
   });
 
@@ -34,10 +34,39 @@ describe('scrubbedEnv', () => {
 
 describe('secretValuesFrom', () => {
   it('collects values of credential-named variables', () => {
-    expect(secretValuesFrom(source).sort()).toEqual(['aws-secret-value', 'ghp_tokenvalue', 'sk-ant-secret-value', 'sk-openai-secret'].sort());
+    expect(secretValuesFrom(source).sort()).toEqual(['aws/Secret+Value/8Kq2', 'ghp_tokenValue12', 'sk-ant-Secret-Value-9f3k', 'sk-openai-Secret-42x'].sort());
   });
 
-  it('ignores short values and ordinary names', () => {
-    expect(secretValuesFrom({ MY_TOKEN: 'abc', KEYBOARD: 'qwertyuiop', MONKEY: 'banana-bread' })).toEqual([]);
+  it.each([
+    ['DATABASE_URL', 'postgres://app:Pg-pass-81@db.internal:5432/app'],
+    ['REDIS_URL', 'redis://:r3dis-Pw-7@cache:6379/0'],
+    ['PGPASSWORD', 'hunter2-pg'],
+    ['MYSQL_PWD', 'my5ql-pass'],
+    ['SENTRY_DSN', 'https://4f8c1d2e9a7b@o123456.ingest.sentry.io/789'],
+    ['SLACK_WEBHOOK_URL', 'https://hooks.slack.com/services/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'],
+    ['CONNECTION_STRING', 'Server=db;Database=app;User Id=sa;Password=Str0ng-Pass;'],
+    ['GITHUB_PAT', 'github_pat_11ABCDEFG0123456789_abcdefghij'],
+  ])('collects %s', (name, value) => {
+    expect(secretValuesFrom({ [name]: value })).toContain(value);
+  });
+
+  it('also lists the password of a URL alone, so it goes wherever it is printed', () => {
+    expect(secretValuesFrom({ ANY_NAME: 'postgres://app:Pg-pass-81@db/app' })).toEqual(['postgres://app:Pg-pass-81@db/app', 'Pg-pass-81']);
+  });
+
+  it.each([
+    ['DESKTOP_SESSION', 'ubuntu'],
+    ['MY_TOKEN', 'abc'],
+    ['KEYBOARD', 'qwertyuiop'],
+    ['MONKEY', 'banana-bread'],
+    ['XKB_KEYMAP', 'us-intl-variant'],
+    ['TOKEN_TTL', '3600'],
+    ['API_KEY', 'changeme-please'],
+    ['SECRET_NAME', 'my-app-secrets'],
+    ['PWD', '/home/me/project'],
+    ['OLDPWD', '/home/me'],
+    ['DATABASE_URL', 'postgres://localhost/db'],
+  ])('leaves %s=%s alone: a name fragment, a short or common value, a placeholder, no password', (name, value) => {
+    expect(secretValuesFrom({ [name]: value })).toEqual([]);
   });
 });

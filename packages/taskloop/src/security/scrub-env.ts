@@ -1,3 +1,5 @@
+import { looksLikeSecretValue } from './generic-secrets.js';
+
 /**
  * The variables every child gets when the parent has them: enough to find programs (PATH), write
  * temp files and caches (HOME, TMPDIR), and print text sanely (LANG, TERM, TZ). Nothing here
@@ -45,15 +47,41 @@ export function scrubbedEnv(source: NodeJS.ProcessEnv, allow: readonly string[] 
   return env;
 }
 
-/** Variable names that by convention hold a credential. */
-const SECRET_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|PRIVATE_KEY|SESSION)(?:_|$)/i;
+/**
+ * Variable names that by convention hold a credential: a whole word of the name (`*_TOKEN`,
+ * `*_API_KEY`, `GITHUB_PAT`, `SENTRY_DSN`, `SLACK_WEBHOOK_URL`, `CONNECTION_STRING`), or a
+ * password suffix glued on (`PGPASSWORD`, `MYSQL_PWD`). Fragments that also name harmless things
+ * (`SESSION`, `KEY` in `XKB_KEYMAP`, `AUTH` in `XAUTHORITY`) are not enough.
+ */
+const SECRET_NAME = /(?:^|_)(?:API_?KEY|ACCESS_?KEY|SECRET(?:_?ACCESS)?(?:_?KEY)?|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|ACCOUNT_?KEY|KEY|TOKEN|PAT|PASS|PASSPHRASE|CREDENTIALS?|AUTH_?TOKEN|DSN|WEBHOOK(?:_?URL)?|CONNECTION_?STRING|CONN_?STR)(?:_|$)|(?:PASSWORD|PASSWD|PWD)$/i;
+/** The shell's working directories, whose names end like a password variable's. */
+const NOT_SECRET_NAMES = new Set(['PWD', 'OLDPWD']);
+/** A URL that carries a password (`scheme://user:password@host`, the user may be empty). */
+const URL_WITH_PASSWORD = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/@:]*:[^\s@/]+@/;
 
 /**
- * The values of the variables in `source` that look like credentials by name (`*_API_KEY`,
- * `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, ...), for `redactSecrets`: even a variable that never
- * reached the child may have been written into a file the child prints. Values shorter than 6
- * characters are left out (redacting "1" or "true" would shred every log).
+ * The values of the variables in `source` that hold credentials, for `redactSecrets`: even a
+ * variable that never reached the child may have been written into a file the child prints.
+ * A value is taken when
+ * - it contains a URL with a password (`DATABASE_URL`, `REDIS_URL`, whatever the name), or
+ * - its name is credential-like (`SECRET_NAME`) and the value looks like a secret: a password
+ *   (`*PASSWORD`, `*_PWD`) of at least 6 characters; anything else at least 8 characters, of two
+ *   kinds of character and 3 bits of entropy per character, never a placeholder (`changeme`,
+ *   `${VAR}`, `xxxx`) — so `DESKTOP_SESSION=ubuntu` or `TOKEN_TTL=3600` redact nothing.
+ * For a URL, its password alone is listed too, so that it goes wherever it is printed.
  */
 export function secretValuesFrom(source: NodeJS.ProcessEnv): string[] {
-  return Object.entries(source).flatMap(([name, value]) => (typeof value === 'string' && value.length >= 6 && SECRET_NAME.test(name) ? [value] : []));
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(source)) {
+    if (typeof value !== 'string' || value.length < 6 || NOT_SECRET_NAMES.has(name.toUpperCase())) continue;
+    const url = URL_WITH_PASSWORD.exec(value);
+    if (url !== null) {
+      values.push(value);
+      const password = /:([^\s@/:]+)@$/.exec(url[0])?.[1];
+      if (password !== undefined && password.length >= 6) values.push(password);
+    } else if (SECRET_NAME.test(name) && looksLikeSecretValue(name, value)) {
+      values.push(value);
+    }
+  }
+  return values;
 }

@@ -5,8 +5,8 @@
 const join = (...parts: readonly string[]): string => parts.join('');
 
 export const FAKE_SECRETS = {
-  awsAccessKey: join('AK', 'IA', 'IOSFODNN7', 'EXAMPLE'),
-  awsSecretKey: join('wJalrXUtnFEMI', '/K7MDENG/', 'bPxRfiCYEXAMPLEKEY'),
+  awsAccessKey: join('AK', 'IA', 'Q3ZT7NL2', 'HX5WBR4P'),
+  awsSecretKey: join('wJalrXUtnFEMI', '/K7MDENG/', 'bPxRfiCYzQ4mW8tLkR'),
   githubToken: join('gh', 'p_', '1234567890abcdefghij', 'ABCDEFGHIJ123456'),
   githubOauthToken: join('gh', 'o_', '1234567890abcdefghij', 'ABCDEFGHIJ123456'),
   githubPat: join('github', '_pat_', '11ABCDEFG0123456789', '_abcdefghijklmnopqrstuvwxyz'),
@@ -19,5 +19,6 @@ export const FAKE_SECRETS = {
   stripeKey: join('sk', '_live_', 'abcdefghijklmnop0123'),
   jwt: join('ey', 'JhbGciOiJIUzI1NiJ9', '.', 'ey', 'JzdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'),
   rsaPrivateKey: ['-----BEGIN RSA ' + 'PRIVATE KEY-----', 'MIIEowIBAAKCAQEAuZ0nq', 'abcdefABCDEF0123456789+/==', '-----END RSA ' + 'PRIVATE KEY-----'].join('\n'),
+  npmToken: join('npm_', 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'),
   opensshKeyHead: join('-----BEGIN OPENSSH ', 'PRIVATE KEY-----'),
 } as const;
