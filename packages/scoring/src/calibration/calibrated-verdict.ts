@@ -22,7 +22,16 @@ export interface CalibratedRuleOptions {
   readonly costOfMissedGo?: number;
   /** Fewer valid votes than this is NO_GO before any weight is read (default 3). */
   readonly minValidVotes?: number;
+  /**
+   * The false-GO rate you accept instead of costs: GO only when, under the calibrated model, a
+   * board whose GO would be wrong says GO at most this often (a Neyman–Pearson threshold,
+   * computed from the present members' reliabilities; at most `MAX_RATE_MEMBERS` members).
+   */
+  readonly falseGoRate?: number;
 }
+
+/** The most members `falseGoRate` enumerates the vote patterns of (2^20 patterns). */
+export const MAX_RATE_MEMBERS = 20;
 
 /** How one member counted, and why. */
 export interface CalibratedMember {
@@ -45,12 +54,12 @@ export type CalibratedDecision =
   | {
       readonly status: 'decided';
       readonly rule: 'calibrated';
-      /** GO only when the posterior odds that GO is right beat the cost ratio; a tie is NO_GO. */
+      /** GO only when the posterior odds that GO is right beat the threshold and a counted member said GO; a tie is NO_GO. */
       readonly verdict: 'GO' | 'NO_GO';
       /** The estimated probability that GO is the right call. */
       readonly probabilityGo: number;
       readonly logOdds: number;
-      /** log(costOfFalseGo / costOfMissedGo): the log odds GO must beat. */
+      /** The log odds GO must beat: log(costOfFalseGo / costOfMissedGo), or the one `falseGoRate` sets. */
       readonly threshold: number;
       readonly validVotes: number;
       readonly minValidVotes: number;
@@ -63,8 +72,9 @@ export type CalibratedDecision =
  * The decision rule that is optimal when its assumptions hold (Nitzan & Paroush 1982): each
  * member's own verdict weighted by the log odds of its calibrated reliability, members of one
  * model family discounted to the family's effective size, added to the prior's log odds, and GO
- * only when that beats the stated cost ratio (Bayes' rule for two actions). Fails closed: the
- * quorum is checked first, a tie is NO_GO, and a member no better than chance adds nothing.
+ * only when that beats the stated cost ratio (Bayes' rule for two actions) or the threshold of a
+ * stated false-GO rate. Fails closed: the quorum is checked first, a tie is NO_GO, a member no
+ * better than chance adds nothing, and no prior or rate makes a GO unless a counted member said GO.
  *
  * @example
  * const decision = calibratedVerdict(members, calibrate(record), { costOfFalseGo: 4 });
@@ -94,8 +104,8 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     if (family !== undefined) familySize.set(family, (familySize.get(family) ?? 0) + 1);
   }
 
-  const threshold = Math.log(costOfFalseGo / costOfMissedGo);
-  let logOdds = Math.log(priorGo / (1 - priorGo));
+  const prior = Math.log(priorGo / (1 - priorGo));
+  let logOdds = prior;
   const members = counted.map((vote): CalibratedMember => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
     const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
@@ -108,7 +118,10 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     logOdds += vote.verdict === 'GO' ? effectiveWeight : -effectiveWeight;
     return { memberId: vote.memberId, verdict: vote.verdict, ...(family === undefined ? {} : { family }), evidence: learned.evidence, reliability: learned.reliability, weight, familyDiscount, effectiveWeight };
   });
-  const verdict = logOdds > threshold ? 'GO' : 'NO_GO';
+  const threshold = options.falseGoRate === undefined ? Math.log(costOfFalseGo / costOfMissedGo) : rateThreshold(members, prior, options.falseGoRate);
+  // A floor no prior or rate can lower: some member whose vote counts must have said GO.
+  const someoneSaidGo = members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0);
+  const verdict = someoneSaidGo && logOdds > threshold ? 'GO' : 'NO_GO';
   return {
     status: 'decided',
     rule: 'calibrated',
@@ -138,4 +151,39 @@ function familyWarnings(members: readonly CalibratedMember[]): string[] {
   return [...byFamily.entries()]
     .filter(([, f]) => f.count > 1 && f.weight > total / 2)
     .map(([family, f]) => `the ${family} family holds ${Math.round((100 * f.weight) / total)} % of the weight (${f.count} members): its members are not independent votes; add members of other families`);
+}
+
+/**
+ * The least log-odds threshold t such that, were GO the wrong call, the present members' votes
+ * (each GO with probability 1 − reliability, independently) would give log odds above t with
+ * probability at most `rate`. Enumerates every pattern of votes, so it is exact for the model.
+ */
+export function rateThreshold(members: readonly Pick<CalibratedMember, 'reliability' | 'effectiveWeight'>[], prior: number, rate: number): number {
+  if (!(rate >= 0 && rate <= 1)) throw new RangeError(`calibratedVerdict: falseGoRate must be between 0 and 1, got ${rate}`);
+  const counting = members.filter((m) => m.effectiveWeight > 0);
+  if (counting.length > MAX_RATE_MEMBERS) {
+    throw new RangeError(`calibratedVerdict: falseGoRate enumerates vote patterns of at most ${MAX_RATE_MEMBERS} weighted members, got ${counting.length}; use costOfFalseGo instead`);
+  }
+  const outcomes: { logOdds: number; p: number }[] = [];
+  for (let pattern = 0; pattern < 2 ** counting.length; pattern += 1) {
+    let logOdds = prior;
+    let p = 1;
+    counting.forEach((m, i) => {
+      const saysGo = (pattern >> i) & 1;
+      logOdds += saysGo ? m.effectiveWeight : -m.effectiveWeight;
+      p *= saysGo ? 1 - m.reliability : m.reliability;
+    });
+    outcomes.push({ logOdds, p });
+  }
+  outcomes.sort((a, b) => b.logOdds - a.logOdds);
+  // Walk down from the most GO-looking pattern; stop before the false-GO mass would pass the rate.
+  let mass = 0;
+  for (let i = 0; i < outcomes.length; ) {
+    const level = (outcomes[i] as { logOdds: number }).logOdds;
+    let atLevel = 0;
+    for (; i < outcomes.length && (outcomes[i] as { logOdds: number }).logOdds === level; i += 1) atLevel += (outcomes[i] as { p: number }).p;
+    if (mass + atLevel > rate) return level;
+    mass += atLevel;
+  }
+  return -Infinity;
 }

@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../verdict.js';
 import { calibrate, DEFAULT_PRIOR, type Calibration } from './calibrate.js';
-import { calibratedVerdict, type CalibratedVote } from './calibrated-verdict.js';
+import { calibratedVerdict, rateThreshold, type CalibratedVote } from './calibrated-verdict.js';
 import { EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type TrackRecord } from './track-record.js';
 
 const verdicts = fc.constantFrom<Verdict>('GO', 'PIVOT', 'NO_GO');
@@ -56,7 +56,7 @@ describe('calibratedVerdict fails closed', () => {
   it('never says GO when no member voted GO, and never counts a member twice', () => {
     fc.assert(
       fc.property(trackRecord, board, (record, votes) => {
-        const decision = calibratedVerdict([...votes, ...votes.slice(0, 1)], calibrate(record), { minValidVotes: 1, priorGo: 0.5 });
+        const decision = calibratedVerdict([...votes, ...votes.slice(0, 1)], calibrate(record), { minValidVotes: 1, priorGo: 0.99, falseGoRate: 1 });
         if (!votes.some((v) => v.verdict === 'GO')) expect(decision.verdict).toBe('NO_GO');
         if (decision.status === 'decided') expect(decision.members.map((m) => m.memberId)).not.toContain(votes[0]?.memberId);
       }),
@@ -70,7 +70,7 @@ describe('calibratedVerdict fails closed', () => {
         if (decision.status !== 'decided') return;
         expect(decision.probabilityGo).toBeGreaterThan(0);
         expect(decision.probabilityGo).toBeLessThan(1);
-        expect(decision.verdict === 'GO').toBe(decision.logOdds > decision.threshold);
+        if (decision.verdict === 'GO') expect(decision.logOdds).toBeGreaterThan(decision.threshold);
         for (const m of decision.members) {
           expect(m.weight).toBeGreaterThanOrEqual(0);
           expect(m.familyDiscount).toBeGreaterThan(0);
@@ -154,5 +154,35 @@ describe('calibrate', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe('a false-GO rate the user chooses', () => {
+  it('keeps the false-GO rate at or below the one asked for, under the calibrated model, exactly', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.5, max: 0.99, noNaN: true }), { minLength: 3, maxLength: 9 }), fc.double({ min: 0, max: 0.5, noNaN: true }), (accuracies, rate) => {
+        const members = accuracies.map((reliability) => ({ reliability, effectiveWeight: Math.log(reliability / (1 - reliability)) }));
+        const t = rateThreshold(members, 0, rate);
+        // Every pattern of votes, with its chance when GO is the wrong call.
+        let falseGo = 0;
+        for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
+          let logOdds = 0;
+          let p = 1;
+          members.forEach((m, i) => {
+            const go = (pattern >> i) & 1;
+            logOdds += go ? m.effectiveWeight : -m.effectiveWeight;
+            p *= go ? 1 - m.reliability : m.reliability;
+          });
+          if (logOdds > t) falseGo += p;
+        }
+        expect(falseGo).toBeLessThanOrEqual(rate + 1e-12);
+      }),
+    );
+  });
+
+  it('refuses a rate outside [0, 1] and a board too large to enumerate', () => {
+    const many = Array.from({ length: 21 }, () => ({ reliability: 0.7, effectiveWeight: 0.8 }));
+    expect(() => rateThreshold(many, 0, 0.1)).toThrow(/at most 20/);
+    expect(() => rateThreshold([], 0, 1.5)).toThrow(/between 0 and 1/);
   });
 });
