@@ -96,7 +96,6 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
   if (counted.length < minValidVotes) return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
 
   const reliabilities = new Map(calibration.members.map((member) => [member.key, member]));
-  const rhos = new Map(calibration.families.map((family) => [family.family, family.rho]));
   const familyOf = (vote: CalibratedVote) => vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
   const familySize = new Map<string, number>();
   for (const vote of counted) {
@@ -111,14 +110,14 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
     const family = familyOf(vote);
     const k = family === undefined ? 1 : (familySize.get(family) as number);
-    const rho = family === undefined ? 0 : (rhos.get(family) ?? calibration.defaultRho);
+    const rho = family === undefined ? 0 : rhoOf(calibration, family);
     const familyDiscount = 1 / (1 + (k - 1) * rho);
     const weight = Math.max(0, learned.weight);
     const effectiveWeight = weight * familyDiscount;
     logOdds += vote.verdict === 'GO' ? effectiveWeight : -effectiveWeight;
     return { memberId: vote.memberId, verdict: vote.verdict, ...(family === undefined ? {} : { family }), evidence: learned.evidence, reliability: learned.reliability, weight, familyDiscount, effectiveWeight };
   });
-  const threshold = options.falseGoRate === undefined ? Math.log(costOfFalseGo / costOfMissedGo) : rateThreshold(members, prior, options.falseGoRate);
+  const threshold = options.falseGoRate === undefined ? Math.log(costOfFalseGo / costOfMissedGo) : cachedRateThreshold(calibration, members, prior, options.falseGoRate);
   // A floor no prior or rate can lower: some member whose vote counts must have said GO.
   const someoneSaidGo = members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0);
   const verdict = someoneSaidGo && logOdds > threshold ? 'GO' : 'NO_GO';
@@ -153,26 +152,70 @@ function familyWarnings(members: readonly CalibratedMember[]): string[] {
     .map(([family, f]) => `the ${family} family holds ${Math.round((100 * f.weight) / total)} % of the weight (${f.count} members): its members are not independent votes; add members of other families`);
 }
 
+/** Thresholds already enumerated, per calibration: a board asks the same question for every decision. */
+const thresholds = new WeakMap<Calibration, Map<string, number>>();
+
+function rhoOf(calibration: Calibration, family: string): number {
+  return calibration.families.find((f) => f.family === family)?.rho ?? calibration.defaultRho;
+}
+const THRESHOLDS_PER_CALIBRATION = 256;
+
+function cachedRateThreshold(calibration: Calibration, members: readonly CalibratedMember[], prior: number, rate: number): number {
+  const key = `${prior} ${rate} ${members.map((m) => `${m.reliability}:${m.effectiveWeight}:${m.family ?? ''}`).join(' ')}`;
+  const known = thresholds.get(calibration) ?? new Map<string, number>();
+  let threshold = known.get(key);
+  if (threshold === undefined) {
+    threshold = rateThreshold(members, prior, rate, (family) => rhoOf(calibration, family));
+    if (known.size >= THRESHOLDS_PER_CALIBRATION) known.clear();
+    known.set(key, threshold);
+    thresholds.set(calibration, known);
+  }
+  return threshold;
+}
+
 /**
  * The least log-odds threshold t such that, were GO the wrong call, the present members' votes
- * (each GO with probability 1 − reliability, independently) would give log odds above t with
- * probability at most `rate`. Enumerates every pattern of votes, so it is exact for the model.
+ * would give log odds above t with probability at most `rate`. Each member says GO (errs) with
+ * probability 1 − reliability; members of one family err together as the calibration learned
+ * (a shared error each copies with probability √ρ, so two members' errors correlate ρ). Every
+ * pattern of votes is enumerated, so the threshold is exact for that model.
  */
-export function rateThreshold(members: readonly Pick<CalibratedMember, 'reliability' | 'effectiveWeight'>[], prior: number, rate: number): number {
+export function rateThreshold(
+  members: readonly Pick<CalibratedMember, 'reliability' | 'effectiveWeight' | 'family'>[],
+  prior: number,
+  rate: number,
+  rhoOf: (family: string) => number = () => 0,
+): number {
   if (!(rate >= 0 && rate <= 1)) throw new RangeError(`calibratedVerdict: falseGoRate must be between 0 and 1, got ${rate}`);
   const counting = members.filter((m) => m.effectiveWeight > 0);
   if (counting.length > MAX_RATE_MEMBERS) {
     throw new RangeError(`calibratedVerdict: falseGoRate enumerates vote patterns of at most ${MAX_RATE_MEMBERS} weighted members, got ${counting.length}; use costOfFalseGo instead`);
   }
+  const groups = new Map<string, number[]>();
+  const alone: number[] = [];
+  counting.forEach((m, i) => {
+    if (m.family === undefined || !(rhoOf(m.family) > 0)) alone.push(i);
+    else groups.set(m.family, [...(groups.get(m.family) ?? []), i]);
+  });
   const outcomes: { logOdds: number; p: number }[] = [];
   for (let pattern = 0; pattern < 2 ** counting.length; pattern += 1) {
+    const saysGo = (i: number) => ((pattern >> i) & 1) === 1;
+    const own = (i: number) => (saysGo(i) ? 1 - (counting[i] as { reliability: number }).reliability : (counting[i] as { reliability: number }).reliability);
     let logOdds = prior;
+    counting.forEach((m, i) => (logOdds += saysGo(i) ? m.effectiveWeight : -m.effectiveWeight));
     let p = 1;
-    counting.forEach((m, i) => {
-      const saysGo = (pattern >> i) & 1;
-      logOdds += saysGo ? m.effectiveWeight : -m.effectiveWeight;
-      p *= saysGo ? 1 - m.reliability : m.reliability;
-    });
+    for (const i of alone) p *= own(i);
+    for (const [family, indexes] of groups) {
+      const c = Math.sqrt(rhoOf(family));
+      const shared = 1 - indexes.reduce((sum, i) => sum + (counting[i] as { reliability: number }).reliability, 0) / indexes.length;
+      let mixed = 0;
+      for (const sharedErr of [false, true]) {
+        let given = sharedErr ? shared : 1 - shared;
+        for (const i of indexes) given *= c * (saysGo(i) === sharedErr ? 1 : 0) + (1 - c) * own(i);
+        mixed += given;
+      }
+      p *= mixed;
+    }
     outcomes.push({ logOdds, p });
   }
   outcomes.sort((a, b) => b.logOdds - a.logOdds);
@@ -181,7 +224,7 @@ export function rateThreshold(members: readonly Pick<CalibratedMember, 'reliabil
   for (let i = 0; i < outcomes.length; ) {
     const level = (outcomes[i] as { logOdds: number }).logOdds;
     let atLevel = 0;
-    for (; i < outcomes.length && (outcomes[i] as { logOdds: number }).logOdds === level; i += 1) atLevel += (outcomes[i] as { p: number }).p;
+    for (; i < outcomes.length && Math.abs((outcomes[i] as { logOdds: number }).logOdds - level) <= 1e-12 * Math.max(1, Math.abs(level)); i += 1) atLevel += (outcomes[i] as { p: number }).p;
     if (mass + atLevel > rate) return level;
     mass += atLevel;
   }
