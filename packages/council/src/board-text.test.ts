@@ -21,6 +21,16 @@ describe('parseBoard', () => {
     expect(fromJson).toEqual(fromYaml);
   });
 
+  it('refuses a member weight above the largest the consensus counts, at its line, with a fix', () => {
+    const text = good.replace('{ id: b, persona: B, model: offline:m }', '{ id: b, persona: B, model: offline:m, weight: 2000000 }');
+    const issues = parseBoard(text, { file: 'boards/heavy.yaml' })._unsafeUnwrapErr();
+    expect(issues).toEqual([expect.objectContaining({ code: 'bad_weight', file: 'boards/heavy.yaml', line: 6, path: ['phases', 0, 'members', 1, 'weight'] })]);
+    expect(issues[0]?.message).toContain('1,000,000');
+    expect(issues[0]?.fix).toContain('at most 1000000');
+    // The largest weight itself loads.
+    expect(parseBoard(good.replace('model: offline:m }', 'model: offline:m, weight: 1000000 }')).isOk()).toBe(true);
+  });
+
   it('points a contrarian that is not last at its line and column', () => {
     const text = `id: demo
 phases:

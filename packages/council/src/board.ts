@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from '@conclave/core';
 import {
   formatPath,
+  MAX_MEMBER_WEIGHT,
   MIN_VALID_VOTES,
   PRODUCT_RUBRIC,
   validateRubric,
@@ -198,6 +199,10 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
       }
       if (member.weight !== undefined && !(typeof member.weight === 'number' && Number.isFinite(member.weight) && member.weight > 0)) {
         add('bad_weight', [...at, 'weight'], `weight must be a finite number above 0, got ${JSON.stringify(member.weight)}`, 'use a positive number such as 1 (the default)');
+      } else if (typeof member.weight === 'number' && member.weight > MAX_MEMBER_WEIGHT) {
+        // The consensus refuses such a vote (it could overflow a weighted total): refuse it here,
+        // where the fix can be named, rather than lose the member's vote after a paid call.
+        add('bad_weight', [...at, 'weight'], `weight ${member.weight} is above the largest member weight, ${MAX_MEMBER_WEIGHT.toLocaleString('en-US')}`, `use a weight of at most ${MAX_MEMBER_WEIGHT}; only the ratio between members' weights matters, so scale them all down`);
       }
       if (typeof member.model === 'string' && !isKnownModel(member.model)) {
         add('unknown_model', [...at, 'model'], describeUnknownModel(member.model, options), 'write the model as provider:model, e.g. "offline:analyst" or "anthropic:claude-sonnet-5-5"');

@@ -2,6 +2,7 @@ import type { ModelAdapter, ModelRequest } from '@conclave/core';
 import { board as boardArb, fault, hostileAdapter, hostileAdapterKind, misbehavingAdapter, scriptedAdapter, type ScriptedReply } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_MEMBER_WEIGHT } from '@conclave/scoring';
 import { defineBoard, type Board } from './board.js';
 import type { DebateEvent } from './debate-event.js';
 import { DebateEngine } from './debate-engine.js';
@@ -459,5 +460,27 @@ describe('a reply whose value has a symbol key', () => {
     const result = await DebateEngine.run(board, { question: 'q', adapters: { scripted: adapter } });
     expect(result.failures).toHaveLength(0);
     expect(result.transcript.map((c) => Object.getOwnPropertySymbols(c.scores))).toEqual([[], [], []]);
+  });
+});
+
+describe('DebateEngine: no vote is lost', () => {
+  it('counts every valid contribution, whatever weight in the allowed range its member carries', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant(MAX_MEMBER_WEIGHT), fc.constant(Number.MIN_VALUE), fc.double({ min: Number.MIN_VALUE, max: MAX_MEMBER_WEIGHT, noNaN: true })), { minLength: 3, maxLength: 6 }),
+        fc.integer({ min: 0, max: 10 }),
+        async (weights, value) => {
+          const board = defineBoard(
+            { id: 'weights', phases: [{ name: 'all', members: weights.map((weight, i) => ({ ...member(`m${i}`), weight })) }] },
+            known,
+          );
+          const result = await DebateEngine.run(board, { question: 'q', adapters: { scripted: scriptedAdapter(() => vote(value)) } });
+          expect(result.failures).toEqual([]);
+          expect(result.consensus.invalid).toEqual([]);
+          expect(result.consensus.validVotes).toBe(weights.length);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -11,7 +11,7 @@ import {
   type ModelRequest,
   type Usage,
 } from '@conclave/core';
-import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Vote } from '@conclave/scoring';
+import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type InvalidVoteReason, type Vote } from '@conclave/scoring';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
@@ -170,6 +170,9 @@ class DebateRun {
     const consensus = trusted
       ? aggregateConsensus(votes, { rubric: board.rubric, minValidVotes: board.minValidVotes })
       : aggregateConsensus([], { rubric: PRODUCT_RUBRIC, minValidVotes: MIN_VALID_VOTES });
+    // The loader refuses whatever the consensus would not count, so this list is empty; should
+    // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
+    for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
     const status = this.#stop ? 'stopped' : 'completed';
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
     const verdict = status === 'completed' ? consensus.verdict : 'NO_GO';
@@ -304,4 +307,11 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 function renderContext(context: DebateOptions['context']): string | undefined {
   if (context === undefined) return undefined;
   return typeof context === 'string' ? context : JSON.stringify(context, null, 2);
+}
+
+/** A contribution whose vote the consensus did not count, as the member failure that says why. */
+function droppedVote(contribution: Contribution, reasons: readonly InvalidVoteReason[], phases: readonly Phase[]): MemberFailure {
+  const { phase, phaseIndex, memberId } = contribution;
+  const model = phases[phaseIndex]?.members.find((m) => m.id === memberId)?.model ?? '';
+  return { phase, phaseIndex, memberId, model, reason: { kind: 'invalid_vote', reasons } };
 }

@@ -1,7 +1,8 @@
-import { aggregateConsensus, type ConsensusResult, type Verdict } from '@conclave/scoring';
+import type { ConsensusResult, Verdict } from '@conclave/scoring';
 import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
+import { exactConsensus } from './exact/exact-consensus.js';
 import { freezeOnce } from './freeze-once.js';
 import { copyDetails } from './finding-details.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
@@ -242,7 +243,8 @@ class BuiltInContext implements OracleContext {
 
   recomputed(): ConsensusResult {
     const view = this.#view;
-    return (this.#recomputed ??= aggregateConsensus(view.votes, { rubric: view.rubric, minValidVotes: view.minValidVotes }));
+    // The checker's own exact arithmetic, never the maker's `aggregateConsensus` (ADR 0033).
+    return (this.#recomputed ??= exactConsensus(view.votes, view.rubric, view.minValidVotes));
   }
 
   /** The frozen context any oracle that is not built in gets. */

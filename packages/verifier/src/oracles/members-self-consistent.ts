@@ -1,4 +1,5 @@
-import { verdictFor, weightedScore, type MemberScore } from '@conclave/scoring';
+import type { MemberScore } from '@conclave/scoring';
+import { exactMemberUnits, exactVerdict } from '../exact/exact-consensus.js';
 import type { Oracle } from '../oracle.js';
 import { proven, refuted, SCORE_TOLERANCE, unprovable } from './finding.js';
 
@@ -49,10 +50,10 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     for (let i = 0; i < members.length; i += 1) {
       const member = members[i] as (typeof members)[number];
       // A member whose scores are the very (frozen) object its recomputed twin was scored from
-      // already has that score: the recomputation is `weightedScore`'s sum, in the same order.
+      // already has that score and verdict: both were just computed exactly from those scores.
       const twin = matched[i];
-      const own = twin !== undefined && twin.scores === member.scores ? twin.score : weightedScore(member.scores, rubric);
-      const earned = verdictFor(own, rubric.thresholds);
+      const own = twin !== undefined && twin.scores === member.scores ? twin.score : exactMemberUnits(member.scores, rubric) / 1e9;
+      const earned = twin !== undefined && twin.scores === member.scores ? twin.verdict : exactVerdict(own, rubric.thresholds);
       if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
       if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
       if (earned !== consensus.verdict) dissenters.push(member.memberId);

@@ -1,8 +1,8 @@
-import { verdictFor } from '@conclave/scoring';
+import { exactVerdict } from '../exact/exact-consensus.js';
 import type { Oracle } from '../oracle.js';
 import { proven, refuted } from './finding.js';
 
-/** The recorded verdict is the one the recorded score earns under the rubric's thresholds. */
+/** The recorded verdict is the one the recorded score earns under the rubric's thresholds, compared exactly. */
 export const verdictMatchesScore: Oracle<'verdict_matches_score'> = {
   name: 'verdict-matches-score',
   kind: 'verdict_matches_score',
@@ -11,7 +11,7 @@ export const verdictMatchesScore: Oracle<'verdict_matches_score'> = {
     if (consensus.status === 'quorum_not_met') {
       return consensus.verdict === 'NO_GO' ? proven('no quorum, and the verdict is NO_GO') : refuted(`no quorum, yet the verdict is ${String((consensus as { verdict: unknown }).verdict)}`);
     }
-    const earned = verdictFor(consensus.score, rubric.thresholds);
+    const earned = exactVerdict(consensus.score, rubric.thresholds);
     return earned === consensus.verdict
       ? proven(`a score of ${consensus.score} earns ${earned}`)
       : refuted(`a score of ${consensus.score} earns ${earned}, but the record says ${consensus.verdict}`, { score: consensus.score, earned, recorded: consensus.verdict });

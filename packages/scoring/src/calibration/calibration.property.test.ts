@@ -1,0 +1,188 @@
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Verdict } from '../verdict.js';
+import { calibrate, DEFAULT_PRIOR, type Calibration } from './calibrate.js';
+import { calibratedVerdict, rateThreshold, type CalibratedVote } from './calibrated-verdict.js';
+import { EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type TrackRecord } from './track-record.js';
+
+const verdicts = fc.constantFrom<Verdict>('GO', 'PIVOT', 'NO_GO');
+const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+const families = fc.constantFrom('anthropic', 'openai', 'google', undefined);
+
+/** A track record of up to 40 labelled decisions by up to seven members of a few families. */
+const trackRecord: fc.Arbitrary<TrackRecord> = fc
+  .array(fc.tuple(fc.array(fc.tuple(fc.constantFrom(...ids), verdicts, families), { minLength: 1, maxLength: 7 }), fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO')), { maxLength: 40 })
+  .map((decisions) =>
+    decisions.reduce((record, [members, outcome], i) => {
+      const unique = members.filter(([id], j) => members.findIndex(([other]) => other === id) === j);
+      const withDecision = recordDecision(record, `d${i}`, unique.map(([memberId, verdict, family]) => ({ memberId, verdict, ...(family === undefined ? {} : { family }) })));
+      return recordOutcome(withDecision, `d${i}`, outcome);
+    }, EMPTY_TRACK_RECORD),
+  );
+
+const board = fc.uniqueArray(fc.tuple(fc.constantFrom(...ids), verdicts, families), { selector: ([id]) => id, minLength: 0, maxLength: 7 }).map((members) =>
+  members.map(([memberId, verdict, family]): CalibratedVote => ({ memberId, verdict, ...(family === undefined ? {} : { family }) })),
+);
+
+const costs = fc.double({ min: 0.01, max: 100, noNaN: true });
+
+describe('calibratedVerdict fails closed', () => {
+  it('is NO_GO without a quorum, before any weight is read', () => {
+    fc.assert(
+      fc.property(trackRecord, board, fc.integer({ min: 1, max: 8 }), (record, votes, minValidVotes) => {
+        const decision = calibratedVerdict(votes, calibrate(record), { minValidVotes });
+        if (votes.length < minValidVotes) expect(decision).toMatchObject({ status: 'quorum_not_met', verdict: 'NO_GO' });
+        if (decision.verdict === 'GO') expect(decision.validVotes).toBeGreaterThanOrEqual(minValidVotes);
+      }),
+    );
+  });
+
+  it('is monotone: a vote turned to GO never turns a GO into NO_GO; a higher cost of a false GO never turns a NO_GO into GO', () => {
+    fc.assert(
+      fc.property(trackRecord, board, fc.nat(), costs, costs, (record, votes, pick, cost, more) => {
+        const calibration = calibrate(record);
+        const before = calibratedVerdict(votes, calibration, { minValidVotes: 1, costOfFalseGo: cost });
+        if (votes.length > 0) {
+          const i = pick % votes.length;
+          const raised = votes.map((v, j) => (j === i ? { ...v, verdict: 'GO' as const } : v));
+          if (before.verdict === 'GO') expect(calibratedVerdict(raised, calibration, { minValidVotes: 1, costOfFalseGo: cost }).verdict).toBe('GO');
+        }
+        const stricter = calibratedVerdict(votes, calibration, { minValidVotes: 1, costOfFalseGo: cost + more });
+        if (before.verdict === 'NO_GO') expect(stricter.verdict).toBe('NO_GO');
+      }),
+    );
+  });
+
+  it('never says GO when no member voted GO, and never counts a member twice', () => {
+    fc.assert(
+      fc.property(trackRecord, board, (record, votes) => {
+        const decision = calibratedVerdict([...votes, ...votes.slice(0, 1)], calibrate(record), { minValidVotes: 1, priorGo: 0.99, falseGoRate: 1 });
+        if (!votes.some((v) => v.verdict === 'GO')) expect(decision.verdict).toBe('NO_GO');
+        if (decision.status === 'decided') expect(decision.members.map((m) => m.memberId)).not.toContain(votes[0]?.memberId);
+      }),
+    );
+  });
+
+  it('reports every member with its evidence, weight and family discount, and P(GO) beside the verdict', () => {
+    fc.assert(
+      fc.property(trackRecord, board, (record, votes) => {
+        const decision = calibratedVerdict(votes, calibrate(record), { minValidVotes: 1 });
+        if (decision.status !== 'decided') return;
+        expect(decision.probabilityGo).toBeGreaterThan(0);
+        expect(decision.probabilityGo).toBeLessThan(1);
+        if (decision.verdict === 'GO') expect(decision.logOdds).toBeGreaterThan(decision.threshold);
+        for (const m of decision.members) {
+          expect(m.weight).toBeGreaterThanOrEqual(0);
+          expect(m.familyDiscount).toBeGreaterThan(0);
+          expect(m.familyDiscount).toBeLessThanOrEqual(1);
+          expect(m.effectiveWeight).toBeCloseTo(m.weight * m.familyDiscount, 12);
+        }
+      }),
+    );
+  });
+});
+
+describe('calibrate', () => {
+  it('shrinks toward the prior when evidence is thin, and follows the evidence when it is not', () => {
+    const none = calibrate(EMPTY_TRACK_RECORD);
+    expect(none.members).toEqual([]);
+    let record = EMPTY_TRACK_RECORD;
+    for (let i = 0; i < 200; i += 1) {
+      record = recordDecision(record, `d${i}`, [
+        { memberId: 'expert', verdict: 'GO' },
+        { memberId: 'coin', verdict: i % 2 === 0 ? 'GO' : 'NO_GO' },
+      ]);
+      record = recordOutcome(record, `d${i}`, i % 10 === 0 ? 'NO_GO' : 'GO');
+    }
+    const learned = calibrate(record);
+    const expert = learned.members.find((m) => m.key === 'expert')!;
+    const coin = learned.members.find((m) => m.key === 'coin')!;
+    expect(expert.evidence).toBe(200);
+    expect(expert.reliability).toBeCloseTo((180 + DEFAULT_PRIOR.alpha) / (200 + DEFAULT_PRIOR.alpha + DEFAULT_PRIOR.beta), 12);
+    // The coin says GO on even decisions: right on 80 of them (not on every tenth), wrong on every odd one.
+    expect(coin.reliability).toBeCloseTo((80 + DEFAULT_PRIOR.alpha) / (200 + DEFAULT_PRIOR.alpha + DEFAULT_PRIOR.beta), 12);
+    expect(coin.weight).toBeLessThan(0);
+    // Worse than chance: the rule ignores it rather than turning its vote around.
+    const decision = calibratedVerdict([{ memberId: 'coin', verdict: 'NO_GO' }], learned, { minValidVotes: 1 });
+    expect(decision).toMatchObject({ verdict: 'NO_GO', members: [{ weight: 0, effectiveWeight: 0 }] });
+    const thin = calibrate(recordOutcome(recordDecision(EMPTY_TRACK_RECORD, 'x', [{ memberId: 'lucky', verdict: 'GO' }]), 'x', 'GO'));
+    expect(thin.members[0]?.reliability).toBeCloseTo(4 / 6, 12);
+  });
+
+  it('estimates a family that errs together as correlated, and one that errs apart as not', () => {
+    let together = EMPTY_TRACK_RECORD;
+    let apart = EMPTY_TRACK_RECORD;
+    for (let i = 0; i < 300; i += 1) {
+      const wrongTogether = i % 4 === 0;
+      together = recordOutcome(recordDecision(together, `d${i}`, ['x', 'y', 'z'].map((memberId) => ({ memberId, family: 'same', verdict: wrongTogether ? 'NO_GO' : 'GO' }))), `d${i}`, 'GO');
+      apart = recordOutcome(recordDecision(apart, `d${i}`, ['x', 'y', 'z'].map((memberId, m) => ({ memberId, family: 'same', verdict: (i + m) % 4 === 0 ? 'NO_GO' : 'GO' }))), `d${i}`, 'GO');
+    }
+    expect(calibrate(together).families[0]?.rho).toBeGreaterThan(0.9);
+    expect(calibrate(apart).families[0]?.rho).toBeLessThan(0.05);
+  });
+
+  it('discounts three members of one correlated family to fewer than three votes, and warns', () => {
+    const calibration: Calibration = { by: 'member', prior: DEFAULT_PRIOR, members: [], families: [{ family: 'same', rho: 0.8, pairs: 100 }], defaultRho: 0.5 };
+    const votes: CalibratedVote[] = [
+      { memberId: 'x', verdict: 'GO', family: 'same' },
+      { memberId: 'y', verdict: 'GO', family: 'same' },
+      { memberId: 'z', verdict: 'GO', family: 'same' },
+      { memberId: 'p', verdict: 'NO_GO', model: 'other:m' },
+      { memberId: 'q', verdict: 'NO_GO', model: 'third:m' },
+    ];
+    const decision = calibratedVerdict(votes, calibration);
+    expect(decision.status).toBe('decided');
+    if (decision.status !== 'decided') return;
+    // Three correlated GO votes weigh 3 / (1 + 2·0.8) ≈ 1.15 votes against two independent NO_GO votes.
+    expect(decision.verdict).toBe('NO_GO');
+    expect(decision.members[0]?.familyDiscount).toBeCloseTo(1 / 2.6, 12);
+    expect(decision.warnings[0]).toContain('same family holds 60 %');
+    expect(decision.members.find((m) => m.memberId === 'p')?.family).toBe('other');
+  });
+
+  it('refuses an outcome for a decision it never recorded, and a bad prior or cost', () => {
+    expect(() => recordOutcome(EMPTY_TRACK_RECORD, 'nope', 'GO')).toThrow(/no decision "nope"/);
+    expect(() => calibrate(EMPTY_TRACK_RECORD, { prior: { alpha: 0, beta: 1 } })).toThrow(/alpha > 0/);
+    expect(() => calibratedVerdict([], calibrate(EMPTY_TRACK_RECORD), { costOfFalseGo: 0 })).toThrow(/costs must be/);
+  });
+
+  it('round-trips through JSON', () => {
+    fc.assert(
+      fc.property(trackRecord, (record) => {
+        const copy = JSON.parse(JSON.stringify(record)) as TrackRecord;
+        expect(calibrate(copy)).toEqual(calibrate(record));
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('a false-GO rate the user chooses', () => {
+  it('keeps the false-GO rate at or below the one asked for, under the calibrated model, exactly', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.5, max: 0.99, noNaN: true }), { minLength: 3, maxLength: 9 }), fc.double({ min: 0, max: 0.5, noNaN: true }), (accuracies, rate) => {
+        const members = accuracies.map((reliability) => ({ reliability, effectiveWeight: Math.log(reliability / (1 - reliability)) }));
+        const t = rateThreshold(members, 0, rate);
+        // Every pattern of votes, with its chance when GO is the wrong call.
+        let falseGo = 0;
+        for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
+          let logOdds = 0;
+          let p = 1;
+          members.forEach((m, i) => {
+            const go = (pattern >> i) & 1;
+            logOdds += go ? m.effectiveWeight : -m.effectiveWeight;
+            p *= go ? 1 - m.reliability : m.reliability;
+          });
+          if (logOdds > t) falseGo += p;
+        }
+        expect(falseGo).toBeLessThanOrEqual(rate + 1e-12);
+      }),
+    );
+  });
+
+  it('refuses a rate outside [0, 1] and a board too large to enumerate', () => {
+    const many = Array.from({ length: 21 }, () => ({ reliability: 0.7, effectiveWeight: 0.8 }));
+    expect(() => rateThreshold(many, 0, 0.1)).toThrow(/at most 20/);
+    expect(() => rateThreshold([], 0, 1.5)).toThrow(/between 0 and 1/);
+  });
+});

@@ -1,0 +1,255 @@
+import {
+  checkVote,
+  isValidVote,
+  MAX_SCORE,
+  VERDICTS,
+  type ConsensusResult,
+  type Dissent,
+  type InvalidVote,
+  type MemberScore,
+  type Rubric,
+  type Thresholds,
+  type Verdict,
+  type Vote,
+} from '@conclave/scoring';
+import { bigScaled, decimalOf, FAST_PLACES, fastPlaces, fastScaled, nineDecimalUnits, placesOf, roundedQuotient, roundedQuotientSmall } from './exact-decimal.js';
+import { ExactTotal, type ExactInt } from './exact-total.js';
+
+/** Scores are rounded to nine decimals: the checker counts them in units of 10^-9. */
+const SCORE_PLACES = 9;
+const UNIT = 10 ** SCORE_PLACES;
+const MAX_UNITS = MAX_SCORE * UNIT;
+
+/**
+ * The consensus the votes earn under the mean-score rule, recomputed by the checker with its own
+ * exact decimal arithmetic (ADR 0033), never with the maker's `aggregateConsensus`:
+ * a member's score is the rubric-weighted sum of its axis scores rounded to nine decimals
+ * (halves up, kept within 0–10); the consensus score is the member-weighted mean of those,
+ * rounded the same way; the verdict is the first threshold it reaches. Which votes are valid,
+ * and the quorum, follow the same rules as the maker's (`checkVote`; a member that votes twice
+ * has every copy dropped). The spread is reported for reading, not checked, and is not exact.
+ */
+export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, minValidVotes: number): ConsensusResult<A> {
+  const { valid, invalid } = sortVotes(votes, rubric);
+  if (valid.length < minValidVotes) return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
+
+  const axes = rubric.axes;
+  let memberPlaces = 0;
+  for (const vote of valid) if (vote.weight !== undefined) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
+  const weights: ExactInt[] = [];
+  const units: number[] = [];
+  const weightTotal = new ExactTotal();
+  const scoreTotal = new ExactTotal();
+  // Per axis, the member-weighted sum in floating point, for the axis means' first try.
+  const axisSums = new Array<number>(axes.length).fill(0);
+  let weightSum = 0;
+  for (let i = 0; i < valid.length; i += 1) {
+    const vote = valid[i] as Vote<A>;
+    const scores = vote.scores;
+    const plainWeight = vote.weight ?? 1;
+    const weight = scaled(plainWeight, memberPlaces);
+    const memberUnits = exactMemberUnits(scores, rubric);
+    weights.push(weight);
+    units.push(memberUnits);
+    weightTotal.add(weight, 1);
+    scoreTotal.add(weight, memberUnits);
+    weightSum += plainWeight;
+    for (let a = 0; a < axes.length; a += 1) axisSums[a] = (axisSums[a] as number) + plainWeight * scores[axes[a] as A];
+  }
+  const scoreUnits = ratioUnits(scoreTotal, weightTotal);
+  const verdictOf = verdictRule(rubric.thresholds);
+  const verdict = verdictOf(scoreUnits);
+  const rank = VERDICTS.indexOf(verdict);
+
+  const members: MemberScore<A>[] = [];
+  const dissent: Dissent<A>[] = [];
+  for (let i = 0; i < valid.length; i += 1) {
+    const vote = valid[i] as Vote<A>;
+    const { memberId, scores } = vote;
+    const weight = vote.weight ?? 1;
+    const score = (units[i] as number) / UNIT;
+    const ownVerdict = verdictOf(units[i] as number);
+    if (ownVerdict === verdict) members.push({ memberId, weight, scores, score, verdict: ownVerdict });
+    else {
+      const dissenter: Dissent<A> = { memberId, weight, scores, score, verdict: ownVerdict, direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below' };
+      members.push(dissenter);
+      dissent.push(dissenter);
+    }
+  }
+
+  const axisMeans = {} as Record<A, number>;
+  for (let a = 0; a < axes.length; a += 1) {
+    const axis = axes[a] as A;
+    const approx = (axisSums[a] as number) / weightSum;
+    const mean = (roundedIfClear(approx, (2 * valid.length + 6) * EPSILON * approx) ?? exactAxisMeanUnits(valid, axis, weights, weightTotal)) / UNIT;
+    // Plain assignment would not make an own `__proto__` key.
+    if (axis === '__proto__') Object.defineProperty(axisMeans, axis, { value: mean, enumerable: true, writable: true, configurable: true });
+    else axisMeans[axis] = mean;
+  }
+  return {
+    status: 'scored',
+    verdict,
+    score: scoreUnits / UNIT,
+    axisMeans,
+    spread: spreadOf(units),
+    validVotes: valid.length,
+    minValidVotes,
+    members,
+    dissent,
+    invalid,
+  };
+}
+
+/**
+ * A member's exact score, in units of 10^-9, from its axis scores (the rubric-weighted sum,
+ * rounded to nine decimals, halves up, kept within 0–10): the checker's `weightedScore`.
+ * Computed in floating point first; only a sum within its error bound of a half unit, where
+ * the rounding could go either way, is computed again in exact decimals.
+ */
+export function exactMemberUnits<A extends string>(scores: Readonly<Record<A, number>>, rubric: Rubric<A>): number {
+  const { axes, weights } = rubric;
+  let approx = 0;
+  for (let a = 0; a < axes.length; a += 1) approx += weights[axes[a] as A] * scores[axes[a] as A];
+  const decided = roundedIfClear(approx, (axes.length + 4) * EPSILON * approx);
+  if (decided !== undefined) return clamp(decided);
+  const rubricPlaces = Math.max(0, ...axes.map((axis) => placesOf(weights[axis])));
+  const scorePlaces = Math.max(0, ...axes.map((axis) => placesOf(scores[axis])));
+  const own = new ExactTotal();
+  for (const axis of axes) own.add(scaled(weights[axis], rubricPlaces), scaled(scores[axis], scorePlaces));
+  return toUnits(own, rubricPlaces + scorePlaces);
+}
+
+/** One axis's member-weighted mean in units of 10^-9, in exact decimals. */
+function exactAxisMeanUnits<A extends string>(valid: readonly Vote<A>[], axis: A, weights: readonly ExactInt[], weightTotal: ExactTotal): number {
+  let scorePlaces = 0;
+  for (const vote of valid) scorePlaces = Math.max(scorePlaces, placesOf(vote.scores[axis]));
+  const total = new ExactTotal();
+  valid.forEach((vote, i) => total.add(weights[i] as ExactInt, scaled(vote.scores[axis], scorePlaces)));
+  // The total counts 10^-(weight places + score places) and the weights 10^-(weight places): the mean counts 10^-scorePlaces.
+  return meanUnits(total.value(), weightTotal.value(), scorePlaces);
+}
+
+/** A ratio of exact totals (the weighted mean of member scores in units) rounded to a whole unit, halves up, within 0–10. */
+function ratioUnits(num: ExactTotal, den: ExactTotal): number {
+  const n = num.small();
+  const d = den.small();
+  if (n !== undefined && d !== undefined && Number.isSafeInteger(2 * n + d)) return clamp(roundedQuotientSmall(n, d));
+  return clamp(Number(roundedQuotient(num.value(), den.value())));
+}
+
+/** The unit round-off of a double, with room to spare: 2^-52. */
+const EPSILON = 2 ** -52;
+
+/**
+ * `approx` rounded to units of 10^-9 (halves up) when the exact value it stands for, within
+ * `bound` of it, cannot round otherwise; undefined when a half unit lies within reach.
+ */
+function roundedIfClear(approx: number, bound: number): number | undefined {
+  const units = approx * UNIT;
+  const reach = bound * UNIT + Math.abs(units) * EPSILON + Number.MIN_VALUE;
+  const floor = Math.floor(units);
+  const fromHalf = Math.abs(units - floor - 0.5);
+  return fromHalf > reach ? Math.round(units) : undefined;
+}
+
+/** The verdict a score earns, decided exactly on the decimals of the score and the thresholds. */
+export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
+  const units = nineDecimalUnits(score);
+  if (units !== undefined) return verdictRule(thresholds)(units);
+  const places = Math.max(placesOf(score), placesOf(thresholds.go), placesOf(thresholds.pivot));
+  const s = bigScaled(score, places);
+  if (s >= bigScaled(thresholds.go, places)) return 'GO';
+  if (s >= bigScaled(thresholds.pivot, places)) return 'PIVOT';
+  return 'NO_GO';
+}
+
+/** The valid votes in order, and every invalid one with its reasons (a member voting twice loses every copy). */
+function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+  const invalid: InvalidVote[] = [];
+  const candidates: Vote<A>[] = [];
+  const indexes: number[] = [];
+  const ids: string[] = [];
+  let twice: Set<string> | undefined;
+  for (let index = 0; index < votes.length; index += 1) {
+    const vote = votes[index] as Vote<A>;
+    if (!isValidVote(vote, rubric)) {
+      const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
+      invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
+      continue;
+    }
+    if (ids.includes(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
+    ids.push(vote.memberId);
+    candidates.push(vote);
+    indexes.push(index);
+  }
+  if (twice === undefined) return { valid: candidates, invalid };
+  const valid: Vote<A>[] = [];
+  candidates.forEach((vote, i) => {
+    if (twice.has(vote.memberId)) invalid.push({ index: indexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
+    else valid.push(vote);
+  });
+  invalid.sort((a, b) => a.index - b.index);
+  return { valid, invalid };
+}
+
+/** A number as an exact integer count of 10^-places: a plain number when it is small, a bigint otherwise. */
+function scaled(x: number, places: number): ExactInt {
+  if (places <= FAST_PLACES && fastPlaces(x) !== undefined) {
+    const n = fastScaled(x, places);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  return bigScaled(x, places);
+}
+
+/** An exact sum counted in 10^-places, rounded to nine decimals (halves up), in units of 10^-9, within 0–10. */
+function toUnits(total: ExactTotal, places: number): number {
+  const small = total.small();
+  if (small !== undefined && places <= SCORE_PLACES) {
+    const units = small * 10 ** (SCORE_PLACES - places);
+    if (Number.isSafeInteger(units)) return clamp(units);
+  }
+  const value = total.value();
+  if (places <= SCORE_PLACES) return clamp(Number(value * 10n ** BigInt(SCORE_PLACES - places)));
+  return clamp(Number(roundedQuotient(value, 10n ** BigInt(places - SCORE_PLACES))));
+}
+
+/** A weighted mean (`num` in 10^-places per weight unit) in units of 10^-9, rounded halves up. */
+function meanUnits(num: bigint, den: bigint, places: number): number {
+  return places <= SCORE_PLACES
+    ? clamp(Number(roundedQuotient(num * 10n ** BigInt(SCORE_PLACES - places), den)))
+    : clamp(Number(roundedQuotient(num, den * 10n ** BigInt(places - SCORE_PLACES))));
+}
+
+function clamp(units: number): number {
+  return Math.min(MAX_UNITS, Math.max(0, units));
+}
+
+/** The verdict for a score given in units of 10^-9, with the thresholds read exactly once. */
+function verdictRule(thresholds: Thresholds): (units: number) => Verdict {
+  const go = thresholdUnits(thresholds.go);
+  const pivot = thresholdUnits(thresholds.pivot);
+  return (units) => (units >= go ? 'GO' : units >= pivot ? 'PIVOT' : 'NO_GO');
+}
+
+/**
+ * The least whole number of 10^-9 units at or above a threshold: a score in units reaches the
+ * threshold exactly when it reaches this (a threshold finer than nine decimals rounds up).
+ */
+function thresholdUnits(threshold: number): number {
+  const units = nineDecimalUnits(threshold);
+  if (units !== undefined) return units;
+  const { n, e } = decimalOf(threshold);
+  if (e <= SCORE_PLACES) return Number(n * 10n ** BigInt(SCORE_PLACES - e));
+  const step = 10n ** BigInt(e - SCORE_PLACES);
+  const q = n / step;
+  return Number(q * step === n ? q : q + 1n);
+}
+
+function spreadOf(units: readonly number[]): { min: number; max: number; range: number; stdDev: number } {
+  const scores = units.map((u) => u / UNIT);
+  const min = Math.min(...scores);
+  const max = Math.max(...scores);
+  const mean = scores.reduce((total, s) => total + s, 0) / scores.length;
+  const variance = scores.reduce((total, s) => total + (s - mean) ** 2, 0) / scores.length;
+  return { min, max, range: max - min, stdDev: Math.sqrt(variance) };
+}
