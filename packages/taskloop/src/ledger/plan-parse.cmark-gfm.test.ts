@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadCmarkGfm } from '../test-support/cmark-gfm.js';
 import { gfmListItems, parsedListItems, plainTaskList } from './gfm-task-items.js';
 import { pendingText } from './ledger-record.js';
 import { parsePlan } from './plan-parse.js';
@@ -12,20 +12,11 @@ import { planFromTasks, type PlanTaskInput } from './plan-render.js';
 
 /**
  * Differential test against GitHub's reference implementation: the cmark-gfm C library (the
- * `cmark-gfm` Node bindings, which `npm ci` compiles from their vendored C sources with
- * node-gyp), rendering with GitHub's extensions and source positions. Every list item it renders
- * is compared with ours: its line, whether it has a checkbox, whether that box is checked.
+ * `cmark-gfm` Node bindings, compiled from their vendored C sources with node-gyp on first use:
+ * `test-support/cmark-gfm.ts`), rendering with GitHub's extensions and source positions. Every
+ * list item it renders is compared with ours: its line, whether it has a checkbox, whether that
+ * box is checked.
  */
-interface CmarkGfm {
-  renderHtmlSync(markdown: string, options: object): string;
-}
-function loadCmarkGfm(): CmarkGfm {
-  try {
-    return createRequire(import.meta.url)('cmark-gfm') as CmarkGfm;
-  } catch (error) {
-    throw new Error(`cmark-gfm (GitHub's markdown parser, a devDependency) is not built: run "npm ci" with python3, make and a C compiler installed (${(error as Error).message})`);
-  }
-}
 const cmark = loadCmarkGfm();
 
 interface RenderedItem {
