@@ -1,4 +1,4 @@
-import type { EventBase } from '@conclave/core';
+import type { EventBase, Usage } from '@conclave/core';
 import type { RoundVerdict } from './convergence.js';
 import type { AbstainReason, MeetingOutcome, MeetingStopReason } from './meeting-result.js';
 
@@ -8,7 +8,13 @@ export type MeetingEvent =
   | (EventBase<'round_started'> & { readonly round: number; readonly adversarial: boolean })
   | (EventBase<'table_curated'> & { readonly round: number; readonly by: 'facilitator' | 'fallback'; readonly merged: readonly string[] })
   | (EventBase<'stance_recorded'> & { readonly round: number; readonly memberId: string; readonly preferredOption: string })
-  | (EventBase<'member_abstained'> & { readonly round: number; readonly memberId: string; readonly reason: AbstainReason })
+  | (EventBase<'member_abstained'> & {
+      readonly round: number;
+      readonly memberId: string;
+      readonly reason: AbstainReason;
+      /** What the member's paid calls this turn cost (a refused or invalid answer is billed too); absent when none was paid. */
+      readonly usage?: Usage;
+    })
   | (EventBase<'round_finished'> & { readonly round: number; readonly verdict?: RoundVerdict })
   | (EventBase<'meeting_stopped'> & { readonly reason: MeetingStopReason })
   | (EventBase<'meeting_finished'> & { readonly outcome: MeetingOutcome });

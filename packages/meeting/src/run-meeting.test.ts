@@ -303,6 +303,16 @@ describe('runMeeting: budgets, abort, warnings', () => {
     expect(meeting.outcome).not.toBe('decided');
   });
 
+  it("tells what an abstaining member's paid calls cost in its member_abstained event, the refusal and the failed repair alike", async () => {
+    const refusing = { rounds: [{ failure: { kind: 'refused' as const, message: 'policy' }, usage: { inputTokens: 80, outputTokens: 20 } }] };
+    const events: MeetingEvent[] = [];
+    const plans = { ...steady({ sre: 'aws', sec: 'aws', cfo: 'gcp' }), pm: refusing, data: refusing };
+    await run(plans, { maxRounds: 1, onEvent: (event) => events.push(event) }).result;
+    const abstained = events.filter((e) => e.type === 'member_abstained');
+    expect(abstained.length).toBeGreaterThan(0);
+    for (const e of abstained) expect(e).toMatchObject({ usage: { inputTokens: 80, outputTokens: 20 } });
+  });
+
   it('an aborted meeting has no decision', async () => {
     const controller = new AbortController();
     controller.abort(new Error('user cancelled'));

@@ -1,4 +1,5 @@
 import {
+  addUsage,
   bindAdapter,
   CallGovernor,
   createEventSink,
@@ -12,6 +13,7 @@ import {
   type ModelAdapter,
   type ModelRequest,
   type ModelRunResult,
+  type Usage,
 } from '@conclave/core';
 import type { ZodType } from 'zod';
 import { facilitatorOf, isLoadedBrief, type Brief, type RosterMember } from './brief.js';
@@ -57,7 +59,10 @@ export const DEFAULT_MAX_ROUNDS = 4;
 /** Stops after which no further call may start. */
 const HALTING: ReadonlySet<MeetingStopReason['kind']> = new Set(['aborted', 'budget_exhausted', 'no_quorum', 'invalid_input']);
 
-type CallOutcome<T> = { readonly ok: true; readonly value: T; readonly reasked: boolean } | { readonly ok: false; readonly reason: AbstainReason; readonly reasked: boolean };
+/** A member's call, with the usage of every paid call it made (a first answer and its repair). */
+type CallOutcome<T> =
+  | { readonly ok: true; readonly value: T; readonly reasked: boolean }
+  | { readonly ok: false; readonly reason: AbstainReason; readonly reasked: boolean; readonly usage?: Usage };
 
 /**
  * Runs a decision meeting: an isolated, parallel prep round; meeting rounds in which members see
@@ -364,7 +369,7 @@ class MeetingRun {
       this.#emit({ type: 'stance_recorded', round, memberId: member.id, preferredOption: outcome.value.preferredOption });
       return { memberId: member.id, name, stance: outcome.value, reasked: outcome.reasked };
     }
-    this.#emit({ type: 'member_abstained', round, memberId: member.id, reason: outcome.reason });
+    this.#emit({ type: 'member_abstained', round, memberId: member.id, reason: outcome.reason, ...(outcome.usage === undefined ? {} : { usage: outcome.usage }) });
     return { memberId: member.id, name, abstained: outcome.reason, reasked: outcome.reasked };
   }
 
@@ -378,12 +383,15 @@ class MeetingRun {
     if ('notRun' in first) return { ok: false, reason: first.notRun, reasked: false };
     const checked = checkReply(first, schema);
     if (checked.ok) return { ok: true, value: checked.value, reasked: false };
-    if (checked.reason.kind !== 'invalid_output') return { ok: false, reason: checked.reason, reasked: false };
+    const paid = first.usage;
+    if (checked.reason.kind !== 'invalid_output') return { ok: false, reason: checked.reason, reasked: false, ...(paid === undefined ? {} : { usage: paid }) };
     const invalidText = first.ok ? first.text : '';
     const second = await this.#run(adapter, repairRequest(request, invalidText, checked.reason.issues));
-    if ('notRun' in second) return { ok: false, reason: second.notRun, reasked: true };
+    if ('notRun' in second) return { ok: false, reason: second.notRun, reasked: true, ...(paid === undefined ? {} : { usage: paid }) };
     const rechecked = checkReply(second, schema);
-    return rechecked.ok ? { ok: true, value: rechecked.value, reasked: true } : { ok: false, reason: rechecked.reason, reasked: true };
+    if (rechecked.ok) return { ok: true, value: rechecked.value, reasked: true };
+    const total = paid === undefined ? second.usage : second.usage === undefined ? paid : addUsage(paid, second.usage);
+    return { ok: false, reason: rechecked.reason, reasked: true, ...(total === undefined ? {} : { usage: total }) };
   }
 
   async #run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult | { notRun: AbstainReason }> {
