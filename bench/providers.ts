@@ -3,9 +3,10 @@
  * 1. adapter overhead: `safeRun(adapter)` against a raw SDK call to the same server, same run,
  *    alternating call by call in a seeded random order (target ratio of medians ≤ 1.10 for each
  *    provider);
- * 2. 64 concurrent members answering after 100 ms: wall time ≤ 1.2 × 100 ms with no cap, and
- *    within 10% of ⌈64/k⌉ × 100 ms with a per-provider cap k; each beside the raw SDK making the
- *    same 64 requests under the same cap, in the same run (the floor on this machine);
+ * 2. 64 concurrent members answering after 100 ms, with no cap and with a per-provider cap k:
+ *    wall time ≤ 1.10 × the raw SDK making the same 64 requests under the same cap in the same
+ *    run (ADR 0019); the absolute wall ÷ latency (⌈64/k⌉ × 100 ms with a cap) and plain
+ *    `node:http`'s are reported beside it;
  * 3. the share of prompt bytes that is a prefix shared by every member of a phase (reported).
  */
 import { spawn } from 'node:child_process';
@@ -165,10 +166,12 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
       const httpFloor = stats(walls.http.times).median;
       const name = cap === undefined ? 'no cap' : `cap ${cap}`;
       const of = cap === undefined ? 'latency' : `(⌈64/${cap}⌉ × latency)`;
-      figures.push(figure(`64 members, ${name}: wall / ${of}`, wall / ideal, 'ratio', { op: '<=', value: cap === undefined ? 1.2 : 1.1 }));
+      figures.push(figure(`64 members, ${name}: wall / ${of}`, wall / ideal, 'ratio'));
       figures.push(figure(`64 raw SDK calls, ${name}, same requests: wall / ${of}`, floor / ideal, 'ratio'));
       figures.push(figure(`64 plain node:http requests, ${name}, same bodies: wall / ${of}`, httpFloor / ideal, 'ratio'));
-      figures.push(figure(`64 members, ${name}: wall / raw SDK wall`, wall / floor, 'ratio'));
+      // Judged against the raw SDK making the same 64 requests in the same run (ADR 0019): what is
+      // left above that is the client's and the machine's, not conclave's.
+      figures.push(figure(`64 members, ${name}: wall / raw SDK wall`, wall / floor, 'ratio', { op: '<=', value: 1.1 }));
       details[name] = { debateWallsMs: walls.debate.times.map((w) => round(w, 1)), rawWallsMs: walls.raw.times.map((w) => round(w, 1)), httpWallsMs: walls.http.times.map((w) => round(w, 1)) };
     }
     return { figures, details, result: last as DebateResult };
