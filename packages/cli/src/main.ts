@@ -3,6 +3,7 @@ import { commandContext, type CommandContext, type CommandOutcome, type CommonFl
 import { paint, wantsColour } from './colour.js';
 import { CliError, formatCliError, formatIssue } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import type { CalibrateFlags } from './commands/calibrate.js';
 import type { CliIo } from './io.js';
 import { commandName, isHelpOrVersion, parserError } from './parser-errors.js';
 import { packageInfo } from './package-info.js';
@@ -157,6 +158,34 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     'no model',
     ['conclave adr approve adr/proposed-aws.md --dir adr/'],
   ).action(run('no model', async (ctx, file: string, options: { dir: string; by?: string }) => (await import('./commands/meet.js')).adrApproveCommand(ctx, file, options)));
+
+  const calibration = program.command('calibrate').description('a track record of past decisions, and the calibrated rule on a debate').helpCommand('help [command]', 'show the help of a command');
+  const track = (command: Command) => command.requiredOption('--track <file>', 'the track record (JSON; created by `calibrate record`)');
+  shared(
+    track(calibration.command('record').description('add a debate\'s member verdicts to the track record').argument('<run.json>', 'a run record from `conclave debate --out`'))
+      .option('--outcome <GO|NO_GO>', 'what the decision deserved, once known')
+      .option('--id <name>', 'the decision\'s name in the track record (default: the record\'s decision id)'),
+    'no model',
+    ['conclave calibrate record run.json --track track.json', 'conclave calibrate record run.json --track track.json --outcome GO'],
+  ).action(run('no model', async (ctx, file: string, options: CalibrateFlags) => (await import('./commands/calibrate.js')).calibrateRecordCommand(ctx, file, options)));
+  shared(
+    track(calibration.command('outcome').description('label a recorded decision with what it deserved').argument('<decision-id>', 'the decision\'s name in the track record').argument('<outcome>', 'GO or NO_GO')),
+    'no model',
+    ['conclave calibrate outcome "pricing: Should we raise prices?" GO --track track.json'],
+  ).action(run('no model', async (ctx, id: string, outcome: string, options: CalibrateFlags) => (await import('./commands/calibrate.js')).calibrateOutcomeCommand(ctx, id, outcome, options)));
+  shared(
+    track(calibration.command('show').description('each member\'s learned reliability and weight, each family\'s correlation')),
+    'no model',
+    ['conclave calibrate show --track track.json'],
+  ).action(run('no model', async (ctx, options: CalibrateFlags) => (await import('./commands/calibrate.js')).calibrateShowCommand(ctx, options)));
+  shared(
+    track(calibration.command('decide').description('the calibrated rule on a debate\'s member verdicts (exit 0 only for a calibrated GO)').argument('<run.json>', 'a run record from `conclave debate --out`'))
+      .option('--cost-of-false-go <n>', 'how many missed GOs one wrong GO costs (default 1)')
+      .option('--false-go-rate <r>', 'the share of wrong GOs you accept, instead of a cost (e.g. 0.05)')
+      .option('--id <name>', 'the decision\'s name (default: the record\'s decision id)'),
+    'no model',
+    ['conclave calibrate decide run.json --track track.json --cost-of-false-go 4'],
+  ).action(run('no model', async (ctx, file: string, options: CalibrateFlags) => (await import('./commands/calibrate.js')).calibrateDecideCommand(ctx, file, options)));
 
   const task = program.command('task').description('the guarded task loop: an agent builds, deterministic gates decide').helpCommand('help [command]', 'show the help of a command');
   const workspace = (command: Command) => command.option('--workspace <dir>', 'the git work tree (default: the current folder)');

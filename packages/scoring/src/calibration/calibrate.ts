@@ -7,11 +7,12 @@ export interface BetaPrior {
 }
 
 /**
- * The default prior: Beta(3, 2), a member presumed right 60 % of the time on the strength of five
+ * The default prior: Beta(6, 4), a member presumed right 60 % of the time on the strength of ten
  * imagined calls. With no evidence every member gets the same weight, so the rule is a plain
- * majority; each labelled decision moves a member's weight by about a fifth of that prior.
+ * majority; one labelled call moves a member's reliability by about 0.04, so a single lucky or
+ * unlucky call cannot hand one member the board (with Beta(3, 2) one wrong call zeroed a weight).
  */
-export const DEFAULT_PRIOR: BetaPrior = Object.freeze({ alpha: 3, beta: 2 });
+export const DEFAULT_PRIOR: BetaPrior = Object.freeze({ alpha: 6, beta: 4 });
 
 /** Options for `calibrate`. */
 export interface CalibrateOptions {

@@ -106,7 +106,7 @@ describe('calibrate', () => {
     const decision = calibratedVerdict([{ memberId: 'coin', verdict: 'NO_GO' }], learned, { minValidVotes: 1 });
     expect(decision).toMatchObject({ verdict: 'NO_GO', members: [{ weight: 0, effectiveWeight: 0 }] });
     const thin = calibrate(recordOutcome(recordDecision(EMPTY_TRACK_RECORD, 'x', [{ memberId: 'lucky', verdict: 'GO' }]), 'x', 'GO'));
-    expect(thin.members[0]?.reliability).toBeCloseTo(4 / 6, 12);
+    expect(thin.members[0]?.reliability).toBeCloseTo(7 / 11, 12);
   });
 
   it('estimates a family that errs together as correlated, and one that errs apart as not', () => {

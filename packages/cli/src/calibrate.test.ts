@@ -1,0 +1,88 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin } from './test-support/run-bin.js';
+import { examples, removeTempDirs, tempDir } from './test-support/run-main.js';
+
+afterAll(removeTempDirs);
+
+const noStack = /\n\s+at /;
+
+interface Track {
+  readonly version: number;
+  readonly entries: readonly { readonly outcome?: string }[];
+}
+interface RunRecordFile {
+  decision: { id: string; consensus: { verdict: string; members: { verdict: string }[] } };
+}
+const parse = <T>(text: string): T => JSON.parse(text) as T;
+
+/** A debate run record of the example board, written by the real binary. */
+async function debateRecord(dir: string, name: string, question: string): Promise<void> {
+  const run = await runBin(['debate', join(examples, 'boards/product-launch.yaml'), '-q', question, '--out', name], dir, { from: 'built' });
+  expect(run.code).toBe(1); // the offline board says PIVOT
+}
+
+describe('conclave calibrate (the real binary)', () => {
+  it('records debates, labels outcomes, shows the learned weights and decides with them, writing the track atomically', async () => {
+    const dir = await tempDir();
+    await debateRecord(dir, 'one.json', 'launch in Brazil');
+    await debateRecord(dir, 'two.json', 'launch in Chile');
+    const recorded = await runBin(['calibrate', 'record', 'one.json', '--track', 'track.json', '--outcome', 'NO_GO', '--json'], dir, { from: 'built' });
+    expect(recorded.code).toBe(0);
+    expect(parse<object>(recorded.stdout)).toMatchObject({ command: 'calibrate record', members: 6, outcome: 'NO_GO' });
+    expect((await runBin(['calibrate', 'record', 'two.json', '--track', 'track.json'], dir, { from: 'built' })).code).toBe(0);
+    const { id } = parse<RunRecordFile>(await readFile(join(dir, 'two.json'), 'utf8')).decision;
+    expect((await runBin(['calibrate', 'outcome', id, 'NO_GO', '--track', 'track.json'], dir, { from: 'built' })).code).toBe(0);
+    const track = parse<Track>(await readFile(join(dir, 'track.json'), 'utf8'));
+    expect(track.version).toBe(1);
+    expect(track.entries).toHaveLength(12);
+    expect(track.entries.every((e) => e.outcome === 'NO_GO')).toBe(true);
+    // No temporary file is left beside it.
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const show = await runBin(['calibrate', 'show', '--track', 'track.json', '--json'], dir, { from: 'built' });
+    expect(show.code).toBe(0);
+    const { members } = parse<{ calibration: { members: { key: string; evidence: number }[] } }>(show.stdout).calibration;
+    expect(members.map((m) => m.evidence)).toEqual(members.map(() => 2));
+
+    // Every member said PIVOT (not GO): whatever the weights, the calibrated rule never says GO, exit 1.
+    const decide = await runBin(['calibrate', 'decide', 'one.json', '--track', 'track.json', '--json'], dir, { from: 'built' });
+    expect(decide.code).toBe(1);
+    expect(parse<object>(decide.stdout)).toMatchObject({ command: 'calibrate decide', defaultVerdict: 'PIVOT', calibrated: { verdict: 'NO_GO' } });
+  });
+
+  it('a member verdict is recomputed from its scores: a record that claims GO for PIVOT scores gets no GO', async () => {
+    const dir = await tempDir();
+    await debateRecord(dir, 'run.json', 'launch in Peru');
+    const record = parse<RunRecordFile>(await readFile(join(dir, 'run.json'), 'utf8'));
+    for (const m of record.decision.consensus.members) m.verdict = 'GO';
+    record.decision.consensus.verdict = 'GO';
+    await writeFile(join(dir, 'forged.json'), JSON.stringify(record));
+    await writeFile(join(dir, 'track.json'), JSON.stringify({ version: 1, entries: [] }));
+    const decide = await runBin(['calibrate', 'decide', 'forged.json', '--track', 'track.json', '--json'], dir, { from: 'built' });
+    expect(decide.code).toBe(1);
+    expect(parse<{ calibrated: { verdict: string } }>(decide.stdout).calibrated.verdict).toBe('NO_GO');
+  });
+
+  it('bad input exits 2 with the file and a fix, never a stack trace, and loses nothing', async () => {
+    const dir = await tempDir();
+    await debateRecord(dir, 'run.json', 'launch in Mexico');
+    const cases: [string[], RegExp][] = [
+      [['calibrate', 'decide', 'run.json', '--track', 'missing.json'], /missing\.json: no such track record file[\s\S]*fix: record a decision first/],
+      [['calibrate', 'record', 'run.json', '--track', 't.json', '--outcome', 'PIVOT'], /the outcome must be GO or NO_GO[\s\S]*fix:/],
+      [['calibrate', 'outcome', 'nope', 'GO', '--track', 'bad.json'], /bad\.json:2:\d+ entries\.0: verdict must be GO, PIVOT or NO_GO[\s\S]*fix:/],
+      [['calibrate', 'decide', 'run.json', '--track', 'bad.json', '--false-go-rate', '2'], /--false-go-rate must be between 0 and 1/],
+    ];
+    const bad = '{ "version": 1, "entries": [\n  { "decisionId": "d", "memberId": "m", "verdict": "MAYBE" } ] }\n';
+    await writeFile(join(dir, 'bad.json'), bad);
+    for (const [args, message] of cases) {
+      const run = await runBin(args, dir, { from: 'built' });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(noStack);
+    }
+    expect(await readFile(join(dir, 'bad.json'), 'utf8')).toBe(bad);
+    expect((await readdir(dir)).includes('t.json')).toBe(false);
+  });
+});
