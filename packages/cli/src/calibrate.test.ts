@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from './test-support/run-bin.js';
 import { examples, removeTempDirs, tempDir } from './test-support/run-main.js';
@@ -46,7 +47,7 @@ describe('conclave calibrate (the real binary)', () => {
     const { members } = parse<{ calibration: { members: { key: string; evidence: number }[] } }>(show.stdout).calibration;
     expect(members.map((m) => m.evidence)).toEqual(members.map(() => 2));
 
-    // Every member said PIVOT (not GO): whatever the weights, the calibrated rule never says GO, exit 1.
+    // Five of six members did not say GO, and they were right twice: the calibrated rule says NO_GO, exit 1.
     const decide = await runBin(['calibrate', 'decide', 'one.json', '--track', 'track.json', '--json'], dir, { from: 'built' });
     expect(decide.code).toBe(1);
     expect(parse<object>(decide.stdout)).toMatchObject({ command: 'calibrate decide', defaultVerdict: 'PIVOT', calibrated: { verdict: 'NO_GO' } });
@@ -85,4 +86,54 @@ describe('conclave calibrate (the real binary)', () => {
     expect(await readFile(join(dir, 'bad.json'), 'utf8')).toBe(bad);
     expect((await readdir(dir)).includes('t.json')).toBe(false);
   });
+});
+
+/** A board whose facts are all high, so most offline members vote GO. */
+const goBoard = [
+  'id: pricing',
+  'question: "Should we {{question}}?"',
+  'facts:',
+  '  - { axis: revenue, value: 9, note: "Churn model predicts +12% ARR" }',
+  '  - { axis: feasibility, value: 9, note: "A config change" }',
+  '  - { axis: cx, value: 8, note: "Customers accept the price" }',
+  '  - { axis: risk, value: 8, note: "Grandfathered plans" }',
+  'phases:',
+  '  - name: analysis',
+  '    members:',
+  '      - { id: cfo, persona: The CFO, model: "offline:analyst" }',
+  '      - { id: pm, persona: The PM, model: "offline:analyst" }',
+  '      - { id: cto, persona: The CTO, model: "offline:analyst" }',
+  '  - name: challenge',
+  '    contrarian: true',
+  '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
+  '',
+].join('\n');
+
+describe('conclave calibrate decide: the exit-code contract, through the real binary', () => {
+  it('exit 0 ⇔ a calibrated GO, which needs the quorum and a counted member who said GO, for any track record and cost', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'board.yaml'), goBoard);
+    // Its members vote GO; the debate's own exit depends on the gate's evidence rules, not read here.
+    await runBin(['debate', 'board.yaml', '-q', 'raise prices 10%', '--out', 'go.json'], dir, { from: 'built' });
+    expect(parse<RunRecordFile>(await readFile(join(dir, 'go.json'), 'utf8')).decision.consensus.members.some((m) => m.verdict === 'GO')).toBe(true);
+    await debateRecord(dir, 'pivot.json', 'launch in Brazil');
+    const ids = ['cfo', 'pm', 'cto', 'skeptic', 'head-of-product', 'contrarian'];
+    const entry = fc.record({ memberId: fc.constantFrom(...ids), verdict: fc.constantFrom('GO', 'PIVOT', 'NO_GO'), outcome: fc.constantFrom('GO', 'NO_GO') });
+    let i = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(entry, { maxLength: 30 }), fc.constantFrom('go.json', 'pivot.json'), fc.oneof(fc.constant(undefined), fc.double({ min: 0.05, max: 20, noNaN: true })), async (entries, record, cost) => {
+        const track = `track-${(i += 1)}.json`;
+        await writeFile(join(dir, track), JSON.stringify({ version: 1, entries: entries.map((e, k) => ({ ...e, decisionId: `d${k % 7}` })) }));
+        const run = await runBin(['calibrate', 'decide', record, '--track', track, '--json', ...(cost === undefined ? [] : ['--cost-of-false-go', String(cost)])], dir, { from: 'built' });
+        expect([0, 1]).toContain(run.code);
+        const { calibrated } = parse<{ calibrated: { verdict: string; validVotes: number; members?: { verdict: string; effectiveWeight: number }[] } }>(run.stdout);
+        expect(run.code === 0).toBe(calibrated.verdict === 'GO');
+        if (run.code === 0) {
+          expect(calibrated.validVotes).toBeGreaterThanOrEqual(3);
+          expect(calibrated.members?.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0)).toBe(true);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  }, 60_000);
 });
