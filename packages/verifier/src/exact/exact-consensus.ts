@@ -33,7 +33,7 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
   const axes = rubric.axes;
   const width = axes.length;
   // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`).
-  const rows: number[] = [];
+  const rows = new Array<number>(votes.length * width).fill(0);
   const { valid, invalid } = sortVotes(votes, rubric, rows);
   if (valid.length < minValidVotes) return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
 
@@ -50,7 +50,7 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const plainWeight = vote.weight ?? 1;
-    const weight = scaled(plainWeight, memberPlaces);
+    const weight = scaledWithin(plainWeight, memberPlaces);
     const memberUnits = rowUnits(rows, i * width, axisWeights);
     weights.push(weight);
     units.push(memberUnits);
@@ -231,9 +231,8 @@ class MemberIds {
   add(id: string): boolean {
     const set = this.#set;
     if (set !== undefined) {
-      if (set.has(id)) return false;
-      set.add(id);
-      return true;
+      const before = set.size;
+      return set.add(id).size !== before;
     }
     const list = this.#list;
     if (list.includes(id)) return false;
@@ -253,6 +252,18 @@ function scaled(x: number, places: number): ExactInt {
     if (Number.isSafeInteger(n)) return n;
   }
   return bigScaled(x, places);
+}
+
+/**
+ * `scaled` for a number known to have at most `places` decimals (every member weight has at most
+ * `memberPlaces`): with few enough places it needs no count of its own decimals first.
+ */
+function scaledWithin(x: number, places: number): ExactInt {
+  if (places <= FAST_PLACES) {
+    const n = fastScaled(x, places);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  return scaled(x, places);
 }
 
 /** An exact sum counted in 10^-places, rounded to nine decimals (halves up), in units of 10^-9, within 0–10. */
