@@ -94,6 +94,11 @@ class DebateRun {
   readonly #options: DebateOptions;
   readonly #clock: Clock;
   readonly #events: ReturnType<typeof createEventSink<DebateEvent>>;
+  /**
+   * Whether anyone hears the events. Nothing else reads them, so without a listener none is
+   * built: on a debate of one-member phases the events were a fifth of the engine's own work.
+   */
+  readonly #listening: boolean;
   readonly #timings: MemberTiming[] = [];
   readonly #started: number;
   #global: ConcurrencyLimiter | undefined;
@@ -106,7 +111,9 @@ class DebateRun {
     this.#board = board;
     this.#options = options;
     this.#clock = clock;
-    this.#events = createEventSink(options.onEvent);
+    const listener = options.onEvent;
+    this.#events = createEventSink(listener);
+    this.#listening = Boolean(listener);
     this.#started = clock.now();
     this.#governor = new CallGovernor({
       ...(options.budget === undefined ? {} : { budget: options.budget }),
@@ -123,7 +130,7 @@ class DebateRun {
     const phases = trusted ? board.phases : [];
     const input = this.#validateInput();
     const question = input.ok ? input.question : '';
-    this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
+    if (this.#listening) this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
 
     this.#governor.follow(this.#options.signal);
@@ -141,12 +148,15 @@ class DebateRun {
         for (const member of phase.members) failures.push(this.#notRun(phase, phaseIndex, member));
         continue;
       }
-      this.#emit({ type: 'phase_started', phase: phase.name, phaseIndex, members: phase.members.map((m) => m.id), contrarian: phase.contrarian });
+      if (this.#listening) this.#emit({ type: 'phase_started', phase: phase.name, phaseIndex, members: phase.members.map((m) => m.id), contrarian: phase.contrarian });
       // Built before any member of this phase starts, from finished phases only: peers cannot leak in.
       const requests = earlier.requestsFor(phase, phaseIndex);
-      const outcomes = await Promise.all(
-        phase.members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)),
-      );
+      const { members } = phase;
+      // A phase of one member awaits its one call: the same outcome without `Promise.all`'s own promises and turns.
+      const outcomes =
+        members.length === 1
+          ? [await this.#runMember(phase, phaseIndex, members[0] as Member, requests[0] as ModelRequest)]
+          : await Promise.all(members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)));
       const contributions: Contribution[] = [];
       const phaseFailures: MemberFailure[] = [];
       for (let m = 0; m < outcomes.length; m += 1) {
@@ -163,7 +173,7 @@ class DebateRun {
       }
       earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
       const valid = contributions.length;
-      this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
+      if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
 
@@ -177,7 +187,7 @@ class DebateRun {
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
     const verdict = status === 'completed' ? consensus.verdict : 'NO_GO';
     const durationMs = this.#clock.now() - this.#started;
-    this.#emit({ type: 'debate_finished', verdict, status, durationMs });
+    if (this.#listening) this.#emit({ type: 'debate_finished', verdict, status, durationMs });
 
     return {
       boardId: trusted ? board.id : '',
@@ -198,7 +208,7 @@ class DebateRun {
 
   async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
     const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome => {
-      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
+      if (this.#listening) this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
       return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
     };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
@@ -211,7 +221,7 @@ class DebateRun {
       this.#globalLimiter()(async (): Promise<MemberOutcome> => {
         // Re-checked when the slot opens: the debate may have stopped while this member queued.
         if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
-        this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
+        if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
         const startedAt = this.#clock.now();
         const result = await this.#governor.run(adapter, request);
         const endedAt = this.#clock.now();
@@ -221,7 +231,7 @@ class DebateRun {
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
         if (!parsed.ok) return fail(parsed.reason, result.usage);
         const { statement, scores, score, evidence } = parsed.reply;
-        this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
+        if (this.#listening) this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
         return {
           ok: true,
           contribution: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, contrarian: phase.contrarian, statement, scores, score, evidence },
@@ -233,7 +243,7 @@ class DebateRun {
   #stopWith(reason: StopReason): void {
     if (this.#stop) return;
     this.#stop = reason;
-    this.#emit({ type: 'debate_stopped', reason });
+    if (this.#listening) this.#emit({ type: 'debate_stopped', reason });
   }
 
   #notRun(phase: Phase, phaseIndex: number, member: Member): MemberFailure {

@@ -1,6 +1,5 @@
 import {
   checkVote,
-  isValidVote,
   MAX_SCORE,
   VERDICTS,
   type ConsensusResult,
@@ -14,6 +13,7 @@ import {
 } from '@conclave/scoring';
 import { bigScaled, decimalOf, FAST_PLACES, fastPlaces, fastScaled, nineDecimalUnits, placesOf, roundedQuotient, roundedQuotientSmall } from './exact-decimal.js';
 import { ExactTotal, type ExactInt } from './exact-total.js';
+import { ScoreRows } from './score-rows.js';
 
 /** Scores are rounded to nine decimals: the checker counts them in units of 10^-9. */
 const SCORE_PLACES = 9;
@@ -30,10 +30,14 @@ const MAX_UNITS = MAX_SCORE * UNIT;
  * has every copy dropped). The spread is reported for reading, not checked, and is not exact.
  */
 export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, minValidVotes: number): ConsensusResult<A> {
-  const { valid, invalid } = sortVotes(votes, rubric);
+  const axes = rubric.axes;
+  const width = axes.length;
+  // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`).
+  const rows = new Array<number>(votes.length * width).fill(0);
+  const { valid, invalid } = sortVotes(votes, rubric, rows);
   if (valid.length < minValidVotes) return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
 
-  const axes = rubric.axes;
+  const axisWeights = axes.map((axis) => rubric.weights[axis]);
   let memberPlaces = 0;
   for (const vote of valid) if (vote.weight !== undefined) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
   const weights: ExactInt[] = [];
@@ -41,20 +45,19 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
   const weightTotal = new ExactTotal();
   const scoreTotal = new ExactTotal();
   // Per axis, the member-weighted sum in floating point, for the axis means' first try.
-  const axisSums = new Array<number>(axes.length).fill(0);
+  const axisSums = new Array<number>(width).fill(0);
   let weightSum = 0;
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
-    const scores = vote.scores;
     const plainWeight = vote.weight ?? 1;
-    const weight = scaled(plainWeight, memberPlaces);
-    const memberUnits = exactMemberUnits(scores, rubric);
+    const weight = scaledWithin(plainWeight, memberPlaces);
+    const memberUnits = rowUnits(rows, i * width, axisWeights);
     weights.push(weight);
     units.push(memberUnits);
     weightTotal.add(weight, 1);
     scoreTotal.add(weight, memberUnits);
     weightSum += plainWeight;
-    for (let a = 0; a < axes.length; a += 1) axisSums[a] = (axisSums[a] as number) + plainWeight * scores[axes[a] as A];
+    for (let a = 0; a < width; a += 1) axisSums[a] = (axisSums[a] as number) + plainWeight * (rows[i * width + a] as number);
   }
   const scoreUnits = ratioUnits(scoreTotal, weightTotal);
   const verdictOf = verdictRule(rubric.thresholds);
@@ -78,10 +81,10 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
   }
 
   const axisMeans = {} as Record<A, number>;
-  for (let a = 0; a < axes.length; a += 1) {
+  for (let a = 0; a < width; a += 1) {
     const axis = axes[a] as A;
     const approx = (axisSums[a] as number) / weightSum;
-    const mean = (roundedIfClear(approx, (2 * valid.length + 6) * EPSILON * approx) ?? exactAxisMeanUnits(valid, axis, weights, weightTotal)) / UNIT;
+    const mean = (roundedIfClear(approx, (2 * valid.length + 6) * EPSILON * approx) ?? exactAxisMeanUnits(rows, width, a, weights, weightTotal)) / UNIT;
     // Plain assignment would not make an own `__proto__` key.
     if (axis === '__proto__') Object.defineProperty(axisMeans, axis, { value: mean, enumerable: true, writable: true, configurable: true });
     else axisMeans[axis] = mean;
@@ -103,28 +106,44 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
 /**
  * A member's exact score, in units of 10^-9, from its axis scores (the rubric-weighted sum,
  * rounded to nine decimals, halves up, kept within 0–10): the checker's `weightedScore`.
- * Computed in floating point first; only a sum within its error bound of a half unit, where
- * the rounding could go either way, is computed again in exact decimals.
  */
 export function exactMemberUnits<A extends string>(scores: Readonly<Record<A, number>>, rubric: Rubric<A>): number {
   const { axes, weights } = rubric;
+  return rowUnits(
+    axes.map((axis) => scores[axis]),
+    0,
+    axes.map((axis) => weights[axis]),
+  );
+}
+
+/**
+ * `exactMemberUnits` of the row of axis scores at `at` in `rows`, under the axis weights.
+ * Computed in floating point first; only a sum within its error bound of a half unit, where
+ * the rounding could go either way, is computed again in exact decimals.
+ */
+function rowUnits(rows: readonly number[], at: number, axisWeights: readonly number[]): number {
+  const width = axisWeights.length;
   let approx = 0;
-  for (let a = 0; a < axes.length; a += 1) approx += weights[axes[a] as A] * scores[axes[a] as A];
-  const decided = roundedIfClear(approx, (axes.length + 4) * EPSILON * approx);
+  for (let a = 0; a < width; a += 1) approx += (axisWeights[a] as number) * (rows[at + a] as number);
+  const decided = roundedIfClear(approx, (width + 4) * EPSILON * approx);
   if (decided !== undefined) return clamp(decided);
-  const rubricPlaces = Math.max(0, ...axes.map((axis) => placesOf(weights[axis])));
-  const scorePlaces = Math.max(0, ...axes.map((axis) => placesOf(scores[axis])));
+  let rubricPlaces = 0;
+  let scorePlaces = 0;
+  for (let a = 0; a < width; a += 1) {
+    rubricPlaces = Math.max(rubricPlaces, placesOf(axisWeights[a] as number));
+    scorePlaces = Math.max(scorePlaces, placesOf(rows[at + a] as number));
+  }
   const own = new ExactTotal();
-  for (const axis of axes) own.add(scaled(weights[axis], rubricPlaces), scaled(scores[axis], scorePlaces));
+  for (let a = 0; a < width; a += 1) own.add(scaled(axisWeights[a] as number, rubricPlaces), scaled(rows[at + a] as number, scorePlaces));
   return toUnits(own, rubricPlaces + scorePlaces);
 }
 
-/** One axis's member-weighted mean in units of 10^-9, in exact decimals. */
-function exactAxisMeanUnits<A extends string>(valid: readonly Vote<A>[], axis: A, weights: readonly ExactInt[], weightTotal: ExactTotal): number {
+/** Axis `axis`'s member-weighted mean over the score rows (`width` to a row), in units of 10^-9, in exact decimals. */
+function exactAxisMeanUnits(rows: readonly number[], width: number, axis: number, weights: readonly ExactInt[], weightTotal: ExactTotal): number {
   let scorePlaces = 0;
-  for (const vote of valid) scorePlaces = Math.max(scorePlaces, placesOf(vote.scores[axis]));
+  for (let i = 0; i < weights.length; i += 1) scorePlaces = Math.max(scorePlaces, placesOf(rows[i * width + axis] as number));
   const total = new ExactTotal();
-  valid.forEach((vote, i) => total.add(weights[i] as ExactInt, scaled(vote.scores[axis], scorePlaces)));
+  for (let i = 0; i < weights.length; i += 1) total.add(weights[i] as ExactInt, scaled(rows[i * width + axis] as number, scorePlaces));
   // The total counts 10^-(weight places + score places) and the weights 10^-(weight places): the mean counts 10^-scorePlaces.
   return meanUnits(total.value(), weightTotal.value(), scorePlaces);
 }
@@ -163,34 +182,68 @@ export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
   return 'NO_GO';
 }
 
-/** The valid votes in order, and every invalid one with its reasons (a member voting twice loses every copy). */
-function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+/**
+ * The valid votes in order, and every invalid one with its reasons (a member voting twice loses
+ * every copy). The valid votes' scores are appended to `rows`, one row each in axis order.
+ */
+function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, rows: number[]): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+  const width = rubric.axes.length;
+  const reader = new ScoreRows(rubric);
   const invalid: InvalidVote[] = [];
   const candidates: Vote<A>[] = [];
   const indexes: number[] = [];
-  const ids: string[] = [];
+  const ids = new MemberIds();
   let twice: Set<string> | undefined;
   for (let index = 0; index < votes.length; index += 1) {
     const vote = votes[index] as Vote<A>;
-    if (!isValidVote(vote, rubric)) {
+    if (!reader.read(vote, rows, candidates.length * width)) {
       const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
       invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
       continue;
     }
-    if (ids.includes(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
-    ids.push(vote.memberId);
+    if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
     candidates.push(vote);
     indexes.push(index);
   }
+  rows.length = candidates.length * width;
   if (twice === undefined) return { valid: candidates, invalid };
   const valid: Vote<A>[] = [];
+  const kept: number[] = [];
   candidates.forEach((vote, i) => {
     if (twice.has(vote.memberId)) invalid.push({ index: indexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
-    else valid.push(vote);
+    else {
+      valid.push(vote);
+      for (let a = 0; a < width; a += 1) kept.push(rows[i * width + a] as number);
+    }
   });
+  rows.length = 0;
+  rows.push(...kept);
   invalid.sort((a, b) => a.index - b.index);
   return { valid, invalid };
 }
+
+/** The member ids seen so far: a short list is searched, a longer one kept in a Set, so many votes cost linear time. */
+class MemberIds {
+  readonly #list: string[] = [];
+  #set: Set<string> | undefined = undefined;
+
+  /** Adds an id; false when it was there already. */
+  add(id: string): boolean {
+    const set = this.#set;
+    if (set !== undefined) {
+      const before = set.size;
+      return set.add(id).size !== before;
+    }
+    const list = this.#list;
+    if (list.includes(id)) return false;
+    list.push(id);
+    if (list.length > SHORT_LIST) this.#set = new Set(list);
+    return true;
+  }
+}
+
+/** Id lists up to this long are searched; longer ones are kept in a Set. */
+const SHORT_LIST = 16;
 
 /** A number as an exact integer count of 10^-places: a plain number when it is small, a bigint otherwise. */
 function scaled(x: number, places: number): ExactInt {
@@ -199,6 +252,18 @@ function scaled(x: number, places: number): ExactInt {
     if (Number.isSafeInteger(n)) return n;
   }
   return bigScaled(x, places);
+}
+
+/**
+ * `scaled` for a number known to have at most `places` decimals (every member weight has at most
+ * `memberPlaces`): with few enough places it needs no count of its own decimals first.
+ */
+function scaledWithin(x: number, places: number): ExactInt {
+  if (places <= FAST_PLACES) {
+    const n = fastScaled(x, places);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  return scaled(x, places);
 }
 
 /** An exact sum counted in 10^-places, rounded to nine decimals (halves up), in units of 10^-9, within 0–10. */
@@ -246,10 +311,17 @@ function thresholdUnits(threshold: number): number {
 }
 
 function spreadOf(units: readonly number[]): { min: number; max: number; range: number; stdDev: number } {
-  const scores = units.map((u) => u / UNIT);
-  const min = Math.min(...scores);
-  const max = Math.max(...scores);
-  const mean = scores.reduce((total, s) => total + s, 0) / scores.length;
-  const variance = scores.reduce((total, s) => total + (s - mean) ** 2, 0) / scores.length;
-  return { min, max, range: max - min, stdDev: Math.sqrt(variance) };
+  let min = Infinity;
+  let max = -Infinity;
+  let total = 0;
+  for (let i = 0; i < units.length; i += 1) {
+    const score = (units[i] as number) / UNIT;
+    min = Math.min(min, score);
+    max = Math.max(max, score);
+    total += score;
+  }
+  const mean = total / units.length;
+  let squares = 0;
+  for (let i = 0; i < units.length; i += 1) squares += ((units[i] as number) / UNIT - mean) ** 2;
+  return { min, max, range: max - min, stdDev: Math.sqrt(squares / units.length) };
 }
