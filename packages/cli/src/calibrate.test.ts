@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from './test-support/run-bin.js';
-import { examples, removeTempDirs, tempDir } from './test-support/run-main.js';
+import { examples, goBoard, removeTempDirs, tempDir } from './test-support/run-main.js';
 
 afterAll(removeTempDirs);
 
@@ -88,26 +88,6 @@ describe('conclave calibrate (the real binary)', () => {
   });
 });
 
-/** A board whose facts are all high, so most offline members vote GO. */
-const goBoard = [
-  'id: pricing',
-  'question: "Should we {{question}}?"',
-  'facts:',
-  '  - { axis: revenue, value: 9, note: "Churn model predicts +12% ARR" }',
-  '  - { axis: feasibility, value: 9, note: "A config change" }',
-  '  - { axis: cx, value: 8, note: "Customers accept the price" }',
-  '  - { axis: risk, value: 8, note: "Grandfathered plans" }',
-  'phases:',
-  '  - name: analysis',
-  '    members:',
-  '      - { id: cfo, persona: The CFO, model: "offline:analyst" }',
-  '      - { id: pm, persona: The PM, model: "offline:analyst" }',
-  '      - { id: cto, persona: The CTO, model: "offline:analyst" }',
-  '  - name: challenge',
-  '    contrarian: true',
-  '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
-  '',
-].join('\n');
 
 describe('conclave calibrate decide: the exit-code contract, through the real binary', () => {
   it('exit 0 ⇔ a calibrated GO, which needs the quorum and a counted member who said GO, for any track record and cost', async () => {

@@ -5,32 +5,12 @@ import { basename, join } from 'node:path';
 import { parseRunRecordText } from '@conclave/report';
 import { createFakeOpenAIServer } from '@conclave/testing/servers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { examples, offlineAgent, offlineEnv, removeTempDirs, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
+import { examples, goBoard, offlineAgent, offlineEnv, removeTempDirs, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
 
 const board = join(examples, 'boards/product-launch.yaml');
 const brief = join(examples, 'briefs/data-platform.yaml');
 const noStack = /\n\s+at /;
 
-/** A board whose facts are all high, so the offline members vote GO. */
-const goBoard = [
-  'id: pricing',
-  'question: "Should we {{question}}?"',
-  'facts:',
-  '  - { axis: revenue, value: 9, note: "Churn model predicts +12% ARR" }',
-  '  - { axis: feasibility, value: 9, note: "A config change" }',
-  '  - { axis: cx, value: 8, note: "Customers accept the price" }',
-  '  - { axis: risk, value: 8, note: "Grandfathered plans" }',
-  'phases:',
-  '  - name: analysis',
-  '    members:',
-  '      - { id: cfo, persona: The CFO, model: "offline:analyst" }',
-  '      - { id: pm, persona: The PM, model: "offline:analyst" }',
-  '      - { id: cto, persona: The CTO, model: "offline:analyst" }',
-  '  - name: challenge',
-  '    contrarian: true',
-  '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
-  '',
-].join('\n');
 
 afterAll(removeTempDirs);
 

@@ -57,3 +57,24 @@ export async function sampleRepo(): Promise<string> {
 
 /** The offline agent as a --builder command. */
 export const offlineAgent = `'${process.execPath}' '${join(examples, 'tasks/offline-agent.js')}'`;
+
+/** A board whose facts are all high, so the offline members vote GO. */
+export const goBoard = [
+  'id: pricing',
+  'question: "Should we {{question}}?"',
+  'facts:',
+  '  - { axis: revenue, value: 9, note: "Churn model predicts +12% ARR" }',
+  '  - { axis: feasibility, value: 9, note: "A config change" }',
+  '  - { axis: cx, value: 8, note: "Customers accept the price" }',
+  '  - { axis: risk, value: 8, note: "Grandfathered plans" }',
+  'phases:',
+  '  - name: analysis',
+  '    members:',
+  '      - { id: cfo, persona: The CFO, model: "offline:analyst" }',
+  '      - { id: pm, persona: The PM, model: "offline:analyst" }',
+  '      - { id: cto, persona: The CTO, model: "offline:analyst" }',
+  '  - name: challenge',
+  '    contrarian: true',
+  '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
+  '',
+].join('\n');
