@@ -1,5 +1,5 @@
 /**
- * Child process of the memory benchmark: runs ONE 8-phase × 64-member debate whose members each
+ * Child process of the memory benchmark: runs ONE 8-phase × 32-member debate whose members each
  * reply with a 2 048-character statement, then prints one JSON line on stdout with the
  * process's baseline and peak resident set size. Run alone, not imported: the peak it reports
  * (`process.resourceUsage().maxRSS`) is for the whole process, so nothing else may share it.
@@ -29,7 +29,8 @@ export interface MemoryChildReport {
 }
 
 const PHASES = 8;
-const MEMBERS = 64;
+// 8 × 32 = 256, the most members a board may have (MAX_BOARD_MEMBERS): an 8 × 64 board no longer loads.
+const MEMBERS = 32;
 const STATEMENT_CHARS = 2048;
 const FILLER = 'The council weighs feasibility, revenue, customer experience, time to market and risk; ';
 

@@ -1,5 +1,5 @@
 /**
- * Peak memory of a large debate (8 phases × 64 members, 2 KB statements), measured in a fresh
+ * Peak memory of a large debate (8 phases × 32 members, the most a board may have; 2 KB statements), measured in a fresh
  * child process so the other benchmarks' garbage does not count. Target: peak RSS < 200 MB
  * (decimal megabytes, 200 000 000 bytes).
  */

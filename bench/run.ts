@@ -39,7 +39,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'verifier', title: 'Verifier and panel throughput', run: verifier },
   { name: 'providers', title: 'Provider adapters over loopback HTTP', run: providers },
   { name: 'meeting', title: 'Consensus meeting: calls and prompt tokens', run: meeting },
-  { name: 'memory', title: 'Peak memory of an 8 × 64 debate', run: memory },
+  { name: 'memory', title: 'Peak memory of an 8 × 32 debate (the largest board)', run: memory },
   { name: 'bundle-size', title: 'Browser bundle size of the pure packages (esbuild, gzipped)', run: bundleSize },
   { name: 'quality', title: 'Decision quality on simulated juries (calibrated rule vs the optimum)', run: quality },
   // Before the ledger benchmark, whose 220 fsynced flips write about 180 MB: this VM's disk is
