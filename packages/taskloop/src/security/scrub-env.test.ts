@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 import { SAFE_ENV_VARS, scrubbedEnv, secretValuesFrom } from './scrub-env.js';
 
 const source = {
@@ -43,9 +44,9 @@ describe('secretValuesFrom', () => {
     ['PGPASSWORD', 'hunter2-pg'],
     ['MYSQL_PWD', 'my5ql-pass'],
     ['SENTRY_DSN', 'https://4f8c1d2e9a7b@o123456.ingest.sentry.io/789'],
-    ['SLACK_WEBHOOK_URL', 'https://hooks.slack.com/services/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'],
+    ['SLACK_WEBHOOK_URL', FAKE_SECRETS.slackWebhook],
     ['CONNECTION_STRING', 'Server=db;Database=app;User Id=sa;Password=Str0ng-Pass;'],
-    ['GITHUB_PAT', 'github_pat_11ABCDEFG0123456789_abcdefghij'],
+    ['GITHUB_PAT', FAKE_SECRETS.githubPatShort],
   ])('collects %s', (name, value) => {
     expect(secretValuesFrom({ [name]: value })).toContain(value);
   });

@@ -21,4 +21,12 @@ export const FAKE_SECRETS = {
   rsaPrivateKey: ['-----BEGIN RSA ' + 'PRIVATE KEY-----', 'MIIEowIBAAKCAQEAuZ0nq', 'abcdefABCDEF0123456789+/==', '-----END RSA ' + 'PRIVATE KEY-----'].join('\n'),
   npmToken: join('npm_', 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'),
   opensshKeyHead: join('-----BEGIN OPENSSH ', 'PRIVATE KEY-----'),
+  githubPatShort: join('github', '_pat_', '11ABCDEFG0123456789', '_abcdefghij'),
+  slackWebhook: join('https://hooks.slack.com/services/', 'T0A1B2C3D/', 'B9Z8Y7X6W/', 'q8Wn3Lk2Jd9Hs7Fg5Dx1Cv0B'),
+  azureAccountKey: join('abc123DEF456ghi789', 'JKL012mno345PQR678', 'stu901VWX234yz=='),
+  awsSessionToken: join('FwoGZXIvYXdzEBYa', 'DHqa0AP1/3y0LKyA6', 'SKoAaRvbnsFw=='),
+  /** AWS's documented example access key, a placeholder redaction must leave alone. */
+  awsDocExampleKey: join('AK', 'IAIOSFODNN7EXAMPLE'),
+  hexApiKey: join('8f3a9c1e7b2d4f6a', '9c0e1b3d5f7a9c1e'),
+  hexHeaderKey: join('9f8e7d6c5b4a3928', '1706f5e4d3c2b1a0'),
 } as const;
