@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   calibrate,
@@ -18,6 +17,7 @@ import {
   type TrackRecord,
   type Vote,
 } from '@conclave/scoring';
+import { writeFileAtomic } from '@conclave/taskloop';
 import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -115,8 +115,7 @@ async function memberVerdicts(ctx: CommandContext, file: string, id: string | un
     throw new CliError(`${file}: the decision record has no usable rubric`, [{ ...loaded.at('rubric'), message: 'a rubric with axes, weights and thresholds is needed to read each member\'s verdict', fix: 'pass the run record `conclave debate --out` writes' }]);
   }
   const models = new Map<string, string>();
-  const { data } = await loadJsonFile(ctx.io.cwd, file, 'run record');
-  const transcript = (data as { result?: { transcript?: unknown } } | null)?.result?.transcript;
+  const transcript = (loaded.document as { result?: { transcript?: unknown } }).result?.transcript;
   if (Array.isArray(transcript)) for (const c of transcript as { memberId?: unknown; model?: unknown }[]) if (typeof c?.memberId === 'string' && typeof c.model === 'string') models.set(c.memberId, c.model);
   const members: CalibratedVote[] = votes
     .filter((vote) => checkVote(vote, rubric).length === 0)
@@ -160,18 +159,16 @@ async function loadTrack(ctx: CommandContext, file: string, options: { missing: 
   return data as TrackRecord;
 }
 
-/** Writes the track record to a temporary file beside it and renames it over the old one: never half a file. */
+/** Writes the track record atomically (a temporary file renamed over the old one): never half a file. */
 async function writeTrack(ctx: CommandContext, file: string, track: TrackRecord): Promise<void> {
   const path = resolvePath(ctx.io.cwd, file);
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(temporary, `${JSON.stringify(track, null, 2)}\n`, 'utf8');
-    await rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
     throw new CliError(`cannot write ${file}: ${(error as Error).message}`, [], EXIT.usage, 'choose a writable path for --track');
   }
+  const written = await writeFileAtomic(path, `${JSON.stringify(track, null, 2)}\n`);
+  if (!written.ok) throw new CliError(`cannot write ${file}: ${written.message}`, [], EXIT.usage, 'choose a writable path for --track');
 }
 
 function parseOutcome(text: string): Outcome {

@@ -18,6 +18,8 @@ export interface LoadedDecision {
   readonly decision: DecisionRecord;
   /** The position and path of a field of the decision (without one, of the decision itself), for errors found after parsing. */
   readonly at: (field?: string) => Pick<InputIssue, 'file' | 'line' | 'column' | 'path'>;
+  /** The whole document the decision came from (a run record carries the debate's result beside it). */
+  readonly document: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -42,9 +44,9 @@ export async function loadDecision(cwd: string, file: string): Promise<LoadedDec
     if (decision === undefined || decision === null || typeof decision !== 'object') {
       throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [{ ...at(), message: `"decision" is ${decision === undefined ? 'missing' : decision === null ? 'null' : `a ${typeof decision}`}`, fix: 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord' }]);
     }
-    return { decision: decision as DecisionRecord, at };
+    return { decision: decision as DecisionRecord, at, document: object };
   }
-  return { decision: object as unknown as DecisionRecord, at };
+  return { decision: object as unknown as DecisionRecord, at, document: object };
 }
 
 /** Problems the verifier found in the record's shape, each at the decision in the file. */
