@@ -66,3 +66,5 @@ export { joinTextRuns, TEXT_RUN_SEPARATOR } from './text-runs.js';
 export { readWireUsage } from './wire-usage.js';
 export type { JsonSyntaxError, JsonTextResult } from './json-text.js';
 export { lineColumn, parseJsonText } from './json-text.js';
+export type { JournalEntry, RecordingStepRunner, RunStep } from './step-runner.js';
+export { recordSteps, replaySteps, runStepDirectly } from './step-runner.js';
