@@ -116,7 +116,8 @@ export type LoopEvent =
 /** What the runner must do next. Exactly one at a time, so a kill between two leaves a clear point to resume from. */
 export type LoopEffect =
   | { readonly type: 'select_task'; readonly skip: readonly string[] }
-  | { readonly type: 'check_spec' }
+  /** Before each attempt (numbered `attempt` of `taskId`): the spec unchanged, the run's budgets not spent, the ledger untouched. */
+  | { readonly type: 'check_spec'; readonly taskId: string; readonly attempt: number }
   | { readonly type: 'build'; readonly taskId: string; readonly attempt: number; readonly feedback?: BuildFeedback }
   | { readonly type: 'validate'; readonly taskId: string; readonly attempt: number }
   /** Prove the attempt complete with the kernel and, when configured, run the neural verifiers and the rule table. */
@@ -163,7 +164,7 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       if (event.passedAttempt === true) {
         return { state: { ...state, phase: 'flipping', current: { ...attempt, decision: 'passed', disposition: 'completed' } }, effect: { type: 'flip', taskId: event.taskId } };
       }
-      return { state: { ...state, phase: 'checking_spec', current: attempt }, effect: { type: 'check_spec' } };
+      return { state: { ...state, phase: 'checking_spec', current: attempt }, effect: { type: 'check_spec', taskId: attempt.taskId, attempt: attempt.attempt } };
     }
     case 'found_settled':
       if (state.phase !== 'selecting') break;
@@ -253,7 +254,7 @@ function afterCommit(state: LoopState, current: AttemptState): { state: LoopStat
       feedback: feedbackFrom(current, retriesOf(state.config, current)),
       ...(current.maxRetries === undefined ? {} : { maxRetries: current.maxRetries }),
     };
-    return { state: { ...state, phase: 'checking_spec', current: next }, effect: { type: 'check_spec' } };
+    return { state: { ...state, phase: 'checking_spec', current: next }, effect: { type: 'check_spec', taskId: next.taskId, attempt: next.attempt } };
   }
   const failed = [...state.failed, { taskId: current.taskId, disposition: current.disposition }];
   const goOn = current.disposition === 'failed_open' || (state.config.onExhausted === 'continue' && current.disposition !== 'unverifiable');
