@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordSteps, replaySteps, type JournalEntry, type RunStep } from '@conclave/core';
 import { scriptedAdapter, type ScriptedAdapter } from '@conclave/testing';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Builder } from '../builders/builder.js';
 import { createGuardian } from '../guardian/guardian.js';
@@ -156,6 +157,50 @@ describe('runTaskLoop through a step runner (ADR 0036)', () => {
     expect(again).toEqual(first);
     expect(await trail(replaying.dir, replaying.git, again)).toEqual(await trail(recorded.dir, recorded.git, first));
   }, 120_000);
+
+  it('a worker that dies at any step and is restarted on the same work tree with the journal finishes the run, repeating at most the one call in flight', async () => {
+    const buildStarts = async (dir: string) => (await readFile(join(dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith('start'));
+    const once = await repo();
+    const uninterrupted = await runTaskLoop({ workspace: once.dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy });
+    expect(uninterrupted).toMatchObject({ outcome: 'completed', completed: ['first', 'second-a'] });
+    const attempts = await buildStarts(once.dir);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 9 }), async (crashAt) => {
+        const { dir, git } = await repo();
+        // The durable engine's journal: a step answered from it is never run again; the worker
+        // dies after its `crashAt`-th live step ran, before that step was journaled.
+        const journal: JournalEntry[] = [];
+        let inFlight = '';
+        const worker = (dies: boolean): RunStep => {
+          let live = 0;
+          return async <T>(name: string, effect: () => Promise<T>): Promise<T> => {
+            const hit = journal.find((entry) => entry.name === name);
+            if (hit !== undefined) return JSON.parse(hit.result) as T;
+            const result = await effect();
+            if (dies && live++ === crashAt) {
+              inFlight = name;
+              throw new Error('the worker died');
+            }
+            journal.push({ name, result: JSON.stringify(result) });
+            return result;
+          };
+        };
+        const options = { workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy };
+        const died = await runTaskLoop({ ...options, runStep: worker(true) });
+        expect(died).toMatchObject({ outcome: 'halted', stop: { kind: 'io_error', message: expect.stringContaining('the worker died') as string } });
+        const resumed = await runTaskLoop({ ...options, runStep: worker(false) });
+        expect(resumed.outcome).toBe('completed');
+        expect(await trail(dir, git, resumed)).toEqual(await trail(once.dir, once.git, uninterrupted));
+        // Each attempt was built once, but for the one build in flight when the worker died.
+        const starts = await buildStarts(dir);
+        const repeated = starts.filter((line, i) => starts.indexOf(line) !== i);
+        const build = /^(.+)\/attempt-(\d+)\/build$/.exec(inFlight);
+        expect(repeated).toEqual(build === null ? [] : [`${build[1] ?? ''} attempt ${build[2] ?? ''} start`]);
+        expect([...new Set(starts)]).toEqual(attempts);
+      }),
+      { numRuns: 6, seed: 2711 },
+    );
+  }, 180_000);
 
   it('journals every paid effect of a judged run: builds, gates, verifiers and the split planner, each under its attempt', async () => {
     const { dir } = await repo();
