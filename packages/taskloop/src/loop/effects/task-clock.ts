@@ -1,6 +1,8 @@
 import { DEFAULT_TIMEOUT_MS } from '@conclave/core';
+import type { TaskSpec } from '../../spec/task-spec.js';
 import type { HaltReason, LoopEvent } from '../loop-step.js';
-import type { LoopRuntime } from './loop-runtime.js';
+import type { RunRecord } from '../run-record.js';
+import type { TaskLoopOptions } from '../task-loop-options.js';
 
 /**
  * The current task's lifecycle deadline: every build, gate, verifier and retry of the task shares
@@ -14,7 +16,13 @@ export interface TaskDeadline {
   readonly timer: NodeJS.Timeout;
 }
 
-type Clocked = Pick<LoopRuntime, 'options' | 'spec' | 'run' | 'task'>;
+/** What the clock reads: the run's budgets and start, the caller's signal, the current task's deadline. */
+interface Clocked {
+  readonly options: Pick<TaskLoopOptions, 'signal' | 'judgement'>;
+  readonly spec: TaskSpec;
+  readonly run: Pick<RunRecord, 'startedAt'>;
+  task: TaskDeadline | undefined;
+}
 type BudgetExhausted = Extract<HaltReason, { kind: 'budget_exhausted' }>;
 
 /** Starts a task's deadline: whichever ends first, the task's lifecycle or the run's wall clock, stops the attempt in flight. */
@@ -28,7 +36,7 @@ export function startTask(rt: Clocked, taskId: string): TaskDeadline {
 }
 
 /** Ends the current task's deadline (its timer must not outlive it). */
-export function endTask(rt: Pick<LoopRuntime, 'task'>): void {
+export function endTask(rt: Pick<Clocked, 'task'>): void {
   if (rt.task !== undefined) clearTimeout(rt.task.timer);
   rt.task = undefined;
 }
@@ -62,7 +70,7 @@ export function lateEvent(rt: Clocked): LoopEvent | undefined {
 }
 
 /** The first of the run's budgets (attempts, wall-clock, cost) that leaves no room for another attempt. */
-export function budgetExhausted(rt: Clocked & Pick<LoopRuntime, 'usage'>): BudgetExhausted | undefined {
+export function budgetExhausted(rt: Clocked & { readonly usage: { readonly attempts: number; readonly costUsd: number } }): BudgetExhausted | undefined {
   const { maxAttempts, runTimeoutMs, maxCostUsd } = rt.spec.budgets;
   const { attempts, costUsd } = rt.usage;
   if (maxAttempts !== undefined && attempts >= maxAttempts) return { kind: 'budget_exhausted', budget: 'attempts', limit: maxAttempts, used: attempts };
