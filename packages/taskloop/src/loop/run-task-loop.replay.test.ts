@@ -6,7 +6,7 @@ import { scriptedAdapter, type ScriptedAdapter } from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Builder } from '../builders/builder.js';
-import { createGuardian } from '../guardian/guardian.js';
+import { createGuardian } from '@conclave/guardian';
 import { createModelSplitPlanner } from '../judgement/split-planner.js';
 import { parsePlan } from '../ledger/plan-parse.js';
 import { priced, satisfiedVerifiers } from '../test-support/scripted-judgement.js';

@@ -1,8 +1,8 @@
 import type { RunStep } from '@conclave/core';
 import type { BuildResult, Builder } from '../builders/builder.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
-import type { Guardian } from '../guardian/guardian.js';
-import type { AlignmentStatus } from '../guardian/guardian-state.js';
+import type { Guardian } from '@conclave/guardian';
+import type { AlignmentStatus } from '@conclave/guardian';
 import type { PlanIssue } from '../ledger/plan-parse.js';
 import type { PlanTaskInput } from '../ledger/plan-render.js';
 import type { SpecIssue } from '../spec/spec-issue.js';

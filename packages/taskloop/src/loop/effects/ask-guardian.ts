@@ -1,5 +1,5 @@
-import type { JobStart } from '../../guardian/guardian.js';
-import type { ProgressReport } from '../../guardian/guardian-request.js';
+import type { JobStart } from '@conclave/guardian';
+import type { ProgressReport } from '@conclave/guardian';
 import type { AttemptState, HaltReason } from '../loop-step.js';
 import { stepName } from '../build-task.js';
 import type { LoopRuntime } from './loop-runtime.js';
