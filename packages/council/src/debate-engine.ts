@@ -171,7 +171,8 @@ class DebateRun {
           failures.push(outcome.failure);
         }
       }
-      earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
+      // The last phase's block would be read by no one.
+      if (phaseIndex < phases.length - 1) earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
       const valid = contributions.length;
       if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }

@@ -140,10 +140,12 @@ class MeetingRun {
     const verdicts: RoundVerdict[] = [];
     /** Each member's latest stance: what peers are shown, and what the member sees as its own. */
     const latest = new Map<string, Stance>();
-    /** What each member was shown when it last gave a stance in a meeting round: its next prompt sends only what changed. */
-    /** The table as the facilitator last curated it: its next curation gets only what changed. */
-    let curatedTable: readonly SharedStance[] | undefined;
+    /** The table and the options the facilitator was shown in its last curation: its next curation gets only what changed. */
+    let curatedSeen: { readonly table: readonly SharedStance[]; readonly options: readonly string[] } | undefined;
+    /** What each member was shown when it last gave a stance (prep included): its next prompt sends only what changed. */
     const shown = new Map<string, { readonly peers: readonly SharedStance[]; readonly options: readonly string[] }>();
+    /** The options described to the facilitator so far, in its own stances' prompts or its curations. */
+    const describedToFacilitator = () => new Set([...(curatedSeen?.options ?? []), ...(shown.get(facilitatorOf(brief).id)?.options ?? [])]);
     /** The last round that kept a quorum: the positions a decision is taken from. */
     let quorate: { round: number; stances: Map<string, Stance> } | undefined;
     let prepTriggers: GroupthinkTrigger[] = [];
@@ -185,6 +187,9 @@ class MeetingRun {
       brief.roster.map((member) => this.#turn(member, 0, nameOf(member.id), buildPrepRequest(brief, member, nameOf(member.id)), brief.options.map((o) => o.id))),
     );
     const prep = finishRound(0, false, prepTurns);
+    // A member that gave a prep stance has seen the brief's options, described, and no peer yet.
+    const briefOptions = brief.options.map((o) => o.id);
+    for (const turn of prepTurns) if ('stance' in turn) shown.set(turn.memberId, { peers: [], options: briefOptions });
     this.#emit({ type: 'round_finished', round: 0 });
     let outcomeNoQuorum = this.#checkQuorum(0, prep.stances.size);
     if (!outcomeNoQuorum) {
@@ -200,18 +205,23 @@ class MeetingRun {
       const tensions = ledger.entries.filter((e) => e.severity === 'substantive');
       const leading = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
       const table = [...latest].map(([id, stance]) => shareStance(stance, nameOf(id)));
+      const facilitator = facilitatorOf(brief);
+      const described = describedToFacilitator();
+      const curatedOptions = liveOptions(slate).map((o) => o.id);
       const curated = await this.#curate({
         brief,
-        facilitator: facilitatorOf(brief),
+        facilitator,
+        name: nameOf(facilitator.id),
         round,
         table,
-        ...(curatedTable === undefined ? {} : { seen: curatedTable }),
+        ...(curatedSeen === undefined ? {} : { seen: curatedSeen.table }),
+        described,
         slate,
         tensions,
         ...(leading === undefined ? {} : { frontRunner: leading }),
       });
       slate = curated.slate;
-      if (curated.curation.by === 'facilitator') curatedTable = table;
+      if (curated.curation.by === 'facilitator') curatedSeen = { table, options: curatedOptions };
       if (curated.curation.by === 'fallback') warnings.push({ kind: 'curation_fallback', round, message: curated.curation.reason });
       const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
       // Merged ids stay valid answers (they fold into their target), as in the request's schema.
@@ -299,6 +309,7 @@ class MeetingRun {
       slate,
       positions: positions.map(({ memberId, stance }) => shareStance(stance, nameOf(memberId))),
       tensions: ledger.entries.filter((e) => e.severity === 'substantive'),
+      described: describedToFacilitator(),
     });
     let reply: SynthesisReply | undefined;
     if (stopReason.kind !== 'budget_exhausted') {
