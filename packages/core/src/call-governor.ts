@@ -3,6 +3,7 @@ import { ZERO_USAGE } from './adapter.js';
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
 import { guardedRun, type FollowCaller } from './safe-run.js';
+import { runStepDirectly, type RunStep } from './step-runner.js';
 import { addUsage } from './usage.js';
 
 /** Why a governed run may spend no more: the caller aborted, or a budget ran out. */
@@ -17,6 +18,8 @@ export interface CallGovernorOptions {
   /** Deadline for each call (default 120 000 ms). */
   readonly timeoutMs?: number;
   readonly clock?: Clock;
+  /** Runs each paid call as a named step (ADR 0035); the default runs it directly. */
+  readonly runStep?: RunStep;
   /** Told once, the first time the run must stop spending. */
   readonly onStop: (reason: SpendStop) => void;
 }
@@ -87,9 +90,22 @@ export class CallGovernor {
     return true;
   }
 
-  /** Runs a claimed call; never rejects. Its usage, a failure's too, counts toward the token budget. */
-  async run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult> {
-    const result = await guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+  /**
+   * Runs a claimed call as the step `step`; never rejects. Its usage, a failure's too, counts
+   * toward the token budget — counted here, outside the step, so a replayed result counts the same.
+   * A step runner that rejects (a durable engine's cancellation, a journal it cannot read) ends
+   * the run as aborted: the call becomes an `aborted` failure and no further call starts.
+   */
+  async run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult> {
+    const runStep = this.#options.runStep ?? runStepDirectly;
+    let result: ModelRunResult;
+    try {
+      result = await runStep(step, () => guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate));
+    } catch (thrown) {
+      const message = `step "${step}" could not run: ${errorMessage(thrown)}`;
+      this.#stop({ kind: 'aborted', message });
+      return { ok: false, failure: { kind: 'aborted', message }, retryable: false, latencyMs: 0 };
+    }
     this.#spend(result.usage);
     return result;
   }
