@@ -103,7 +103,7 @@ export class CallGovernor {
       result = await runStep(step, () => guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate));
     } catch (thrown) {
       const message = `step "${step}" could not run: ${errorMessage(thrown)}`;
-      this.#stop({ kind: 'aborted', message });
+      this.#abort(message, thrown);
       return { ok: false, failure: { kind: 'aborted', message }, retryable: false, latencyMs: 0 };
     }
     this.#spend(result.usage);
@@ -127,10 +127,10 @@ export class CallGovernor {
     this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 
-  #abort(): void {
-    const reason: unknown = this.#signal?.reason;
+  /** Stops the run as aborted and aborts every call in flight: the caller's abort, or a step runner's. */
+  #abort(message?: string, reason: unknown = this.#signal?.reason): void {
     this.#aborted = true;
-    this.#stop({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
+    this.#stop({ kind: 'aborted', message: message ?? (reason === undefined ? 'aborted by the caller' : errorMessage(reason)) });
     for (const stop of [...this.#inflight]) stop(reason);
   }
 
