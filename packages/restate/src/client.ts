@@ -68,9 +68,11 @@ export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
   };
 
   const run = async <R>(name: string, id: string, submission: unknown, awaitOptions: AwaitOptions = {}): Promise<R> => {
+    const { deadlineMs } = awaitOptions;
+    if (deadlineMs !== undefined && !(deadlineMs > 0 && Number.isFinite(deadlineMs))) throw new RangeError(`deadlineMs must be a finite number of milliseconds above 0, got ${deadlineMs}`);
     const submitted = await submit(name, id, submission);
     const client = ingress.workflowClient({ name } as never, id) as unknown as { workflowAttach: (opts?: clients.Opts<void, R>) => Promise<R> };
-    const signals = [awaitOptions.signal, awaitOptions.deadlineMs === undefined ? undefined : AbortSignal.timeout(awaitOptions.deadlineMs)].filter((s) => s !== undefined);
+    const signals = [awaitOptions.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(deadlineMs))].filter((s) => s !== undefined);
     if (signals.length === 0) return client.workflowAttach();
     const signal = AbortSignal.any(signals);
     try {

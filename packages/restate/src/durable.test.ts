@@ -99,6 +99,7 @@ describe('debates on Restate', () => {
 
   it(`SIGKILLed at ${DEBATE_KILLS} seeded points, the restarted worker finishes each debate with the uninterrupted verdict, paying again only for calls not yet journaled`, async () => {
     const random = seededRandom(SEED);
+    let midRun = 0;
     for (let trial = 0; trial < DEBATE_KILLS; trial += 1) {
       const marker = `q-kill-${SEED}-${trial}`;
       const submission = { board: BOARD_4X8, question: `Go (${marker})?` };
@@ -120,7 +121,10 @@ describe('debates on Restate', () => {
       }
       const repeats = sum(calls) - 32;
       expect(repeats, context).toBeLessThanOrEqual(sum(callsFor(marker, killedAt)) - journaled.size);
+      if (journaled.size < 32) midRun += 1;
     }
+    // The campaign is only worth something if kills land while calls are still to be made.
+    expect(midRun).toBeGreaterThan(0);
   }, 30_000 + DEBATE_KILLS * 10_000);
 
   it('loses nothing when the Restate server itself is SIGKILLed mid-debate and restarted on the same base dir', async () => {
@@ -137,6 +141,26 @@ describe('debates on Restate', () => {
     expect(calls.size).toBe(32);
     for (const count of calls.values()) expect(count).toBeLessThanOrEqual(2);
   }, 60_000);
+});
+
+describe('cancellation and bad input', () => {
+  it("maps the caller's deadline to a Restate cancellation: the debate ends aborted and NO_GO, never a verdict from partial votes", async () => {
+    const submission = { board: BOARD_4X8, question: 'Go (q-deadline)?' };
+    const result = await client.runDebate('deadline', submission, { deadlineMs: Math.max(50, debateBaseline.durationMs / 3) });
+    expect(result.status).toBe('stopped');
+    expect(result.stopReason?.kind).toBe('aborted');
+    expect(result.verdict).toBe('NO_GO');
+    // Cancelled runs stay cancelled: asking again returns the same aborted result, with no new calls.
+    const callsAfter = sum(callsFor('q-deadline'));
+    expect(await client.runDebate('deadline', submission)).toEqual(result);
+    expect(sum(callsFor('q-deadline'))).toBe(callsAfter);
+    expect(callsAfter).toBeLessThan(32);
+  }, 30_000);
+
+  it('refuses a board that does not load with a terminal error naming the field and the fix, never a retry loop', async () => {
+    const board = { ...BOARD_4X8, phases: [] };
+    await expect(client.runDebate('bad-board', { board, question: 'Go?' })).rejects.toThrow(/the submitted board does not load:[\s\S]*fix:/);
+  }, 30_000);
 });
 
 describe('meetings on Restate', () => {
@@ -159,6 +183,7 @@ describe('meetings on Restate', () => {
 
   it(`SIGKILLed at ${MEETING_KILLS} seeded points, the restarted worker finishes each meeting with the same decision, paying again only for calls in flight`, async () => {
     const random = seededRandom(SEED + 1);
+    let midRun = 0;
     for (let trial = 0; trial < MEETING_KILLS; trial += 1) {
       const marker = `m-kill-${SEED}-${trial}`;
       const submission = { brief: briefFor(marker) };
@@ -174,6 +199,8 @@ describe('meetings on Restate', () => {
       expect(calls.size, context).toBe(meetingBaseline.calls);
       for (const count of calls.values()) expect(count, context).toBeLessThanOrEqual(2);
       expect(sum(calls) - meetingBaseline.calls, context).toBeLessThanOrEqual(sum(callsFor(marker, killedAt)) - journaled.size);
+      if (journaled.size < meetingBaseline.calls) midRun += 1;
     }
+    expect(midRun).toBeGreaterThan(0);
   }, 30_000 + MEETING_KILLS * 15_000);
 });
