@@ -115,11 +115,15 @@ describe('CallGovernor and failed calls', () => {
     governor.claim();
     expect(await governor.run(adapter(), request, 'p/a/1')).toMatchObject({ ok: true });
     expect(governor.usage).toEqual({ inputTokens: 60, outputTokens: 40 });
+    governor.claim();
+    // A slow call in flight when another step is refused is aborted with it.
+    const slow = governor.run(adapter(60_000), request, 'p/slow/1');
     cancelled = true;
     governor.claim();
     const result = await governor.run(adapter(), request, 'p/b/1');
+    expect(await slow).toMatchObject({ ok: false, failure: { kind: 'aborted' } });
     expect(result).toMatchObject({ ok: false, failure: { kind: 'aborted', message: 'step "p/b/1" could not run: invocation cancelled' } });
-    expect(names).toEqual(['p/a/1', 'p/b/1']);
+    expect(names).toEqual(['p/a/1', 'p/slow/1', 'p/b/1']);
     expect(stops).toEqual([{ kind: 'aborted', message: 'step "p/b/1" could not run: invocation cancelled' }]);
     expect(governor.claim()).toBe(false);
   });

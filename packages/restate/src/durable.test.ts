@@ -35,7 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await worker?.kill();
+  await worker?.close();
   await server?.close();
   await fake?.close();
 });

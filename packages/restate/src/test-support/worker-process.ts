@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -45,6 +45,8 @@ export interface WorkerProcess {
   kill(): Promise<void>;
   /** Starts a fresh worker process on the same port. */
   start(): Promise<void>;
+  /** Kills the worker and deletes its bundle. */
+  close(): Promise<void>;
 }
 
 /** Bundles the worker and starts it on a free port, its members' models on the fake provider at `fakeBaseURL`. */
@@ -67,5 +69,9 @@ export async function startWorker(fakeBaseURL: string): Promise<WorkerProcess> {
   };
   const kill = (): Promise<void> => sigkill(child);
   await start();
-  return { url: `http://127.0.0.1:${port}`, kill, start };
+  const close = async (): Promise<void> => {
+    await kill();
+    await rm(bundle, { force: true });
+  };
+  return { url: `http://127.0.0.1:${port}`, kill, start, close };
 }
