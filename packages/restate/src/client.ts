@@ -70,6 +70,9 @@ export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
   const run = async <R>(name: string, id: string, submission: unknown, awaitOptions: AwaitOptions = {}): Promise<R> => {
     const { deadlineMs } = awaitOptions;
     if (deadlineMs !== undefined && !(deadlineMs > 0 && Number.isFinite(deadlineMs))) throw new RangeError(`deadlineMs must be a finite number of milliseconds above 0, got ${deadlineMs}`);
+    if ((deadlineMs !== undefined || awaitOptions.signal !== undefined) && options.adminUrl === undefined) {
+      throw new Error('a signal or deadlineMs cancels the run through the Restate admin API: pass adminUrl to conclaveClient');
+    }
     const submitted = await submit(name, id, submission);
     const client = ingress.workflowClient({ name } as never, id) as unknown as { workflowAttach: (opts?: clients.Opts<void, R>) => Promise<R> };
     const signals = [awaitOptions.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(deadlineMs))].filter((s) => s !== undefined);
