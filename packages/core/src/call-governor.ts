@@ -3,7 +3,7 @@ import { ZERO_USAGE } from './adapter.js';
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
 import { guardedRun, type FollowCaller } from './safe-run.js';
-import { runStepDirectly, type RunStep } from './step-runner.js';
+import type { RunStep } from './step-runner.js';
 import { addUsage } from './usage.js';
 
 /** Why a governed run may spend no more: the caller aborted, or a budget ran out. */
@@ -97,17 +97,22 @@ export class CallGovernor {
    * the run as aborted: the call becomes an `aborted` failure and no further call starts.
    */
   async run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult> {
-    const runStep = this.#options.runStep ?? runStepDirectly;
-    let result: ModelRunResult;
+    const call = (): Promise<ModelRunResult> => guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+    // Without a step runner the call runs as it always did: no step closure on the hot path.
+    const result = this.#options.runStep === undefined ? await call() : await this.#runStep(this.#options.runStep, step, call);
+    this.#spend(result.usage);
+    return result;
+  }
+
+  /** Runs a call through the step runner; a rejection aborts the run and becomes an `aborted` failure. */
+  async #runStep(runStep: RunStep, step: string, call: () => Promise<ModelRunResult>): Promise<ModelRunResult> {
     try {
-      result = await runStep(step, () => guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate));
+      return await runStep(step, call);
     } catch (thrown) {
       const message = `step "${step}" could not run: ${errorMessage(thrown)}`;
       this.#abort(message, thrown);
       return { ok: false, failure: { kind: 'aborted', message }, retryable: false, latencyMs: 0 };
     }
-    this.#spend(result.usage);
-    return result;
   }
 
   /** Counts a result that arrived after its call had ended (a deadline or a stop came first). */

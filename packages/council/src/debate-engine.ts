@@ -322,10 +322,10 @@ class DebateRun {
 
 /**
  * The journal name of a member's call. A debate asks each member once, so the attempt is always
- * 1; it is in the name so a later re-ask gets its own step instead of reusing the first answer.
+ * 1; it is in the name so a later re-ask would get its own step instead of reusing the first answer.
  */
-function debateStepName(boardId: string, phaseIndex: number, phase: string, memberId: string, attempt = 1): string {
-  return `debate/${boardId}/${phaseIndex}-${phase}/${memberId}/${attempt}`;
+function debateStepName(boardId: string, phaseIndex: number, phase: string, memberId: string): string {
+  return `debate/${boardId}/${phaseIndex}-${phase}/${memberId}/1`;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
