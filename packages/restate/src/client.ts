@@ -1,3 +1,4 @@
+import { errorMessage } from '@conclave/core';
 import type { DebateResult } from '@conclave/council';
 import type { MeetingResult } from '@conclave/meeting';
 import * as clients from '@restatedev/restate-sdk-clients';
@@ -18,7 +19,7 @@ export interface ConclaveClientOptions {
 export interface AwaitOptions {
   /** Aborting cancels the Restate invocation; the run ends `aborted` (NO_GO, no decision) with its calls so far journaled. */
   readonly signal?: AbortSignal;
-  /** Cancels the run this many milliseconds after submission, as `signal` would. */
+  /** Cancels the run this many milliseconds after the call, as `signal` would. */
   readonly deadlineMs?: number;
 }
 
@@ -73,9 +74,10 @@ export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
     if ((deadlineMs !== undefined || awaitOptions.signal !== undefined) && options.adminUrl === undefined) {
       throw new Error('a signal or deadlineMs cancels the run through the Restate admin API: pass adminUrl to conclaveClient');
     }
+    // The deadline runs from the call, submission included.
+    const signals = [awaitOptions.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(deadlineMs))].filter((s) => s !== undefined);
     const submitted = await submit(name, id, submission);
     const client = ingress.workflowClient({ name } as never, id) as unknown as { workflowAttach: (opts?: clients.Opts<void, R>) => Promise<R> };
-    const signals = [awaitOptions.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(deadlineMs))].filter((s) => s !== undefined);
     if (signals.length === 0) return client.workflowAttach();
     const signal = AbortSignal.any(signals);
     try {
@@ -84,7 +86,10 @@ export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
       if (!signal.aborted) throw error;
       // The caller gave up: the run is cancelled in Restate, and its (aborted, NO_GO) result returned.
       await cancel(submitted.invocationId);
-      return client.workflowAttach();
+      // A run cancelled before its handler started has no result at all: that is an error, never a verdict.
+      return await client.workflowAttach().catch((cancelled: unknown) => {
+        throw new Error(`run "${id}" was cancelled before it produced a result: ${errorMessage(cancelled)}`);
+      });
     }
   };
 

@@ -146,7 +146,8 @@ describe('debates on Restate', () => {
 describe('cancellation and bad input', () => {
   it("maps the caller's deadline to a Restate cancellation: the debate ends aborted and NO_GO, never a verdict from partial votes", async () => {
     const submission = { board: BOARD_4X8, question: 'Go (q-deadline)?' };
-    const result = await client.runDebate('deadline', submission, { deadlineMs: Math.max(50, debateBaseline.durationMs / 3) });
+    // Two latencies is before any debate can finish: its 4 phases each wait for the fake's answers.
+    const result = await client.runDebate('deadline', submission, { deadlineMs: 2 * LATENCY_MS });
     expect(result.status).toBe('stopped');
     expect(result.stopReason?.kind).toBe('aborted');
     expect(result.verdict).toBe('NO_GO');
