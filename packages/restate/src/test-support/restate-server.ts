@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { sigkill } from './sigkill.js';
 
 /** The restate-server binary that `@restatedev/restate-server` installs for this platform; throws one line saying what to install when it is missing. */
-export function restateServerBinary(): string {
-  const platformPackage = `@restatedev/restate-server-${process.platform}-${process.arch}`;
+export function restateServerBinary(platform: string = process.platform, arch: string = process.arch): string {
+  const platformPackage = `@restatedev/restate-server-${platform}-${arch}`;
   try {
     const binary = join(dirname(createRequire(import.meta.url).resolve(`${platformPackage}/package.json`)), 'bin', 'restate-server');
     if (existsSync(binary)) return binary;
