@@ -17,6 +17,7 @@ export const DEPENDENCY_RULE: Readonly<Record<string, readonly string[]>> = {
   taskloop: ['core', 'scoring', 'council', 'verifier', 'guardian'],
   report: ['core', 'council', 'verifier', 'meeting', 'taskloop'],
   testing: ['core', 'scoring', 'council', 'verifier'],
+  restate: ['core', 'council', 'meeting', 'taskloop', 'report'],
   cli: ['core', 'scoring', 'council', 'verifier', 'meeting', 'taskloop', 'report', 'providers'],
 };
 
