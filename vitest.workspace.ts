@@ -1,6 +1,6 @@
 import type { TestProjectConfiguration } from 'vitest/config';
 
-const packages = ['core', 'scoring', 'council', 'verifier', 'testing', 'anthropic', 'openai', 'providers', 'meeting', 'guardian', 'taskloop', 'ai-sdk', 'report', 'cli'];
+const packages = ['core', 'scoring', 'council', 'verifier', 'testing', 'anthropic', 'openai', 'providers', 'meeting', 'guardian', 'taskloop', 'ai-sdk', 'report', 'restate', 'cli'];
 
 /** One test project per package, plus the examples a new user runs; the root vitest.config.ts imports this list. */
 export const projects: TestProjectConfiguration[] = [

@@ -196,7 +196,7 @@ function plainPost(agent: http.Agent, url: string, body: string): Promise<unknow
 }
 
 /** Starts `bench/fake-openai-child.ts` and resolves once it prints its base URL. */
-function startChildServer(latencyMs: number): Promise<{ baseURL: string; close: () => void }> {
+export function startChildServer(latencyMs: number): Promise<{ baseURL: string; close: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('fake-openai-child.ts', import.meta.url)), String(latencyMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';

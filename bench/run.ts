@@ -19,6 +19,7 @@ import { memory } from './memory.js';
 import { providers } from './providers.js';
 import { redaction } from './redaction.js';
 import { quality } from './quality.js';
+import { restate } from './restate.js';
 import { taskloopGuardian } from './taskloop-guardian.js';
 import { taskloopLedger } from './taskloop-ledger.js';
 import { taskloopLoop } from './taskloop-loop.js';
@@ -41,6 +42,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'meeting', title: 'Consensus meeting: calls and prompt tokens', run: meeting },
   { name: 'memory', title: 'Peak memory of an 8 × 32 debate (the largest board)', run: memory },
   { name: 'bundle-size', title: 'Browser bundle size of the pure packages (esbuild, gzipped)', run: bundleSize },
+  { name: 'restate', title: 'Durable councils on Restate: 200 councils over 1, 2, 4 workers; journaled step overhead', run: restate },
   { name: 'quality', title: 'Decision quality on simulated juries (calibrated rule vs the optimum)', run: quality },
   // Before the ledger benchmark, whose 220 fsynced flips write about 180 MB: this VM's disk is
   // rate-limited, and creating a file costs up to twenty times more while that is paid off.

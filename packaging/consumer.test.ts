@@ -82,6 +82,7 @@ const PRINTS: Readonly<Record<string, RegExp>> = {
   'readme-taskloop': /^add-farewell: 1 gate\(s\), level balanced$/m,
   'readme-cli': /^0\.\d+\.\d+/m,
   'readme-report': /^<!doctype html> \d+ characters$/m,
+  'readme-restate': /^workflow: debate; submit with function$/m,
   'readme-ai-sdk': /^hello$/m,
   'readme-anthropic': /^hello from the fake server$/m,
   'readme-openai': /^hello from the fake server$/m,

@@ -54,7 +54,7 @@ describe('CallGovernor usage (property)', () => {
         const request = { messages: [{ role: 'user' as const, content: 'q' }], ...(structuredAsk ? { responseFormat: { type: 'json' as const, name: 'n', schema } } : {}) };
         for (let call = 0; call < calls; call += 1) {
           governor.claim();
-          await governor.run(adapter, request);
+          await governor.run(adapter, request, `call-${call}`);
         }
         expect(governor.usage).toEqual(total(billed));
       }),
@@ -72,7 +72,7 @@ describe('CallGovernor usage (property)', () => {
         // Bounded: each call pays at least one token, so a budget that counts them stops by then.
         while (calls <= maxTokens && governor.claim()) {
           calls += 1;
-          await governor.run({ specificationVersion: 'v1', id: 'x', run: () => Promise.resolve(invalid) }, { messages: [] });
+          await governor.run({ specificationVersion: 'v1', id: 'x', run: () => Promise.resolve(invalid) }, { messages: [] }, 'invalid');
         }
         const perCall = paid.inputTokens + paid.outputTokens;
         expect(calls).toBe(Math.ceil(maxTokens / perCall));

@@ -32,7 +32,7 @@ describe('CallGovernor', () => {
     const governor = new CallGovernor({ budget: { maxTokens: 200 }, onStop: (reason) => stops.push(reason) });
     for (let i = 0; i < 2; i += 1) {
       expect(governor.claim()).toBe(true);
-      await governor.run(adapter(), request);
+      await governor.run(adapter(), request, `call-${i}`);
     }
     expect(governor.usage).toEqual({ inputTokens: 120, outputTokens: 80 });
     expect(stops).toEqual([{ kind: 'budget_exhausted', limit: 'tokens', used: 200, max: 200 }]);
@@ -44,7 +44,7 @@ describe('CallGovernor', () => {
     const stops: SpendStop[] = [];
     const governor = new CallGovernor({ onStop: (reason) => stops.push(reason) });
     governor.follow(controller.signal);
-    const calls = Array.from({ length: 12 }, () => (governor.claim(), governor.run(adapter(60_000), request)));
+    const calls = Array.from({ length: 12 }, () => (governor.claim(), governor.run(adapter(60_000), request, 'slow')));
     controller.abort(new Error('user cancelled'));
     const results = await Promise.all(calls);
     expect(results.every((result) => !result.ok && result.failure.kind === 'aborted')).toBe(true);
@@ -71,7 +71,7 @@ describe('CallGovernor and failed calls', () => {
       run: () => Promise.resolve({ ok: false, failure: { kind: 'refused', message: 'no' }, retryable: false, latencyMs: 0, usage: { inputTokens: 70, outputTokens: 30 } }),
     };
     governor.claim();
-    const result = await governor.run(refused, request);
+    const result = await governor.run(refused, request, 'refused');
     expect(result).toMatchObject({ ok: false, usage: { inputTokens: 70, outputTokens: 30 } });
     expect(governor.usage).toEqual({ inputTokens: 70, outputTokens: 30 });
     expect(stops).toEqual([{ kind: 'budget_exhausted', limit: 'tokens', used: 100, max: 100 }]);
@@ -94,10 +94,37 @@ describe('CallGovernor and failed calls', () => {
         ),
     };
     governor.claim();
-    const result = await governor.run(late, request);
+    const result = await governor.run(late, request, 'late');
     expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
     expect(governor.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
     await arrived;
     expect(governor.usage).toEqual({ inputTokens: 9, outputTokens: 1 });
+  });
+
+  it('runs each call as a named step, counts a step result as spent, and ends the run as aborted when the step runner rejects', async () => {
+    const stops: SpendStop[] = [];
+    const names: string[] = [];
+    let cancelled = false;
+    const governor = new CallGovernor({
+      onStop: (reason) => stops.push(reason),
+      runStep: (name, effect) => {
+        names.push(name);
+        return cancelled ? Promise.reject(new Error('invocation cancelled')) : effect();
+      },
+    });
+    governor.claim();
+    expect(await governor.run(adapter(), request, 'p/a/1')).toMatchObject({ ok: true });
+    expect(governor.usage).toEqual({ inputTokens: 60, outputTokens: 40 });
+    governor.claim();
+    // A slow call in flight when another step is refused is aborted with it.
+    const slow = governor.run(adapter(60_000), request, 'p/slow/1');
+    cancelled = true;
+    governor.claim();
+    const result = await governor.run(adapter(), request, 'p/b/1');
+    expect(await slow).toMatchObject({ ok: false, failure: { kind: 'aborted' } });
+    expect(result).toMatchObject({ ok: false, failure: { kind: 'aborted', message: 'step "p/b/1" could not run: invocation cancelled' } });
+    expect(names).toEqual(['p/a/1', 'p/slow/1', 'p/b/1']);
+    expect(stops).toEqual([{ kind: 'aborted', message: 'step "p/b/1" could not run: invocation cancelled' }]);
+    expect(governor.claim()).toBe(false);
   });
 });

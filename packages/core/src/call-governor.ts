@@ -3,6 +3,7 @@ import { ZERO_USAGE } from './adapter.js';
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
 import { guardedRun, type FollowCaller } from './safe-run.js';
+import type { RunStep } from './step-runner.js';
 import { addUsage } from './usage.js';
 
 /** Why a governed run may spend no more: the caller aborted, or a budget ran out. */
@@ -17,6 +18,8 @@ export interface CallGovernorOptions {
   /** Deadline for each call (default 120 000 ms). */
   readonly timeoutMs?: number;
   readonly clock?: Clock;
+  /** Runs each paid call as a named step (ADR 0035); the default runs it directly. */
+  readonly runStep?: RunStep;
   /** Told once, the first time the run must stop spending. */
   readonly onStop: (reason: SpendStop) => void;
 }
@@ -87,11 +90,29 @@ export class CallGovernor {
     return true;
   }
 
-  /** Runs a claimed call; never rejects. Its usage, a failure's too, counts toward the token budget. */
-  async run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult> {
-    const result = await guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+  /**
+   * Runs a claimed call as the step `step`; never rejects. Its usage, a failure's too, counts
+   * toward the token budget — counted here, outside the step, so a replayed result counts the same.
+   * A step runner that rejects (a durable engine's cancellation, a journal it cannot read) ends
+   * the run as aborted: the call becomes an `aborted` failure and no further call starts.
+   */
+  async run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult> {
+    const call = (): Promise<ModelRunResult> => guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+    // Without a step runner the call runs as it always did: no step closure on the hot path.
+    const result = this.#options.runStep === undefined ? await call() : await this.#runStep(this.#options.runStep, step, call);
     this.#spend(result.usage);
     return result;
+  }
+
+  /** Runs a call through the step runner; a rejection aborts the run and becomes an `aborted` failure. */
+  async #runStep(runStep: RunStep, step: string, call: () => Promise<ModelRunResult>): Promise<ModelRunResult> {
+    try {
+      return await runStep(step, call);
+    } catch (thrown) {
+      const message = `step "${step}" could not run: ${errorMessage(thrown)}`;
+      this.#abort(message, thrown);
+      return { ok: false, failure: { kind: 'aborted', message }, retryable: false, latencyMs: 0 };
+    }
   }
 
   /** Counts a result that arrived after its call had ended (a deadline or a stop came first). */
@@ -111,10 +132,10 @@ export class CallGovernor {
     this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 
-  #abort(): void {
-    const reason: unknown = this.#signal?.reason;
+  /** Stops the run as aborted and aborts every call in flight: the caller's abort, or a step runner's. */
+  #abort(message?: string, reason: unknown = this.#signal?.reason): void {
     this.#aborted = true;
-    this.#stop({ kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) });
+    this.#stop({ kind: 'aborted', message: message ?? (reason === undefined ? 'aborted by the caller' : errorMessage(reason)) });
     for (const stop of [...this.#inflight]) stop(reason);
   }
 

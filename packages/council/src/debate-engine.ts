@@ -9,6 +9,7 @@ import {
   type EventListener,
   type AdapterSource,
   type ModelRequest,
+  type RunStep,
   type Usage,
 } from '@conclave/core';
 import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type InvalidVoteReason, type Vote } from '@conclave/scoring';
@@ -47,6 +48,12 @@ export interface DebateOptions {
   /** Stop starting calls once this many calls or tokens (input + output) have been used. */
   readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
   readonly onEvent?: EventListener<DebateEvent>;
+  /**
+   * Runs each member call as a named, journaled step (ADR 0035): `debate/<board>/<phase>/<member>/<attempt>`.
+   * The default runs it directly; a durable engine (`@conclave/restate`) journals it, so a
+   * restarted run answers finished calls from its journal instead of paying for them again.
+   */
+  readonly runStep?: RunStep;
 }
 
 /** Options for an engine instance. */
@@ -118,6 +125,7 @@ class DebateRun {
     this.#governor = new CallGovernor({
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.memberTimeoutMs === undefined ? {} : { timeoutMs: options.memberTimeoutMs }),
+      ...(options.runStep === undefined ? {} : { runStep: options.runStep }),
       clock,
       onStop: (reason) => this.#stopWith(reason),
     });
@@ -171,7 +179,8 @@ class DebateRun {
           failures.push(outcome.failure);
         }
       }
-      earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
+      // The last phase's block would be read by no one.
+      if (phaseIndex < phases.length - 1) earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
       const valid = contributions.length;
       if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
@@ -223,7 +232,7 @@ class DebateRun {
         if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
         if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
         const startedAt = this.#clock.now();
-        const result = await this.#governor.run(adapter, request);
+        const result = await this.#governor.run(adapter, request, debateStepName(this.#board.id, phaseIndex, phase.name, member.id));
         const endedAt = this.#clock.now();
         this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
         if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
@@ -310,6 +319,14 @@ class DebateRun {
     (event as { at?: number }).at = this.#clock.now() - this.#started;
     this.#events.emit(event as DebateEvent);
   }
+}
+
+/**
+ * The journal name of a member's call. A debate asks each member once, so the attempt is always
+ * 1; it is in the name so a later re-ask would get its own step instead of reusing the first answer.
+ */
+function debateStepName(boardId: string, phaseIndex: number, phase: string, memberId: string): string {
+  return `debate/${boardId}/${phaseIndex}-${phase}/${memberId}/1`;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -79,7 +79,7 @@ export class EarlierPhases {
     if (contributions.length === 0 && failures.length === 0) return;
     const lines = [`## Phase ${phaseIndex + 1}: ${phaseName}`];
     for (const c of contributions) {
-      lines.push(`### ${c.memberId}`, c.statement, `Scores: ${Object.entries(c.scores).map(([axis, value]) => `${axis} ${value}`).join(', ')}`);
+      lines.push(`### ${c.memberId}`, c.statement, `Scores: ${scoresLine(c.scores)}`);
       // Frozen: later phases' requests hold the same entry, so no adapter may change it for them.
       this.#entries.push(Object.freeze({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
     }
@@ -119,6 +119,16 @@ export class EarlierPhases {
       } satisfies CouncilRequestMetadata,
     }));
   }
+}
+
+/** "axis value, axis value, …" in the scores' own key order (a walk, without the lists `Object.entries` makes). */
+function scoresLine(scores: Readonly<Record<string, number>>): string {
+  let line = '';
+  for (const axis in scores) {
+    if (!Object.hasOwn(scores, axis)) continue;
+    line += line === '' ? `${axis} ${scores[axis]}` : `, ${axis} ${scores[axis]}`;
+  }
+  return line;
 }
 
 /** Contributions and failures grouped by phase index, in ascending phase order. */

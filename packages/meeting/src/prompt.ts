@@ -59,10 +59,6 @@ function memberSystem(brief: Brief, member: RosterMember): string {
     .join('\n');
 }
 
-function renderSlate(slate: OptionSlate): string {
-  return liveOptions(slate).map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n');
-}
-
 /**
  * The prep request: the member alone with the brief. Its parameters admit no stance at all, so
  * no other member's position can reach an independent prior, by construction.
@@ -94,9 +90,10 @@ export interface RoundView {
   /** Every other member's latest SHARED stance, under neutral names. */
   readonly peers: readonly SharedStance[];
   /**
-   * What this member was shown when it last spoke (gave a stance in a meeting round): the peers'
-   * shared stances and the live option ids then. Absent before its first meeting-round stance,
-   * so everything is new to it. The prompt sends only what changed since, plus a compact table.
+   * What this member was shown when it last spoke (gave a stance): the peers' shared stances and
+   * the option ids described to it then (after the prep round: no peer, and the brief's
+   * options). Absent when it never gave a stance, so everything is new to it. The prompt sends
+   * only what changed since, plus a compact table.
    */
   readonly seen?: { readonly peers: readonly SharedStance[]; readonly options: readonly string[] };
   readonly slate: OptionSlate;
@@ -120,22 +117,19 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
   const slate = liveOptions(view.slate).map((option) => option.id);
   const open = new Set(view.tensions.map((t) => objectionKey(t)));
   const seenPeers = new Map((view.seen?.peers ?? []).map((p) => [p.name, p]));
-  const table = view.peers.map((p) => `- ${p.name}: ${p.preferredOption} (${p.confidence})`).join('\n');
-  const changes = view.peers.map((p) => peerChanges(p, seenPeers.get(p.name), open, true)).filter((line) => line !== '').join('\n');
-  const seenOptions = new Set(view.seen?.options ?? []);
-  const newOptions = liveOptions(view.slate).filter((option) => view.seen === undefined || !seenOptions.has(option.id));
-  const tensions = view.tensions.map((t) => `- ${t.id}${t.against === undefined ? '' : ` (against ${t.against})`}: ${t.text}`).join('\n') || 'none';
+  const table = view.peers.map((p) => peerRow(p, peerChanges(p, seenPeers.get(p.name), open, true))).join('\n');
+  const tensions = view.tensions.map((t) => `- ${t.id}${t.against === undefined ? '' : ` (against ${t.against})`}: ${t.text}`).join('\n');
+  const seenTensions = view.curation?.tensions ?? [];
+  // A section with nothing in it is left out: its absence says the same in no tokens.
   const lines = [
     `Round ${view.round}. You are ${view.name}.`,
-    view.own ? `Your last stance: ${view.own.preferredOption} (confidence ${view.own.confidence}).` : 'You have no recorded stance yet.',
-    ...(view.curation === undefined
-      ? []
-      : [`The facilitator's summary of the table:\n${view.curation.summary}`, `Tensions the facilitator sees:\n${view.curation.tensions.map((t) => `- ${t}`).join('\n') || 'none'}`]),
-    `Where everyone else stands (option, confidence):\n${table || '(no peer stances)'}`,
-    `${view.seen === undefined ? 'What your peers said' : 'New since you last spoke'}:\n${changes || 'nothing new'}`,
-    `Option slate: ${slate.join(', ')}${newOptions.length === 0 ? '' : `\n${newOptions.map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n')}`}`,
-    `Open substantive objections:\n${tensions}`,
-    'Update your stance: react, propose, reframe or merge options if it helps, and pressure-test the front-runner.',
+    view.own ? `Your last stance: ${view.own.preferredOption} (${view.own.confidence}).` : 'You have no recorded stance yet.',
+    ...(view.curation === undefined ? [] : [`The facilitator's summary:\n${view.curation.summary}`]),
+    ...(seenTensions.length === 0 ? [] : [`Tensions the facilitator sees:\n${seenTensions.map((t) => `- ${t}`).join('\n')}`]),
+    `Peers (option, confidence), with ${view.seen === undefined ? 'what they said' : 'what is new since you last spoke'}:\n${table || '(no peer stances)'}`,
+    slateLine(view.slate, view.seen === undefined ? NO_OPTIONS : new Set(view.seen.options)),
+    ...(tensions === '' ? [] : [`Open substantive objections:\n${tensions}`]),
+    'Update your stance: react, propose or reframe options if it helps, and pressure-test the front-runner.',
   ];
   if (view.adversarial) {
     lines.push(`This is an ADVERSARIAL round: agreement came too easily. From your own perspective, find where ${view.frontRunner ?? 'the front-runner'} is weakest, say so as objections, and change your preference only if the weakness is real.`);
@@ -159,6 +153,14 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
 }
 
 const NO_OPEN: ReadonlySet<string> = new Set();
+const NO_OPTIONS: ReadonlySet<string> = NO_OPEN;
+
+/** The live option ids, and a description of each one not `described` to the reader before. */
+function slateLine(slate: OptionSlate, described: ReadonlySet<string>): string {
+  const live = liveOptions(slate);
+  const fresh = live.filter((option) => !described.has(option.id));
+  return `Option slate: ${live.map((option) => option.id).join(', ')}${fresh.length === 0 ? '' : `\n${fresh.map((option) => `- ${option.id}: ${option.title}. ${option.summary}`).join('\n')}`}`;
+}
 
 /**
  * What a peer said that the member has not seen: its whole shared stance when the member never
@@ -166,7 +168,7 @@ const NO_OPEN: ReadonlySet<string> = new Set();
  * that are new (objections only `withObjections`; those open on the ledger are left out, as they
  * have their own section). Empty when nothing changed.
  */
-function peerChanges(peer: SharedStance, before: SharedStance | undefined, open: ReadonlySet<string>, withObjections: boolean): string {
+function peerChanges(peer: SharedStance, before: SharedStance | undefined, open: ReadonlySet<string>, withObjections: boolean): string[] {
   const fresh = (now: readonly string[], then: readonly string[] | undefined) => (then === undefined ? now : now.filter((item) => !then.includes(item)));
   const reasons = fresh(peer.reasons, before?.reasons);
   const concerns = fresh(peer.concerns, before?.concerns);
@@ -179,18 +181,26 @@ function peerChanges(peer: SharedStance, before: SharedStance | undefined, open:
   if (concerns.length > 0) parts.push(`concerns: ${concerns.join('; ')}`);
   if (objections.length > 0) parts.push(`objections: ${objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ')}`);
   if (proposed.length > 0) parts.push(`proposed: ${proposed.map((o) => `${o.id} (${o.title})`).join(', ')}`);
-  if (parts.length === 0) return '';
-  return `### ${peer.name}\n${parts.join('\n')}`;
+  return parts;
+}
+
+/** A peer's row in the compact table (name, option, confidence), with what is new from it indented below. */
+function peerRow(peer: SharedStance, changes: readonly string[]): string {
+  return [`- ${peer.name}: ${peer.preferredOption} (${peer.confidence})`, ...changes.map((part) => `  ${part}`)].join('\n');
 }
 
 /** What the facilitator curates from: the whole table as peers see it, never anyone's private reasoning or role. */
 export interface CurationView {
   readonly brief: Brief;
   readonly facilitator: RosterMember;
+  /** The facilitator's neutral name: its own line in the table is its own, and its words are not sent back to it. */
+  readonly name: string;
   readonly round: number;
   readonly table: readonly SharedStance[];
   /** The table as the facilitator last curated it; absent before its first curation, so all of it is new. */
   readonly seen?: readonly SharedStance[];
+  /** The options already described to the facilitator (in its prep, a curation or a round): only the others are described again. */
+  readonly described: ReadonlySet<string>;
   readonly slate: OptionSlate;
   readonly tensions: readonly LedgerEntry[];
   readonly frontRunner?: string;
@@ -215,14 +225,16 @@ export function buildCurationRequest(view: CurationView): ModelRequest {
         role: 'user',
         content: [
           `Question: ${view.brief.question}`,
-          `Round ${view.round} is about to start. Where each member stands (under neutral names; option, confidence):\n${view.table.map((p) => `- ${p.name}: ${p.preferredOption} (${p.confidence})`).join('\n')}`,
-          `${view.seen === undefined ? 'What they said' : 'New since your last summary'}:\n${view.table.map((p) => peerChanges(p, seenCuration.get(p.name), NO_OPEN, false)).filter((line) => line !== '').join('\n') || 'nothing new'}`,
-          `Option slate:\n${renderSlate(view.slate)}`,
-          `Open substantive objections:\n${view.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n') || 'none'}`,
+          // The facilitator's own words are not sent back to it, as in its round prompts.
+          `Round ${view.round} is about to start. You are ${view.name}. Where each member stands (under neutral names; option, confidence), with ${
+            view.seen === undefined ? 'what the others said' : 'what is new since your last summary'
+          }:\n${view.table.map((p) => peerRow(p, p.name === view.name ? [] : peerChanges(p, seenCuration.get(p.name), NO_OPEN, false))).join('\n')}`,
+          slateLine(view.slate, view.described),
+          ...(view.tensions.length === 0 ? [] : [`Open substantive objections:\n${view.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n')}`]),
           proposed.length > 0
             ? `Options proposed during the meeting (${proposed.join(', ')}) may be merged into another live option when they are the same idea in other words; the brief's own options and the front-runner${view.frontRunner === undefined ? '' : ` (${view.frontRunner})`} are never merged away.`
             : 'No option was proposed during the meeting, so there is nothing to merge.',
-          'Reply with one JSON object: {"summary": "<the table in a few sentences>", "tensions": ["<a live disagreement>"], "merges": [{"option": "<id>", "into": "<id>", "why": "..."}]}',
+          'Reply with one JSON object: summary (the table in a few sentences), tensions (live disagreements), merges ([{option, into, why}]).',
         ].join('\n\n'),
       },
     ],
@@ -255,7 +267,15 @@ export type SynthesisReply = z.output<typeof synthesisReplySchema>;
 export function buildSynthesisRequest(
   brief: Brief,
   facilitator: RosterMember,
-  input: { readonly round: number; readonly choice: string; readonly slate: OptionSlate; readonly positions: readonly SharedStance[]; readonly tensions: readonly LedgerEntry[] },
+  input: {
+    readonly round: number;
+    readonly choice: string;
+    readonly slate: OptionSlate;
+    readonly positions: readonly SharedStance[];
+    readonly tensions: readonly LedgerEntry[];
+    /** The options already described to the facilitator; only the others are described again. Absent: every option is. */
+    readonly described?: ReadonlySet<string>;
+  },
 ): ModelRequest {
   const slate = liveOptions(input.slate).map((option) => option.id);
   return {
@@ -266,7 +286,7 @@ export function buildSynthesisRequest(
         content: [
           `Question: ${brief.question}`,
           `Decision (fixed by the meeting's rules): ${input.choice}`,
-          `Slate:\n${renderSlate(input.slate)}`,
+          slateLine(input.slate, input.described ?? NO_OPTIONS),
           `Final positions:\n${input.positions.map((p) => `- ${p.name}: ${p.preferredOption} (${p.confidence}): ${p.reasons.join('; ')}`).join('\n')}`,
           `Open substantive objections:\n${input.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n') || 'none'}`,
           'Reply with one JSON object: {"rationale": "...", "rejected": [{"option": "<id>", "why": "..."}], "risks": [{"risk": "...", "mitigation": "..."}], "followUps": ["..."]}',

@@ -212,6 +212,38 @@ describe('runMeeting: round prompts send what changed since a member last spoke'
     }
   });
 
+  it('describes an option only to whom it is new: the brief\'s options once in prep, a proposed one once after', async () => {
+    const lite = { id: 'aws-lite', title: 'AWS, fewer services', summary: 'LITE-SUMMARY' };
+    const withProposal = plans();
+    withProposal.pm = { rounds: [stance('gcp', 0.8, { reasons: ['STANDING-pm'], proposedOptions: [lite] }), stance('gcp', 0.8, { reasons: ['STANDING-pm'] })] };
+    const { adapter, result } = run(withProposal, { maxRounds: 2 });
+    await result;
+    const briefSummary = 'Stay on AWS with managed services.';
+    for (const id of ['sre', 'sec', 'cfo', 'pm', 'data']) {
+      expect(said(adapter.callsFor(id).find((c) => metaOf(c.request).phase === 'prep')?.request as ModelRequest)).toContain(briefSummary);
+      const first = said(roundCall(adapter, id, 1));
+      expect(first).not.toContain(briefSummary);
+      expect(count(first, 'LITE-SUMMARY')).toBe(1);
+      expect(said(roundCall(adapter, id, 2))).not.toContain('LITE-SUMMARY');
+    }
+    const curations = adapter.calls.filter((c) => metaOf(c.request).phase === 'curation').map((c) => said(c.request));
+    expect(curations[0]).toContain('LITE-SUMMARY');
+    expect(curations[0]).not.toContain(briefSummary);
+    expect(curations[1]).not.toContain('LITE-SUMMARY');
+  });
+
+  it("sends the facilitator's own words back to it in no curation, and every other member's once", async () => {
+    const { adapter, result } = run(plans(), { maxRounds: 2 });
+    await result;
+    const [first, second] = adapter.calls.filter((c) => metaOf(c.request).phase === 'curation').map((c) => said(c.request));
+    for (const text of [first, second]) expect(text).not.toMatch(/STANDING-sre|SAID-IN-\d-sre|SECRET-/);
+    for (const id of ['sec', 'cfo', 'pm', 'data']) expect(count(first as string, `STANDING-${id}`)).toBe(1);
+    // Every member's position, the facilitator's own included, is in the table.
+    for (const option of ['aws', 'gcp', 'hybrid']) expect(first).toContain(`: ${option} (0.8)`);
+    expect(second).toContain('SAID-IN-1-data');
+    expect(second).not.toContain('STANDING-data');
+  });
+
   it('a member that did not answer is sent, next time, everything since it last spoke', async () => {
     const silentOnce = plans();
     silentOnce.pm = { rounds: [stance('gcp', 0.8, { reasons: ['STANDING-pm'] }), { failure: { kind: 'transport', message: 'down' } }, stance('gcp', 0.8, { reasons: ['STANDING-pm'] })] };

@@ -13,6 +13,7 @@ import {
   type ModelAdapter,
   type ModelRequest,
   type ModelRunResult,
+  type RunStep,
   type Usage,
 } from '@conclave/core';
 import type { ZodType } from 'zod';
@@ -51,6 +52,12 @@ export interface MeetingOptions {
   readonly groupthink?: GroupthinkOptions;
   /** Most options the live slate may hold (default 8). */
   readonly maxSlate?: number;
+  /**
+   * Runs each paid call as a named, journaled step (ADR 0035): `meeting/<round>/<turn|curation|synthesis>/<member>/<attempt>`.
+   * The default runs it directly; a durable engine (`@conclave/restate`) journals it, so a
+   * restarted meeting answers finished calls from its journal instead of paying for them again.
+   */
+  readonly runStep?: RunStep;
 }
 
 /** The default number of meeting rounds after the prep round. */
@@ -108,6 +115,7 @@ class MeetingRun {
     this.#governor = new CallGovernor({
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.memberTimeoutMs === undefined ? {} : { timeoutMs: options.memberTimeoutMs }),
+      ...(options.runStep === undefined ? {} : { runStep: options.runStep }),
       clock: this.#clock,
       onStop: (reason) => this.#stopWith(reason),
     });
@@ -140,10 +148,12 @@ class MeetingRun {
     const verdicts: RoundVerdict[] = [];
     /** Each member's latest stance: what peers are shown, and what the member sees as its own. */
     const latest = new Map<string, Stance>();
-    /** What each member was shown when it last gave a stance in a meeting round: its next prompt sends only what changed. */
-    /** The table as the facilitator last curated it: its next curation gets only what changed. */
-    let curatedTable: readonly SharedStance[] | undefined;
+    /** The table and the options the facilitator was shown in its last curation: its next curation gets only what changed. */
+    let curatedSeen: { readonly table: readonly SharedStance[]; readonly options: readonly string[] } | undefined;
+    /** What each member was shown when it last gave a stance (prep included): its next prompt sends only what changed. */
     const shown = new Map<string, { readonly peers: readonly SharedStance[]; readonly options: readonly string[] }>();
+    /** The options described to the facilitator so far, in its own stances' prompts or its curations. */
+    const describedToFacilitator = () => new Set([...(curatedSeen?.options ?? []), ...(shown.get(facilitatorOf(brief).id)?.options ?? [])]);
     /** The last round that kept a quorum: the positions a decision is taken from. */
     let quorate: { round: number; stances: Map<string, Stance> } | undefined;
     let prepTriggers: GroupthinkTrigger[] = [];
@@ -185,6 +195,9 @@ class MeetingRun {
       brief.roster.map((member) => this.#turn(member, 0, nameOf(member.id), buildPrepRequest(brief, member, nameOf(member.id)), brief.options.map((o) => o.id))),
     );
     const prep = finishRound(0, false, prepTurns);
+    // A member that gave a prep stance has seen the brief's options, described, and no peer yet.
+    const briefOptions = brief.options.map((o) => o.id);
+    for (const turn of prepTurns) if ('stance' in turn) shown.set(turn.memberId, { peers: [], options: briefOptions });
     this.#emit({ type: 'round_finished', round: 0 });
     let outcomeNoQuorum = this.#checkQuorum(0, prep.stances.size);
     if (!outcomeNoQuorum) {
@@ -200,18 +213,23 @@ class MeetingRun {
       const tensions = ledger.entries.filter((e) => e.severity === 'substantive');
       const leading = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
       const table = [...latest].map(([id, stance]) => shareStance(stance, nameOf(id)));
+      const facilitator = facilitatorOf(brief);
+      const described = describedToFacilitator();
+      const curatedOptions = liveOptions(slate).map((o) => o.id);
       const curated = await this.#curate({
         brief,
-        facilitator: facilitatorOf(brief),
+        facilitator,
+        name: nameOf(facilitator.id),
         round,
         table,
-        ...(curatedTable === undefined ? {} : { seen: curatedTable }),
+        ...(curatedSeen === undefined ? {} : { seen: curatedSeen.table }),
+        described,
         slate,
         tensions,
         ...(leading === undefined ? {} : { frontRunner: leading }),
       });
       slate = curated.slate;
-      if (curated.curation.by === 'facilitator') curatedTable = table;
+      if (curated.curation.by === 'facilitator') curatedSeen = { table, options: curatedOptions };
       if (curated.curation.by === 'fallback') warnings.push({ kind: 'curation_fallback', round, message: curated.curation.reason });
       const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
       // Merged ids stay valid answers (they fold into their target), as in the request's schema.
@@ -299,10 +317,11 @@ class MeetingRun {
       slate,
       positions: positions.map(({ memberId, stance }) => shareStance(stance, nameOf(memberId))),
       tensions: ledger.entries.filter((e) => e.severity === 'substantive'),
+      described: describedToFacilitator(),
     });
     let reply: SynthesisReply | undefined;
     if (stopReason.kind !== 'budget_exhausted') {
-      const written = await this.#call(facilitator, request, synthesisReplySchema);
+      const written = await this.#call(facilitator, request, synthesisReplySchema, meetingStepName(rounds.length, 'synthesis', facilitator.id));
       if (written.ok) reply = written.value;
       else warnings.push({ kind: 'synthesis_fallback', message: `the facilitator's write-up failed (${written.reason.kind}); the rationale, rejections and risks were derived from the record` });
     } else {
@@ -348,7 +367,7 @@ class MeetingRun {
    * facilitator outage costs the summary, never the meeting.
    */
   async #curate(view: CurationView): Promise<{ slate: OptionSlate; curation: RoundCuration }> {
-    const reply = await this.#call(view.facilitator, buildCurationRequest(view), curationReplySchema);
+    const reply = await this.#call(view.facilitator, buildCurationRequest(view), curationReplySchema, meetingStepName(view.round, 'curation', view.facilitator.id));
     if (!reply.ok) {
       const curation: RoundCuration = { by: 'fallback', reason: `the facilitator's curation of round ${view.round} failed (${reply.reason.kind}); members saw the table without its summary` };
       this.#emit({ type: 'table_curated', round: view.round, by: 'fallback', merged: [] });
@@ -364,7 +383,7 @@ class MeetingRun {
 
   /** One member's turn in a round: a validated stance, or an abstention. */
   async #turn(member: RosterMember, round: number, name: string, request: ModelRequest, slateIds: readonly string[]): Promise<MemberTurn> {
-    const outcome = await this.#call(member, request, stanceSchemaFor(slateIds));
+    const outcome = await this.#call(member, request, stanceSchemaFor(slateIds), meetingStepName(round, 'turn', member.id));
     if (outcome.ok) {
       this.#emit({ type: 'stance_recorded', round, memberId: member.id, preferredOption: outcome.value.preferredOption });
       return { memberId: member.id, name, stance: outcome.value, reasked: outcome.reasked };
@@ -373,20 +392,23 @@ class MeetingRun {
     return { memberId: member.id, name, abstained: outcome.reason, reasked: outcome.reasked };
   }
 
-  /** A structured call with exactly one bounded re-ask when the reply does not fit the schema. */
-  async #call<T>(member: RosterMember, request: ModelRequest, schema: ZodType<T>): Promise<CallOutcome<T>> {
+  /**
+   * A structured call with exactly one bounded re-ask when the reply does not fit the schema;
+   * the first ask is step `<step>/1` and the re-ask `<step>/2`.
+   */
+  async #call<T>(member: RosterMember, request: ModelRequest, schema: ZodType<T>, step: string): Promise<CallOutcome<T>> {
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
     if (!bound.ok) return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: bound.message }, reasked: false };
     const adapter = bound.adapter;
-    const first = await this.#run(adapter, request);
+    const first = await this.#run(adapter, request, `${step}/1`);
     if ('notRun' in first) return { ok: false, reason: first.notRun, reasked: false };
     const checked = checkReply(first, schema);
     if (checked.ok) return { ok: true, value: checked.value, reasked: false };
     const paid = first.usage;
     if (checked.reason.kind !== 'invalid_output') return { ok: false, reason: checked.reason, reasked: false, ...(paid === undefined ? {} : { usage: paid }) };
     const invalidText = first.ok ? first.text : '';
-    const second = await this.#run(adapter, repairRequest(request, invalidText, checked.reason.issues));
+    const second = await this.#run(adapter, repairRequest(request, invalidText, checked.reason.issues), `${step}/2`);
     if ('notRun' in second) return { ok: false, reason: second.notRun, reasked: true, ...(paid === undefined ? {} : { usage: paid }) };
     const rechecked = checkReply(second, schema);
     if (rechecked.ok) return { ok: true, value: rechecked.value, reasked: true };
@@ -394,11 +416,11 @@ class MeetingRun {
     return { ok: false, reason: rechecked.reason, reasked: true, ...(total === undefined ? {} : { usage: total }) };
   }
 
-  async #run(adapter: ModelAdapter, request: ModelRequest): Promise<ModelRunResult | { notRun: AbstainReason }> {
+  async #run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult | { notRun: AbstainReason }> {
     // Converging or running out of rounds ends the deliberation, not the synthesis call after it.
     if (this.#stop && HALTING.has(this.#stop.kind)) return { notRun: { kind: 'not_run', because: this.#stop.kind } };
     if (!this.#governor.claim()) return { notRun: { kind: 'not_run', because: 'budget_exhausted' } };
-    return this.#governor.run(adapter, request);
+    return this.#governor.run(adapter, request, step);
   }
 
   #checkQuorum(round: number, answering: number): boolean {
@@ -429,6 +451,11 @@ class MeetingRun {
   #emit(event: DistributiveOmit<MeetingEvent, 'at'>): void {
     this.#events.emit({ ...event, at: this.#clock.now() - this.#started });
   }
+}
+
+/** The journal name of a paid call in a meeting, without its attempt: round, what the call is for, who makes it. */
+function meetingStepName(round: number, purpose: 'turn' | 'curation' | 'synthesis', memberId: string): string {
+  return `meeting/${round}/${purpose}/${memberId}`;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

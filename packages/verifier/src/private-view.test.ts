@@ -74,6 +74,28 @@ describe('the private view', () => {
   });
 });
 
+describe('symbol-keyed properties of scores', () => {
+  it('never reach the frozen view or an oracle that is not built in, whose view shares nothing with the record', async () => {
+    const { createOracleRegistry } = await import('./oracle-registry.js');
+    const hidden = Symbol('hidden');
+    const [base] = fc.sample(decisionRecord({ sound: true }), { seed: 3, numRuns: 1 }) as [DecisionRecord];
+    const payload = { prose: 'not for oracles' };
+    const votes = base.votes.map((vote) => ({ ...vote, scores: Object.assign({ ...vote.scores }, { [hidden]: payload }) }));
+    const record: DecisionRecord = { ...base, votes, claims: [{ id: 'peek', kind: 'peek', subject: 'record', expected: true }] };
+    expect(decisionView(record).votes.every((vote) => Object.getOwnPropertySymbols(vote.scores).length === 0)).toBe(true);
+    let seen: DecisionView | undefined;
+    const peek: Oracle = { name: 'peek', kind: 'peek', prove: (_claim, view) => ((seen = view), { status: 'proven', reason: 'looked' }) };
+    verifyDecision(record, { oracles: createOracleRegistry([peek]) });
+    expect(seen).toBeDefined();
+    const reached = objectsIn(seen);
+    for (const vote of seen!.votes) {
+      expect(Object.getOwnPropertySymbols(vote.scores)).toEqual([]);
+      expect(Object.isFrozen(vote.scores)).toBe(true);
+    }
+    expect(reached.has(payload)).toBe(false);
+  });
+});
+
 describe('the private view of a large council', () => {
   // Lists past 16 items are looked up where the copy is expected first and indexed only on a
   // miss: shuffled members, dissent out of order or not among the members must come out the same.

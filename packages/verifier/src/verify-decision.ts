@@ -249,7 +249,15 @@ class BuiltInContext implements OracleContext {
 
   /** The frozen context any oracle that is not built in gets. */
   forOthers(): OracleContext {
-    return (this.#others ??= Object.freeze({ policy: this.policy, recomputed: () => deepFreeze(this.recomputed()) }));
+    // The recomputation shares the view's scores objects: the view is frozen first (`freezeView`
+    // also strips what only the private view holds), so those are the frozen view's own.
+    return (this.#others ??= Object.freeze({
+      policy: this.policy,
+      recomputed: () => {
+        freezeView(this.#view);
+        return deepFreeze(this.recomputed());
+      },
+    }));
   }
 }
 

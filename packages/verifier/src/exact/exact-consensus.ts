@@ -32,8 +32,20 @@ const MAX_UNITS = MAX_SCORE * UNIT;
 export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, minValidVotes: number): ConsensusResult<A> {
   const axes = rubric.axes;
   const width = axes.length;
-  // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`).
-  const rows = new Array<number>(votes.length * width).fill(0);
+  // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`), in scratch
+  // space kept between calls: a fresh list of this size was a tenth of a 100-vote recomputation.
+  const rows = ROW_SCRATCH.take(votes.length * width);
+  try {
+    return consensusOfRows(votes, rubric, minValidVotes, rows);
+  } finally {
+    ROW_SCRATCH.give(rows);
+  }
+}
+
+/** `exactConsensus`, with `rows` to read the scores into (at least a row per vote). */
+function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, minValidVotes: number, rows: Float64Array): ConsensusResult<A> {
+  const axes = rubric.axes;
+  const width = axes.length;
   const { valid, invalid } = sortVotes(votes, rubric, rows);
   if (valid.length < minValidVotes) return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
 
@@ -45,7 +57,7 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
   const weightTotal = new ExactTotal();
   const scoreTotal = new ExactTotal();
   // Per axis, the member-weighted sum in floating point, for the axis means' first try.
-  const axisSums = new Array<number>(width).fill(0);
+  const axisSums = new Float64Array(width);
   let weightSum = 0;
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
@@ -121,7 +133,7 @@ export function exactMemberUnits<A extends string>(scores: Readonly<Record<A, nu
  * Computed in floating point first; only a sum within its error bound of a half unit, where
  * the rounding could go either way, is computed again in exact decimals.
  */
-function rowUnits(rows: readonly number[], at: number, axisWeights: readonly number[]): number {
+function rowUnits(rows: Row, at: number, axisWeights: readonly number[]): number {
   const width = axisWeights.length;
   let approx = 0;
   for (let a = 0; a < width; a += 1) approx += (axisWeights[a] as number) * (rows[at + a] as number);
@@ -139,7 +151,7 @@ function rowUnits(rows: readonly number[], at: number, axisWeights: readonly num
 }
 
 /** Axis `axis`'s member-weighted mean over the score rows (`width` to a row), in units of 10^-9, in exact decimals. */
-function exactAxisMeanUnits(rows: readonly number[], width: number, axis: number, weights: readonly ExactInt[], weightTotal: ExactTotal): number {
+function exactAxisMeanUnits(rows: Row, width: number, axis: number, weights: readonly ExactInt[], weightTotal: ExactTotal): number {
   let scorePlaces = 0;
   for (let i = 0; i < weights.length; i += 1) scorePlaces = Math.max(scorePlaces, placesOf(rows[i * width + axis] as number));
   const total = new ExactTotal();
@@ -184,9 +196,9 @@ export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
 
 /**
  * The valid votes in order, and every invalid one with its reasons (a member voting twice loses
- * every copy). The valid votes' scores are appended to `rows`, one row each in axis order.
+ * every copy). The valid votes' scores are written to `rows`, one row each in axis order.
  */
-function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, rows: number[]): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, rows: Float64Array): { valid: Vote<A>[]; invalid: InvalidVote[] } {
   const width = rubric.axes.length;
   const reader = new ScoreRows(rubric);
   const invalid: InvalidVote[] = [];
@@ -205,19 +217,16 @@ function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A
     candidates.push(vote);
     indexes.push(index);
   }
-  rows.length = candidates.length * width;
   if (twice === undefined) return { valid: candidates, invalid };
   const valid: Vote<A>[] = [];
-  const kept: number[] = [];
   candidates.forEach((vote, i) => {
     if (twice.has(vote.memberId)) invalid.push({ index: indexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
     else {
+      // Kept rows move up in place (a row only ever moves to an earlier slot).
+      rows.copyWithin(valid.length * width, i * width, (i + 1) * width);
       valid.push(vote);
-      for (let a = 0; a < width; a += 1) kept.push(rows[i * width + a] as number);
     }
   });
-  rows.length = 0;
-  rows.push(...kept);
   invalid.sort((a, b) => a.index - b.index);
   return { valid, invalid };
 }
@@ -241,6 +250,33 @@ class MemberIds {
     return true;
   }
 }
+
+/** A row of scores: a list of numbers or typed scratch space. */
+type Row = { readonly [index: number]: number };
+
+/**
+ * Scratch space for score rows, reused from one recomputation to the next. A call made while
+ * another holds it (none of the checker's own code does that) gets space of its own.
+ */
+class RowScratch {
+  #space = new Float64Array(256);
+  #inUse = false;
+
+  /** Space for at least `size` numbers. */
+  take(size: number): Float64Array {
+    if (this.#inUse) return new Float64Array(size);
+    this.#inUse = true;
+    if (this.#space.length < size) this.#space = new Float64Array(Math.max(size, 2 * this.#space.length));
+    return this.#space;
+  }
+
+  /** Hands space back (space of its own is dropped). */
+  give(space: Float64Array): void {
+    if (space === this.#space) this.#inUse = false;
+  }
+}
+
+const ROW_SCRATCH = new RowScratch();
 
 /** Id lists up to this long are searched; longer ones are kept in a Set. */
 const SHORT_LIST = 16;

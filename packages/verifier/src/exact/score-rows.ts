@@ -24,7 +24,7 @@ export class ScoreRows<A extends string> {
    * Whether the vote is valid (exactly `isValidVote`); when it is, its scores are written to
    * `rows` from `at` on, in axis order.
    */
-  read(vote: Vote<A>, rows: number[], at: number): boolean {
+  read(vote: Vote<A>, rows: { [index: number]: number }, at: number): boolean {
     if (vote !== null && typeof vote === 'object') {
       const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
       const plainVote = typeof memberId === 'string' && memberId !== '' && (weight === undefined || (typeof weight === 'number' && weight > 0 && weight <= MAX_MEMBER_WEIGHT));
@@ -42,7 +42,7 @@ export class ScoreRows<A extends string> {
    * there are as many keys as axes (keys are distinct, so every axis is there), and all are own
    * (own keys come first in a for-in walk, so the last one being own means all are).
    */
-  #walk(scores: object, rows: number[], at: number): boolean {
+  #walk(scores: object, rows: { [index: number]: number }, at: number): boolean {
     const order = this.#order;
     const slots = this.#slots;
     let count = 0;

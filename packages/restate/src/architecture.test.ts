@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The dependency rule (ARCHITECTURE.md): restate may import core, council, meeting, the report
+// (for run records) and Restate's own SDKs; never a provider adapter, never the cli.
+const src = dirname(fileURLToPath(import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const imports = (file: string): string[] => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
+
+describe('architecture', () => {
+  it('imports only the packages the dependency rule allows, and no Node built-in', () => {
+    const files = sourceFiles(src);
+    expect(files.length).toBeGreaterThan(5);
+    const allowed = new Set(['@conclave/core', '@conclave/council', '@conclave/meeting', '@conclave/report', '@restatedev/restate-sdk', '@restatedev/restate-sdk-clients']);
+    const offenders = files.flatMap((file) =>
+      imports(file)
+        .filter((specifier) => !specifier.startsWith('.'))
+        .filter((specifier) => isBuiltin(specifier) || !allowed.has(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string)))
+        .map((specifier) => `${relative(src, file)} imports ${specifier}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('lists every package it imports as a dependency', () => {
+    const pkg = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const imported = new Set(sourceFiles(src).flatMap(imports).filter((specifier) => !specifier.startsWith('.')));
+    for (const name of imported) expect(Object.keys(pkg.dependencies)).toContain(name);
+  });
+});
