@@ -16,8 +16,8 @@ export const DEPENDENCY_RULE: Readonly<Record<string, readonly string[]>> = {
   providers: ['core', 'council', 'anthropic', 'openai'],
   taskloop: ['core', 'scoring', 'council', 'verifier', 'guardian'],
   report: ['core', 'council', 'verifier', 'meeting', 'taskloop'],
-  testing: ['core', 'scoring', 'council', 'verifier'],
   restate: ['core', 'council', 'meeting', 'taskloop', 'report'],
+  testing: ['core', 'scoring', 'council', 'verifier'],
   cli: ['core', 'scoring', 'council', 'verifier', 'meeting', 'taskloop', 'report', 'providers'],
 };
 

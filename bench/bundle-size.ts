@@ -4,7 +4,9 @@
  * minified, tree-shaken) and gzipped at level 9:
  * - debate-only: `defineBoard`, `DebateEngine` and `createOfflineAdapter` from @conclave/council,
  *   running one debate (target < 60 KB gzipped);
- * - verifier-only: `verifyDecision` and `emissionGate` from @conclave/verifier.
+ * - verifier-only: `verifyDecision` and `emissionGate` from @conclave/verifier;
+ * - guardian-only: `createGuardian` from @conclave/guardian, judging one report with an adapter
+ *   the app writes itself (it fails to bundle if the guardian ever reaches a Node built-in).
  * What each package contributes to the minified output is kept in the JSON, so a regression
  * (a whole-library import, a module with top-level side effects) shows who caused it.
  */
@@ -17,7 +19,7 @@ import { figure, type BenchResult, type Figure } from './harness.js';
 const KB = 1024;
 const DEBATE_TARGET_KB = 60;
 
-/** The two apps, as a user would write them. */
+/** The apps, as a user would write them. */
 const APPS = {
   'debate-only': `import { createOfflineAdapter, DebateEngine, defineBoard } from '@conclave/council';
 const board = defineBoard({
@@ -36,6 +38,13 @@ export function check(record) {
   const report = verifyDecision(record);
   return { report, gate: emissionGate(record) };
 }
+`,
+  'guardian-only': `import { createGuardian } from '@conclave/guardian';
+const adapter = { specificationVersion: 'v1', id: 'page', run: async () => ({ ok: true, text: '{"status":"aligned"}', usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, modelId: 'page' }) };
+const guardian = createGuardian({ adapter, intent: { spec: 'A greeter CLI.', context: '' } });
+guardian.report({ id: 'job-1', kind: 'external', summary: 'parsed the name argument' });
+await guardian.idle();
+document.body.textContent = guardian.status;
 `,
 } as const;
 
@@ -78,7 +87,7 @@ async function bundle(source: string): Promise<AppSize> {
 
 export async function bundleSize(): Promise<BenchResult> {
   // The apps import the built packages, as an installed user would: without dist/ there is nothing to measure.
-  for (const name of ['council', 'verifier']) {
+  for (const name of ['council', 'verifier', 'guardian']) {
     const entry = fileURLToPath(new URL(`../packages/${name}/dist/index.js`, import.meta.url));
     await access(entry).catch(() => {
       throw new Error(`${entry} is missing: run npm run build first (npm run bench does)`);
@@ -86,6 +95,7 @@ export async function bundleSize(): Promise<BenchResult> {
   }
   const debate = await bundle(APPS['debate-only']);
   const verifier = await bundle(APPS['verifier-only']);
+  const guardian = await bundle(APPS['guardian-only']);
   const share = (size: AppSize, pkg: string) => (100 * (size.byPackage[pkg] ?? 0)) / size.minifiedBytes;
   const figures: Figure[] = [
     figure('debate-only app, gzipped', debate.gzipBytes / KB, 'KB', { op: '<', value: DEBATE_TARGET_KB }),
@@ -93,6 +103,7 @@ export async function bundleSize(): Promise<BenchResult> {
     figure('zod share of the debate-only app (minified)', share(debate, 'zod'), '%'),
     figure('verifier-only app, gzipped', verifier.gzipBytes / KB, 'KB'),
     figure('verifier-only app, minified', verifier.minifiedBytes / KB, 'KB'),
+    figure('guardian-only app, gzipped', guardian.gzipBytes / KB, 'KB'),
   ];
-  return { name: 'bundle-size', figures, details: { bundler: 'esbuild, platform browser, ESM, es2022, minify, tree shaking; gzip level 9', apps: { 'debate-only': debate, 'verifier-only': verifier } } };
+  return { name: 'bundle-size', figures, details: { bundler: 'esbuild, platform browser, ESM, es2022, minify, tree shaking; gzip level 9', apps: { 'debate-only': debate, 'verifier-only': verifier, 'guardian-only': guardian } } };
 }
