@@ -199,6 +199,8 @@ describe('renderReport: a debate', () => {
     expect(section).toMatch(/cfo.*reliability 0\.8\d over 12 labelled decisions/);
     expect(section).toMatch(/cto.*reliability 0\.60 over 0 labelled decisions \(the prior alone\)/);
     expect(section).toContain('the offline:analyst family holds 100 % of the weight (3 members)');
+    const card = text(/<section class="outcome"[\s\S]*?<\/section>/.exec(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })))?.[0] ?? '');
+    expect(card).toMatch(/by the calibrated rule, P\(GO is right\) [\d.]+ %, quorum met \(mean score [\d.]+ \/ 10\)/);
     // The default rule says so, and a record from before decision rules still renders.
     expect(text(sectionById(renderReport(records.debate), 'r-rule'))).toContain('Mean score: the member-weighted mean score');
     const { decision: _, ...older } = records.debate.result;
