@@ -221,6 +221,7 @@ describe('renderReport: a debate', () => {
     expect(result.status).toBe('stopped');
     const summary = text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })), 'r-summary'));
     expect(summary).toMatch(/The debate stopped before every phase ran \(aborted: .+\), so its verdict is NO_GO/);
+    expect(text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })), 'r-rule'))).toContain("The rule's verdict✖ NO_GO the debate stopped");
   });
 });
 

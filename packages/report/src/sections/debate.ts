@@ -142,7 +142,10 @@ function renderDecisionRule(result: DebateResult, context: SectionContext): Safe
   const warnings = decision.warnings ?? [];
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Decision rule', id)}<p>${described}</p>${facts([
     ['Rule', rule.rule === 'calibrated' ? badge('info', 'calibrated') : badge('info', 'mean score')],
-    ["The rule's verdict", verdictBadge(decision.verdict)],
+    [
+      "The rule's verdict",
+      result.status === 'stopped' ? html`${verdictBadge('NO_GO')} the debate stopped (over its partial votes the rule says ${decision.verdict})` : verdictBadge(decision.verdict),
+    ],
     ['P(GO is right)', probability === undefined ? 'not estimated (no quorum)' : `${num(100 * probability, 1)} %`],
   ])}${
     warnings.length === 0
