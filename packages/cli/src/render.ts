@@ -45,6 +45,7 @@ function renderRule(decision: DebateResult['decision'], status: DebateResult['st
   const lines = [`Rule: ${name}${decision.probabilityGo === undefined ? '' : `; P(GO is right) ${decision.probabilityGo.toFixed(2)}`}`];
   if (rule.rule === 'calibrated') for (const m of decision.members) lines.push(`  ${m.memberId.padEnd(18)} ${m.verdict.padEnd(6)} weight ${m.weight.toFixed(2)}: ${m.reason}`);
   for (const warning of decision.warnings) lines.push(`Warning: ${warning.message}`);
+  if (decision.error !== undefined) lines.push(`The rule could not be applied: ${decision.error}; the verdict is NO_GO`);
   return lines;
 }
 

@@ -130,6 +130,17 @@ describe('the calibrated rule in a debate', () => {
   });
 });
 
+describe('an unusable calibration', () => {
+  it('is NO_GO with the reason, never a rejected run', async () => {
+    const adapter = scriptedAdapter(() => vote(9));
+    const calibration = { ...calibrate(EMPTY_TRACK_RECORD), members: [{ key: 'm0', evidence: 1, right: 1, reliability: 1, weight: Infinity }] };
+    const result = await DebateEngine.run(board(3, { rule: 'calibrated' }), { question: 'q', adapters: { scripted: adapter }, calibration });
+    expect(result.consensus.verdict).toBe('GO');
+    expect(result.verdict).toBe('NO_GO');
+    expect(result.decision.error).toMatch(/reliability of "m0" must be between 0 and 1/);
+  });
+});
+
 describe('the calibrated rule fails closed (property)', () => {
   it('quorum first; NO_GO under it; never a GO from a failed or invalid vote, whatever the track record, costs, rate or confidence', async () => {
     const verdict = fc.constantFrom<Verdict>('GO', 'NO_GO', 'PIVOT');

@@ -56,6 +56,8 @@ export interface DebateDecision {
   /** One model family holding more than half of the rule's weight. */
   readonly warnings: readonly FamilyMajority[];
   readonly calibrated?: CalibratedDecision & { readonly status: 'decided' };
+  /** Why the rule could not be applied (an unusable calibration); the verdict is then NO_GO. */
+  readonly error?: string;
 }
 
 /** What the rule needs to know of a voting member besides its vote. */
@@ -87,7 +89,13 @@ export function decide(rule: DecisionRule, consensus: ConsensusResult, voters: R
     rule.rule === 'calibrated'
       ? { minValidVotes: consensus.minValidVotes, priorGo: rule.priorGo, costOfFalseGo: rule.costOfFalseGo, costOfMissedGo: rule.costOfMissedGo, ...(rule.falseGoRate === undefined ? {} : { falseGoRate: rule.falseGoRate }) }
       : { minValidVotes: consensus.minValidVotes };
-  const calibrated = calibratedVerdict(votes, calibration, options);
+  let calibrated: CalibratedDecision;
+  try {
+    calibrated = calibratedVerdict(votes, calibration, options);
+  } catch (error) {
+    // A calibration the rule cannot use (a hand-made one with a reliability of 1, say) is NO_GO, never a throw.
+    return { rule, verdict: 'NO_GO', members: [], warnings: [], error: error instanceof Error ? error.message : String(error) };
+  }
   if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const byId = new Map(consensus.members.map((m) => [m.memberId, m]));
   const members = calibrated.members.map((m): EffectiveWeight => {

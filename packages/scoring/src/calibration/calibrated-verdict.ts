@@ -150,6 +150,8 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
   const members = counted.map((vote): CalibratedMember => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
     const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
+    // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
+    if (!(learned.reliability > 0 && learned.reliability < 1)) throw new RangeError(`calibratedVerdict: the reliability of "${key}" must be between 0 and 1 (exclusive), got ${learned.reliability}`);
     const family = familyOf(vote);
     const k = family === undefined ? 1 : (familySize.get(family) as number);
     const rho = family === undefined ? 0 : rhoOf(calibration, family);
