@@ -162,5 +162,6 @@ describe('the verifier recomputes the calibrated rule on its own', () => {
     const twoRhos = { ...made, members: made.members.map((m, i) => (i === 0 ? { ...m, rho: 0.1 } : m)) };
     expect(claimOf(recordOf(seats, twoRhos)).claim?.reason).toMatch(/two correlations/);
     expect(claimOf(recordOf(seats, { ...made, priorGo: 2 })).claim?.reason).toMatch(/priorGo/);
+    expect(claimOf(recordOf(seats, { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: 4, minValidVotes: 3 })).claim?.reason).toMatch(/the votes meet the quorum, but the calibrated decision is "quorum_not_met"/);
   });
 });

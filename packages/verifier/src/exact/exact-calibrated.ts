@@ -42,6 +42,7 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
   const record = asObject(stated);
   if (record === undefined) return { ok: false, problem: 'the calibrated decision is not an object' };
   if (recomputed.status !== 'scored') return { ok: true, verdict: 'NO_GO', quorum: false, logOdds: 0n, threshold: 0n, members: [] };
+  if (record.status !== 'decided') return { ok: false, problem: `the votes meet the quorum, but the calibrated decision is "${String(record.status)}" (a debate whose rule could not be applied records none)` };
   const inputs = readInputs(record);
   if (typeof inputs === 'string') return { ok: false, problem: inputs };
   const { priorGo, costOfFalseGo, costOfMissedGo, falseGoRate, alpha, beta } = inputs;
