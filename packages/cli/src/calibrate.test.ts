@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from './test-support/run-bin.js';
-import { examples, goBoard, removeTempDirs, tempDir } from './test-support/run-main.js';
+import { examples, goBoard, removeTempDirs, runMain, tempDir } from './test-support/run-main.js';
 
 afterAll(removeTempDirs);
 
@@ -51,7 +51,7 @@ describe('conclave calibrate (the real binary)', () => {
     const decide = await runBin(['calibrate', 'decide', 'one.json', '--track', 'track.json', '--json'], dir, { from: 'built' });
     expect(decide.code).toBe(1);
     expect(parse<object>(decide.stdout)).toMatchObject({ command: 'calibrate decide', defaultVerdict: 'PIVOT', calibrated: { verdict: 'NO_GO' } });
-  });
+  }, 60_000);
 
   it('a member verdict is recomputed from its scores: a record that claims GO for PIVOT scores gets no GO', async () => {
     const dir = await tempDir();
@@ -64,7 +64,7 @@ describe('conclave calibrate (the real binary)', () => {
     const decide = await runBin(['calibrate', 'decide', 'forged.json', '--track', 'track.json', '--json'], dir, { from: 'built' });
     expect(decide.code).toBe(1);
     expect(parse<{ calibrated: { verdict: string } }>(decide.stdout).calibrated.verdict).toBe('NO_GO');
-  });
+  }, 60_000);
 
   it('bad input exits 2 with the file and a fix, never a stack trace, and loses nothing', async () => {
     const dir = await tempDir();
@@ -85,7 +85,7 @@ describe('conclave calibrate (the real binary)', () => {
     }
     expect(await readFile(join(dir, 'bad.json'), 'utf8')).toBe(bad);
     expect((await readdir(dir)).includes('t.json')).toBe(false);
-  });
+  }, 60_000);
 });
 
 
@@ -115,5 +115,31 @@ describe('conclave calibrate decide: the exit-code contract, through the real bi
       }),
       { numRuns: 12 },
     );
+  }, 60_000);
+});
+
+describe('conclave debate --track (a board with the calibrated rule)', () => {
+  it('decides by the track record, reports each weight with its reason and P(GO is right), and refuses a missing track', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'board.yaml'), `${goBoard}decision: { rule: calibrated, costOfFalseGo: 2 }\n`);
+    // The CFO was right on ten labelled decisions, the PM wrong on all of them.
+    const entries = Array.from({ length: 10 }, (_, d) => [
+      { decisionId: `d${d}`, memberId: 'cfo', verdict: 'GO', outcome: 'GO' },
+      { decisionId: `d${d}`, memberId: 'pm', verdict: 'NO_GO', outcome: 'GO' },
+    ]).flat();
+    await writeFile(join(dir, 'track.json'), JSON.stringify({ version: 1, entries }));
+    const run = await runMain(['debate', 'board.yaml', '-q', 'raise prices', '--track', 'track.json', '--tier', 'T1', '--json'], { cwd: dir });
+    const out = parse<{ rule: { rule: string; costOfFalseGo: number }; probabilityGo: number; weights: { memberId: string; weight: number; reason: string }[]; warnings: string[] }>(run.stdout);
+    expect(out.rule).toMatchObject({ rule: 'calibrated', costOfFalseGo: 2 });
+    expect(out.probabilityGo).toBeGreaterThan(0);
+    expect(out.weights.find((w) => w.memberId === 'cfo')?.reason).toMatch(/reliability 0\.8\d over 10 labelled decisions/);
+    expect(out.weights.find((w) => w.memberId === 'pm')?.weight).toBe(0);
+    expect(out.warnings[0]).toMatch(/offline:analyst family holds/);
+    const text = await runMain(['debate', 'board.yaml', '-q', 'raise prices', '--track', 'track.json', '--tier', 'T1'], { cwd: dir });
+    expect(text.stdout).toMatch(/Rule: calibrated \(cost of a false GO 2 : 1\) → (GO|NO_GO); P\(GO is right\) 0\.\d\d/);
+    const missing = await runMain(['debate', 'board.yaml', '-q', 'raise prices', '--track', 'nope.json'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.json: no such track record file/);
+    expect(missing.stderr).not.toMatch(noStack);
   }, 60_000);
 });

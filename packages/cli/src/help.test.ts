@@ -79,7 +79,7 @@ describe('conclave help', () => {
       // Help an installed user reads names no file of this repository.
       expect(text).not.toMatch(/examples\/|docs\//);
     }
-    expect(group(await help(['debate']), 'Options:')).toEqual(['--question', '--tier', '--passed', '--out']);
+    expect(group(await help(['debate']), 'Options:')).toEqual(['--question', '--tier', '--passed', '--out', '--track']);
     expect(group(await help([]), 'Options:')).toEqual(['--version', '--help']);
     expect(await help([])).not.toMatch(/examples\/|docs\//);
   });

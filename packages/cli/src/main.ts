@@ -121,10 +121,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       .requiredOption('-q, --question <text>', 'the question (fills {{question}} in the board)')
       .option('--tier <tier>', 'the decision\'s impact tier: T0–T2 go through the verifier, T3–T4 through the N-lens panel', 'T3')
       .option('--passed <check>', 'a test or gate that passed for this decision, as evidence (repeatable)', collect)
-      .option('--out <file>', 'write the run record (JSON) for `conclave report`, `verify` and `gate`'),
+      .option('--out <file>', 'write the run record (JSON) for `conclave report`, `verify` and `gate`')
+      .option('--track <file>', 'a track record (`conclave calibrate record`): the weights of a board with decision.rule calibrated'),
     'model',
-    ['conclave debate board.yaml --question "Tasca Pay in Brazil"', 'conclave debate board.yaml -q "raise prices 10%" --tier T2 --out run.json --json'],
-  ).action(run('model', async (ctx, board: string, options: { question: string; tier?: string; passed?: string[]; out?: string }) => (await import('./commands/debate.js')).debateCommand(ctx, board, options)));
+    ['conclave debate board.yaml --question "Tasca Pay in Brazil"', 'conclave debate board.yaml -q "raise prices 10%" --tier T2 --out run.json --json', 'conclave debate board.yaml -q "ship it?" --track track.json'],
+  ).action(run('model', async (ctx, board: string, options: { question: string; tier?: string; passed?: string[]; out?: string; track?: string }) => (await import('./commands/debate.js')).debateCommand(ctx, board, options)));
 
   shared(
     program.command('verify').description('check a decision record with the read-only verifier (deterministic oracles)').argument('<decision.json>', 'a DecisionRecord, or a run record from `conclave debate --out`')

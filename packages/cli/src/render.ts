@@ -29,9 +29,24 @@ export function renderDebate(board: Board, result: DebateResult): string {
     lines.push(c.dissent.length === 0 ? 'Dissent: none' : `Dissent: ${c.dissent.map((d) => `${d.memberId} (${d.verdict}, ${d.score.toFixed(2)}, ${d.direction} the consensus)`).join('; ')}`);
   }
   lines.push(`Failures: ${result.failures.length === 0 ? 'none' : result.failures.map((f) => `${f.memberId} ${f.reason.kind}`).join(', ')}`);
+  lines.push(...renderRule(result.decision, result.status));
   if (result.status === 'stopped') lines.push(`Stopped: ${result.stopReason?.kind} — the verdict is NO_GO`);
   lines.push(`Verdict: ${result.verdict}   (${result.usage.calls} calls, ~${result.usage.inputTokens + result.usage.outputTokens} tokens estimated)`);
   return lines.join('\n');
+}
+
+/** The decision rule beside the verdict: the rule, P(GO is right), each member's effective weight and why, and a family warning. */
+function renderRule(decision: DebateResult['decision'], status: DebateResult['status']): string[] {
+  const { rule } = decision;
+  const name =
+    rule.rule === 'calibrated'
+      ? `calibrated (${rule.falseGoRate === undefined ? `cost of a false GO ${rule.costOfFalseGo} : ${rule.costOfMissedGo}` : `false-GO rate ${rule.falseGoRate}`}) → ${status === 'stopped' ? `NO_GO, stopped (${decision.verdict} over the partial votes)` : decision.verdict}`
+      : 'mean score';
+  const lines = [`Rule: ${name}${decision.probabilityGo === undefined ? '' : `; P(GO is right) ${decision.probabilityGo.toFixed(2)}`}`];
+  if (rule.rule === 'calibrated') for (const m of decision.members) lines.push(`  ${m.memberId.padEnd(18)} ${m.verdict.padEnd(6)} weight ${m.weight.toFixed(2)}: ${m.reason}`);
+  for (const warning of decision.warnings) lines.push(`Warning: ${warning.message}`);
+  if (decision.error !== undefined) lines.push(`The rule could not be applied: ${decision.error}; the verdict is NO_GO`);
+  return lines;
 }
 
 /** The verifier's claims. `approved` says the record is sound, not that anyone may act (see `verifierAnswer`). */

@@ -15,7 +15,8 @@ export type BoardIssueCode =
   | 'bad_weight'
   | 'rubric'
   | 'unknown_model'
-  | 'quorum_unreachable';
+  | 'quorum_unreachable'
+  | 'decision_rule';
 
 /** One problem with a board: what, where (path, and line/column when loaded from text) and the fix. */
 export interface BoardIssue {

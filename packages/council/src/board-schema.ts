@@ -14,6 +14,8 @@ export const memberInputSchema = z.strictObject({
   model: z.string({ error: 'model must be a model reference such as "offline:analyst"' }),
   /** How much this member counts in the consensus (default 1). */
   weight: z.number({ error: 'weight must be a number' }).optional(),
+  /** The model family it belongs to (default: derived from `model`); members of one family tend to err together. */
+  family: name('a family').optional(),
   /** How much the member cares about each axis (default 1 each); steers its attention. */
   priorities: z.record(z.string(), z.number({ error: 'a priority must be a number' })).optional(),
 });
@@ -44,6 +46,16 @@ export const boardInputSchema = z.strictObject({
   /** `product` (the default) or an inline rubric `{ axes, weights, thresholds }`. */
   rubric: z.unknown().optional(),
   quorum: z.strictObject({ minValidVotes: z.int().min(1, 'at least one valid vote is required') }).optional(),
+  /** The decision rule: `mean-score` (the default) or `calibrated` with a cost ratio or a false-GO rate. */
+  decision: z
+    .strictObject({
+      rule: z.enum(['mean-score', 'calibrated'], { error: 'rule must be "mean-score" or "calibrated"' }),
+      costOfFalseGo: z.number({ error: 'costOfFalseGo must be a number' }).positive('costOfFalseGo must be above 0').finite().optional(),
+      costOfMissedGo: z.number({ error: 'costOfMissedGo must be a number' }).positive('costOfMissedGo must be above 0').finite().optional(),
+      falseGoRate: z.number({ error: 'falseGoRate must be a number' }).min(0, 'falseGoRate is a share from 0 to 1').max(1, 'falseGoRate is a share from 0 to 1').optional(),
+      priorGo: z.number({ error: 'priorGo must be a number' }).gt(0, 'priorGo must be between 0 and 1').lt(1, 'priorGo must be between 0 and 1').optional(),
+    })
+    .optional(),
   concurrency: z
     .strictObject({
       global: z.int().min(1, 'concurrency must be at least 1').optional(),

@@ -30,12 +30,14 @@ describe('loadBoard', () => {
     expect(board.phases.map((p) => p.contrarian)).toEqual([false, false, true]);
     expect(board.rubric).toBe(PRODUCT_RUBRIC);
     expect(board.minValidVotes).toBe(3);
+    expect(board.decision).toEqual({ rule: 'mean-score' });
     expect(board.concurrency).toEqual({ global: 16, perAdapter: {} });
     expect(board.phases[0]?.members[0]).toEqual({
       id: 'a',
       persona: 'persona of a',
       model: 'offline:m',
       weight: 1,
+      family: 'offline:m',
       priorities: { feasibility: 1, revenue: 1, cx: 1, ttm: 1, risk: 1 },
     });
     expect(isLoadedBoard(board)).toBe(true);

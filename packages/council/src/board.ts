@@ -3,6 +3,7 @@ import { parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from
 import {
   formatPath,
   MAX_MEMBER_WEIGHT,
+  MAX_RATE_MEMBERS,
   MIN_VALID_VOTES,
   PRODUCT_RUBRIC,
   validateRubric,
@@ -13,6 +14,8 @@ import type { z } from 'zod';
 import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.js';
 import { boardCountIssues } from './board-limits.js';
 import { boardInputSchema, type BoardInput } from './board-schema.js';
+import { MEAN_SCORE_RULE, type DecisionRule } from './decision-rule.js';
+import { modelFamily } from './model-family.js';
 import { DEFAULT_PROVIDERS } from './model-ref.js';
 
 /** The default cap on calls in flight across a whole debate. */
@@ -25,6 +28,8 @@ export interface Member {
   /** A model reference, `provider:model`. */
   readonly model: string;
   readonly weight: number;
+  /** Its model family: declared on the board, or derived from `model` (`modelFamily`). */
+  readonly family: string;
   /** How much the member cares about each rubric axis; every axis is present (default 1). */
   readonly priorities: Readonly<Record<string, number>>;
 }
@@ -59,6 +64,8 @@ export interface Board {
   readonly question: string;
   readonly rubric: Rubric;
   readonly minValidVotes: number;
+  /** The rule that turns the votes into the verdict (default: the mean-score rule). */
+  readonly decision: DecisionRule;
   readonly concurrency: { readonly global: number; readonly perAdapter: Readonly<Record<string, number>> };
   readonly facts: readonly Fact[];
   readonly phases: readonly Phase[];
@@ -240,6 +247,8 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
     if (typeof axis === 'string' && axes && !axes.includes(axis)) add('unknown_axis', ['facts', f, 'axis'], unknownAxisMessage(axis, axes), 'fix the spelling or use one of the rubric axes');
   });
 
+  checkDecisionRule(asRecord(raw?.decision), memberCount, add);
+
   const minValidVotes = asRecord(raw?.quorum)?.minValidVotes;
   const required = typeof minValidVotes === 'number' ? minValidVotes : MIN_VALID_VOTES;
   if (memberCount > 0 && required > memberCount) {
@@ -252,6 +261,21 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
   }
 }
 
+/** The calibrated rule takes a cost ratio or a rate, not both, and neither under the mean-score rule. */
+function checkDecisionRule(decision: Record<string, unknown> | undefined, memberCount: number, add: Add): void {
+  if (decision === undefined) return;
+  const tuning = ['costOfFalseGo', 'costOfMissedGo', 'falseGoRate', 'priorGo'].filter((key) => decision[key] !== undefined);
+  if (decision.rule === 'mean-score' && tuning.length > 0) {
+    add('decision_rule', ['decision', tuning[0] as string], `${tuning.join(', ')} tune${tuning.length === 1 ? 's' : ''} the calibrated rule, but the rule is "mean-score"`, 'set rule: calibrated, or remove the calibrated rule\'s settings');
+  }
+  if (decision.falseGoRate !== undefined && (decision.costOfFalseGo !== undefined || decision.costOfMissedGo !== undefined)) {
+    add('decision_rule', ['decision', 'falseGoRate'], 'a false-GO rate and a cost ratio each set the threshold; give one', 'keep falseGoRate (the share of wrong GOs you accept) or the costs, not both');
+  }
+  if (decision.falseGoRate !== undefined && memberCount > MAX_RATE_MEMBERS) {
+    add('decision_rule', ['decision', 'falseGoRate'], `falseGoRate enumerates the vote patterns of at most ${MAX_RATE_MEMBERS} members; the board has ${memberCount}`, 'state costOfFalseGo instead, or use fewer members');
+  }
+}
+
 function normalise(input: z.output<typeof boardInputSchema>, rubric: Rubric): Board {
   const board = {
     id: input.id,
@@ -259,6 +283,7 @@ function normalise(input: z.output<typeof boardInputSchema>, rubric: Rubric): Bo
     question: input.question ?? '{{question}}',
     rubric,
     minValidVotes: input.quorum?.minValidVotes ?? MIN_VALID_VOTES,
+    decision: decisionRuleOf(input.decision),
     concurrency: Object.freeze({
       global: input.concurrency?.global ?? DEFAULT_CONCURRENCY,
       perAdapter: Object.freeze({ ...input.concurrency?.perAdapter }),
@@ -277,6 +302,7 @@ function normalise(input: z.output<typeof boardInputSchema>, rubric: Rubric): Bo
                 persona: member.persona,
                 model: member.model,
                 weight: member.weight ?? 1,
+                family: member.family ?? modelFamily(member.model),
                 priorities: Object.freeze(Object.fromEntries(rubric.axes.map((axis) => [axis, member.priorities?.[axis] ?? 1]))),
               }),
             ),
@@ -286,6 +312,17 @@ function normalise(input: z.output<typeof boardInputSchema>, rubric: Rubric): Bo
     ),
   };
   return Object.freeze(board) as unknown as Board;
+}
+
+function decisionRuleOf(input: z.output<typeof boardInputSchema>['decision']): DecisionRule {
+  if (input?.rule !== 'calibrated') return MEAN_SCORE_RULE;
+  return Object.freeze({
+    rule: 'calibrated',
+    priorGo: input.priorGo ?? 0.5,
+    costOfFalseGo: input.costOfFalseGo ?? 1,
+    costOfMissedGo: input.costOfMissedGo ?? 1,
+    ...(input.falseGoRate === undefined ? {} : { falseGoRate: input.falseGoRate }),
+  });
 }
 
 function knownProviderCheck(providers: readonly string[]): (ref: string) => boolean {

@@ -16,4 +16,6 @@ export interface Contribution {
   /** The member's rubric-weighted score. */
   readonly score: number;
   readonly evidence: readonly CitedEvidence[];
+  /** The member's stated confidence that its verdict is right, when its reply gave one ([0, 1]). */
+  readonly confidence?: number;
 }

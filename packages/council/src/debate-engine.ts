@@ -12,10 +12,11 @@ import {
   type RunStep,
   type Usage,
 } from '@conclave/core';
-import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type InvalidVoteReason, type Vote } from '@conclave/scoring';
+import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Calibration, type InvalidVoteReason, type Vote } from '@conclave/scoring';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
+import { decide, MEAN_SCORE_RULE, type Voter } from './decision-rule.js';
 import type { DebateResult, MemberTiming, StopReason } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
@@ -45,6 +46,12 @@ export interface DebateOptions {
   readonly concurrency?: ConcurrencyOption;
   /** Deadline for each member's call (default 120 000 ms). */
   readonly memberTimeoutMs?: number;
+  /**
+   * What the track record says of each member (`calibrate(record)` from `@conclave/scoring`): the
+   * weights of the board's calibrated rule, and the estimate of P(GO is right) under either rule.
+   * Without it every member has the prior's reliability (evidence 0).
+   */
+  readonly calibration?: Calibration;
   /** Stop starting calls once this many calls or tokens (input + output) have been used. */
   readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
   readonly onEvent?: EventListener<DebateEvent>;
@@ -193,8 +200,15 @@ class DebateRun {
     // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
     for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
     const status = this.#stop ? 'stopped' : 'completed';
+    const voters = new Map<string, Voter>();
+    for (const c of transcript) {
+      const member = phases[c.phaseIndex]?.members.find((m) => m.id === c.memberId);
+      voters.set(c.memberId, { family: member?.family ?? c.memberId, model: c.model, ...(c.confidence === undefined ? {} : { confidence: c.confidence }) });
+    }
+    const decision = decide(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
+    if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
-    const verdict = status === 'completed' ? consensus.verdict : 'NO_GO';
+    const verdict = status === 'completed' ? decision.verdict : 'NO_GO';
     const durationMs = this.#clock.now() - this.#started;
     if (this.#listening) this.#emit({ type: 'debate_finished', verdict, status, durationMs });
 
@@ -205,6 +219,7 @@ class DebateRun {
       ...(this.#stop ? { stopReason: this.#stop } : {}),
       verdict,
       consensus,
+      decision,
       transcript,
       votes,
       failures,
@@ -239,11 +254,22 @@ class DebateRun {
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
         if (!parsed.ok) return fail(parsed.reason, result.usage);
-        const { statement, scores, score, evidence } = parsed.reply;
+        const { statement, scores, score, evidence, confidence } = parsed.reply;
         if (this.#listening) this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
         return {
           ok: true,
-          contribution: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, contrarian: phase.contrarian, statement, scores, score, evidence },
+          contribution: {
+            phase: phase.name,
+            phaseIndex,
+            memberId: member.id,
+            model: member.model,
+            contrarian: phase.contrarian,
+            statement,
+            scores,
+            score,
+            evidence,
+            ...(confidence === undefined ? {} : { confidence }),
+          },
         };
       }),
     );

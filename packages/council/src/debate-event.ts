@@ -1,5 +1,5 @@
 import type { EventBase, Usage } from '@conclave/core';
-import type { Verdict } from '@conclave/scoring';
+import type { FamilyMajority, Verdict } from '@conclave/scoring';
 import type { MemberFailureReason } from './member-failure.js';
 import type { StopReason } from './debate-result.js';
 
@@ -25,4 +25,6 @@ export type DebateEvent =
     })
   | (EventBase<'phase_finished'> & { readonly phase: string; readonly phaseIndex: number; readonly valid: number; readonly failed: number })
   | (EventBase<'debate_stopped'> & { readonly reason: StopReason })
+  /** One model family holds more than half of the rule's weight: its members are not independent votes. */
+  | (EventBase<'family_majority'> & FamilyMajority)
   | (EventBase<'debate_finished'> & { readonly verdict: Verdict; readonly status: 'completed' | 'stopped'; readonly durationMs: number });

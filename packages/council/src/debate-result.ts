@@ -1,6 +1,7 @@
 import type { Usage } from '@conclave/core';
 import type { ConsensusResult, Verdict, Vote } from '@conclave/scoring';
 import type { Contribution } from './contribution.js';
+import type { DebateDecision } from './decision-rule.js';
 import type { MemberFailure } from './member-failure.js';
 
 /** Why a debate stopped before every phase ran. Keyed by `kind`. */
@@ -36,9 +37,15 @@ export interface DebateResult {
   readonly question: string;
   readonly status: 'completed' | 'stopped';
   readonly stopReason?: StopReason;
+  /** The board's rule's verdict (`decision.verdict`) for a completed debate; NO_GO for a stopped one. */
   readonly verdict: Verdict;
   /** The consensus over the votes that were cast (for a stopped debate, over the partial votes). */
   readonly consensus: ConsensusResult;
+  /**
+   * The board's decision rule applied to the consensus: the rule, each member's effective weight
+   * and why, P(GO is right), and a warning when one model family holds most of the weight.
+   */
+  readonly decision: DebateDecision;
   /** Every valid contribution, phase by phase, members in declared order. */
   readonly transcript: readonly Contribution[];
   /** The votes fed to the consensus, one per contribution. */

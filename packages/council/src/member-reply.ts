@@ -1,10 +1,15 @@
 import { extractJson } from '@conclave/core';
-import { checkVote, weightedScore, type Rubric } from '@conclave/scoring';
+import { checkVote, isConfidence, weightedScore, type Rubric } from '@conclave/scoring';
 import * as z from 'zod';
 import type { CitedEvidence } from './contribution.js';
 import type { MemberFailureReason } from './member-failure.js';
 
 const evidenceSchema = z.object({ claim: z.string().min(1), source: z.string().optional() });
+
+/** A stated confidence: a number in [0, 1]; anything else makes the reply unusable (fail closed). */
+function confidenceSchema() {
+  return z.number({ error: 'confidence must be a number from 0 to 1' }).min(0, 'confidence must be from 0 to 1').max(1, 'confidence must be from 0 to 1');
+}
 
 /**
  * The shape every reply is read with (exported for its tests, not from the package). Deliberately
@@ -15,6 +20,7 @@ export const replySchema = z.object({
   statement: z.string().trim().min(1, 'statement must not be empty'),
   scores: z.record(z.string(), z.unknown()),
   evidence: z.array(evidenceSchema).optional(),
+  confidence: confidenceSchema().optional(),
 });
 
 const replySchemas = new WeakMap<Rubric, z.ZodType>();
@@ -28,6 +34,7 @@ export function memberReplySchema(rubric: Rubric): z.ZodType {
       statement: z.string().describe('your position and the reasons for it'),
       scores: z.strictObject(scores).describe('0–10 on every axis; higher is always better (risk 10 = low risk)'),
       evidence: z.array(evidenceSchema).optional(),
+      confidence: confidenceSchema().describe('optional: how likely your verdict is right, 0 to 1').optional(),
     });
     replySchemas.set(rubric, schema);
   }
@@ -40,6 +47,8 @@ export interface ParsedReply {
   readonly scores: Readonly<Record<string, number>>;
   readonly score: number;
   readonly evidence: readonly CitedEvidence[];
+  /** The member's stated confidence that its verdict is right, when it gave one (in [0, 1]). */
+  readonly confidence?: number;
 }
 
 /**
@@ -75,6 +84,7 @@ export function parseMemberReply(
       scores,
       score: weightedScore(scores, rubric),
       evidence: (data.evidence ?? []).map((item) => (item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source })),
+      ...(data.confidence === undefined ? {} : { confidence: data.confidence }),
     },
   };
 }
@@ -93,7 +103,8 @@ type ReplyData = z.output<typeof replySchema>;
  */
 export function wellFormedReply(raw: unknown): ReplyData | undefined {
   if (!isPlainObject(raw)) return undefined;
-  const { statement, scores, evidence } = raw;
+  const { statement, scores, evidence, confidence } = raw;
+  if (confidence !== undefined && !isConfidence(confidence)) return undefined;
   if (typeof statement !== 'string') return undefined;
   const trimmed = statement.trim();
   if (trimmed === '' || !isPlainObject(scores)) return undefined;
@@ -109,6 +120,7 @@ export function wellFormedReply(raw: unknown): ReplyData | undefined {
     statement: trimmed,
     scores: { ...scores },
     ...(evidence === undefined ? {} : { evidence: evidence as { claim: string; source?: string }[] }),
+    ...(confidence === undefined ? {} : { confidence }),
   };
 }
 

@@ -60,9 +60,13 @@ function outcomeOf(part: Part): Outcome {
 function debateOutcome(record: DebateRunRecord): Outcome {
   const result = record.result;
   const consensus = result.consensus;
+  const decision = result.decision as DebateRunRecord['result']['decision'] | undefined;
+  const calibrated = decision?.rule.rule === 'calibrated' && decision.probabilityGo !== undefined;
   const score =
     consensus?.status === 'scored'
-      ? `${num(consensus.score)} / 10, quorum met`
+      ? calibrated
+        ? `by the calibrated rule, P(GO is right) ${num(100 * (decision.probabilityGo ?? NaN), 1)} %, quorum met (mean score ${num(consensus.score)} / 10)`
+        : `${num(consensus.score)} / 10, quorum met`
       : consensus?.status === 'quorum_not_met'
         ? `quorum not met (${consensus.validVotes} of ${consensus.minValidVotes} valid votes)`
         : '';

@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOfflineAdapter, DebateEngine } from '@conclave/council';
+import { createOfflineAdapter, DebateEngine, defineBoard } from '@conclave/council';
 import { createOfflineMeetingMember, parseBrief, runMeeting } from '@conclave/meeting';
 import { createCommandBuilder, parseSpec, runTaskLoop } from '@conclave/taskloop';
-import { defineRubric } from '@conclave/scoring';
+import { calibrate, defineRubric, EMPTY_TRACK_RECORD, recordDecision, recordOutcome } from '@conclave/scoring';
 import { buildDecisionRecord } from '@conclave/testing';
 import { emissionGate, verifyDecision, type Evidence } from '@conclave/verifier';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -138,7 +138,7 @@ describe('renderReport: a debate', () => {
   it('has every section: what was decided, summary, timeline, consensus, members, failures, then the checker', () => {
     const markup = renderReport(records.debate);
     const headings = [...markup.matchAll(/<h2 id="[^"]+">([^<]+)<\/h2>/g)].map((match) => match[1]);
-    expect(headings).toEqual(['What was decided', 'Debate summary', 'Timeline', 'Consensus', 'Members: scores and statements', 'Failures', 'Emission decision', 'Decision record', 'Verifier: claims and oracles', 'Panel: lenses, quorum and veto']);
+    expect(headings).toEqual(['What was decided', 'Debate summary', 'Timeline', 'Consensus', 'Decision rule', 'Members: scores and statements', 'Failures', 'Emission decision', 'Decision record', 'Verifier: claims and oracles', 'Panel: lenses, quorum and veto']);
   });
 
   it('draws the timeline from result.timings: phases as bands, one bar per member call', () => {
@@ -183,6 +183,30 @@ describe('renderReport: a debate', () => {
     expect(sectionById(markup, 'r-panel')).toMatch(/<tr class="vetoed"><th scope="row">DOMAIN<\/th><td><span class="badge badge-bad veto-mark"><span class="icon" aria-hidden="true">✖<\/span> VETO<\/span>/);
   });
 
+  it('shows the decision rule, each member\'s effective weight with its reason, P(GO is right) and a family warning', async () => {
+    const board = defineBoard({
+      id: 'calibrated',
+      decision: { rule: 'calibrated', costOfFalseGo: 2 },
+      phases: [{ name: 'analysis', members: ['cfo', 'pm', 'cto'].map((id) => ({ id, persona: `The ${id}`, model: 'offline:analyst' })) }],
+    });
+    let track = EMPTY_TRACK_RECORD;
+    for (let d = 0; d < 12; d += 1) track = recordOutcome(recordDecision(track, `d${d}`, [{ memberId: 'cfo', verdict: 'GO' }, { memberId: 'pm', verdict: 'NO_GO' }]), `d${d}`, 'GO');
+    const result = await DebateEngine.run(board, { question: 'raise prices', adapters: { offline: createOfflineAdapter() }, calibration: calibrate(track) });
+    const section = text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })), 'r-rule'));
+    expect(section).toContain('Calibrated: each member\'s own verdict weighted by the log odds of its track record');
+    expect(section).toContain('the cost ratio 2 : 1');
+    expect(section).toContain(`P(GO is right)${Number((100 * (result.decision.probabilityGo ?? NaN)).toFixed(1))} %`);
+    expect(section).toMatch(/cfo.*reliability 0\.8\d over 12 labelled decisions/);
+    expect(section).toMatch(/cto.*reliability 0\.60 over 0 labelled decisions \(the prior alone\)/);
+    expect(section).toContain('the offline:analyst family holds 100 % of the weight (3 members)');
+    const card = text(/<section class="outcome"[\s\S]*?<\/section>/.exec(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })))?.[0] ?? '');
+    expect(card).toMatch(/by the calibrated rule, P\(GO is right\) [\d.]+ %, quorum met \(mean score [\d.]+ \/ 10\)/);
+    // The default rule says so, and a record from before decision rules still renders.
+    expect(text(sectionById(renderReport(records.debate), 'r-rule'))).toContain('Mean score: the member-weighted mean score');
+    const { decision: _, ...older } = records.debate.result;
+    expect(text(sectionById(renderReport({ ...records.debate, result: older as DebateRunRecord['result'] }), 'r-rule'))).toContain('the record predates per-board rules');
+  });
+
   it('a debate without a quorum says NO_GO before any score', async () => {
     // Real run: only the contrarian has an adapter, so one valid vote of the three required.
     const result = await DebateEngine.run(pricingBoard(), { question: 'raise prices', adapters: { 'offline:contrarian': createOfflineAdapter() } });
@@ -197,6 +221,7 @@ describe('renderReport: a debate', () => {
     expect(result.status).toBe('stopped');
     const summary = text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })), 'r-summary'));
     expect(summary).toMatch(/The debate stopped before every phase ran \(aborted: .+\), so its verdict is NO_GO/);
+    expect(text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })), 'r-rule'))).toContain("The rule's verdict✖ NO_GO the debate stopped");
   });
 });
 
@@ -205,7 +230,7 @@ describe('renderReport: a verification', () => {
     const markup = renderReport(records.verification);
     const claims = text(sectionById(markup, 'r-claims'));
     for (const claim of records.verification.verification.claims) expect(claims).toContain(`${claim.claim.id}${claim.claim.kind}${claim.claim.subject}${claim.oracle}`);
-    expect(claims).toContain('approved 8 of 8 claims proven');
+    expect(claims).toContain('approved 9 of 9 claims proven');
     expect(text(sectionById(markup, 'r-panel'))).toContain('Vetoed bynone');
     expect(text(sectionById(markup, 'r-emission'))).toContain('GO and APPROVED: the decision may be acted on');
     expect(text(sectionById(markup, 'r-emission'))).toContain('the verifier decided (tier below T3)');

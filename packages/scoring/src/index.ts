@@ -19,6 +19,8 @@ export { checkVote, isValidVote, MAX_MEMBER_WEIGHT, weightedScore } from './vote
 export type { BetaPrior, Calibration, CalibrateOptions, FamilyCorrelation, Reliability } from './calibration/calibrate.js';
 export { calibrate, DEFAULT_PRIOR } from './calibration/calibrate.js';
 export type { CalibratedDecision, CalibratedMember, CalibratedRuleOptions, CalibratedVote } from './calibration/calibrated-verdict.js';
-export { calibratedVerdict, MAX_RATE_MEMBERS, rateThreshold } from './calibration/calibrated-verdict.js';
+export { calibratedVerdict, isConfidence, LOG_ODDS_UNIT, logOddsUnits, MAX_RATE_MEMBERS, memberWeight, rateThreshold } from './calibration/calibrated-verdict.js';
+export type { FamilyMajority } from './calibration/family-majority.js';
+export { familyMajorities } from './calibration/family-majority.js';
 export type { MemberVerdict, Outcome, TrackEntry, TrackRecord } from './calibration/track-record.js';
 export { EMPTY_TRACK_RECORD, recordDecision, recordOutcome } from './calibration/track-record.js';

@@ -1,4 +1,4 @@
-import { aggregateConsensus, defineRubric } from '@conclave/scoring';
+import { aggregateConsensus, calibrate, calibratedVerdict, defineRubric, EMPTY_TRACK_RECORD } from '@conclave/scoring';
 import { describe, expect, it } from 'vitest';
 import { decisionRecordFromDebate } from './debate-record.js';
 import { verifyDecision } from './verify-decision.js';
@@ -30,5 +30,26 @@ describe('decisionRecordFromDebate', () => {
     const report = verifyDecision(decisionRecordFromDebate(board, result, { tier: 'T2' }));
     expect(report.approved).toBe(false);
     expect(report.claims.find((claim) => claim.claim.kind === 'go_has_validation')?.status).toBe('refuted');
+  });
+
+  it('carries the calibrated rule when the board decided by it: its verdict is the decision, GO needs validation, and a quorum not met is stated', () => {
+    // a and b say GO, c (scores 2) does not; the mean is 6, a PIVOT: a plain majority, which the calibrated rule follows with no track record.
+    const split = [votes[0]!, votes[1]!, { memberId: 'c', scores: { value: 2, risk: 2 } }];
+    const consensus = aggregateConsensus(split, { rubric, minValidVotes: 3 });
+    if (consensus.status !== 'scored') throw new Error('no quorum');
+    const calibrated = calibratedVerdict(consensus.members.map((m) => ({ memberId: m.memberId, verdict: m.verdict })), calibrate(EMPTY_TRACK_RECORD));
+    if (calibrated.status !== 'decided') throw new Error('no quorum');
+    const debate = { ...result, votes: split, consensus, transcript: split.map((vote) => ({ ...vote, statement: 's', evidence: [] })), decision: { rule: { rule: 'calibrated' }, calibrated } };
+    const record = decisionRecordFromDebate(board, debate, { tier: 'T2' });
+    expect(record.calibrated).toBe(calibrated);
+    const report = verifyDecision(record);
+    expect(report.claims.find((claim) => claim.claim.kind === 'calibrated_rule_matches_votes')?.status).toBe('proven');
+    expect(report.verdict).toBe('GO');
+    expect(consensus.verdict).not.toBe('GO');
+    expect(report.claims.find((claim) => claim.claim.kind === 'go_has_validation')?.status).toBe('refuted');
+    const short = aggregateConsensus(split.slice(0, 2), { rubric, minValidVotes: 3 });
+    const none = decisionRecordFromDebate(board, { ...debate, votes: split.slice(0, 2), transcript: debate.transcript.slice(0, 2), consensus: short, decision: { rule: { rule: 'calibrated' } } }, { tier: 'T2' });
+    expect(none.calibrated).toMatchObject({ status: 'quorum_not_met', verdict: 'NO_GO' });
+    expect(verifyDecision(none).claims.find((claim) => claim.claim.kind === 'calibrated_rule_matches_votes')?.status).toBe('proven');
   });
 });

@@ -1,4 +1,4 @@
-import type { ConsensusResult, Rubric, Vote } from '@conclave/scoring';
+import type { CalibratedDecision, ConsensusResult, Rubric, Vote } from '@conclave/scoring';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
 import type { Tier } from './tier.js';
@@ -25,6 +25,8 @@ export interface DebateResultShape {
     readonly statement: string;
     readonly evidence: readonly { readonly claim: string }[];
   }[];
+  /** The board's decision rule and, under the calibrated rule, its working (absent without a quorum). */
+  readonly decision?: { readonly rule: { readonly rule: string }; readonly calibrated?: CalibratedDecision };
 }
 
 /**
@@ -73,6 +75,16 @@ export function decisionRecordFromDebate(board: DebateBoardShape, result: Debate
     minValidVotes: board.minValidVotes,
     votes: result.transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: result.votes.find((v) => v.memberId === c.memberId)?.weight ?? 1, rationale: c.statement })),
     consensus: result.consensus,
+    ...calibratedOf(result),
     evidence: [...facts, ...citations, ...checks],
+  };
+}
+
+/** The calibrated decision when the board's rule is the calibrated one: a quorum not met is stated as such. */
+function calibratedOf(result: DebateResultShape): { calibrated?: CalibratedDecision } {
+  if (result.decision?.rule.rule !== 'calibrated') return {};
+  const { consensus } = result;
+  return {
+    calibrated: result.decision.calibrated ?? { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: consensus.validVotes, minValidVotes: consensus.minValidVotes },
   };
 }

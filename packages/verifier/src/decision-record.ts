@@ -1,4 +1,4 @@
-import type { ConsensusResult, Rubric, Vote } from '@conclave/scoring';
+import type { CalibratedDecision, ConsensusResult, Rubric, Vote } from '@conclave/scoring';
 import type { Claim } from './claim.js';
 import type { Evidence } from './evidence.js';
 import type { Tier } from './tier.js';
@@ -23,6 +23,12 @@ export interface DecisionRecord<A extends string = string> {
   readonly minValidVotes: number;
   readonly votes: readonly RecordedVote<A>[];
   readonly consensus: ConsensusResult<A>;
+  /**
+   * Present when the decision was made by the calibrated rule (`@conclave/scoring`'s
+   * `calibratedVerdict`, as the debate records it): then its verdict, not the mean score's, is the
+   * decision, and the verifier recomputes it on its own from the votes and the inputs it states.
+   */
+  readonly calibrated?: CalibratedDecision;
   readonly evidence: readonly Evidence[];
   /** Claims beyond the built-in ones, each proven by the oracle registered for its kind. */
   readonly claims?: readonly Claim[];

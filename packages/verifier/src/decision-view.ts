@@ -1,4 +1,4 @@
-import type { ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
+import type { CalibratedDecision, ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
 import type { Claim } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
@@ -32,6 +32,8 @@ export interface DecisionView {
   readonly minValidVotes: number;
   readonly votes: readonly DeepReadonly<Vote>[];
   readonly consensus: DeepReadonly<ConsensusResult>;
+  /** The calibrated rule's decision, when the record was decided by it. */
+  readonly calibrated?: DeepReadonly<CalibratedDecision>;
   readonly evidence: readonly EvidenceView[];
   readonly claims: readonly DeepReadonly<Claim>[];
 }
@@ -72,7 +74,9 @@ export function privateView(record: DecisionRecord): DecisionView {
   const claims = listOf(record.claims);
   const claimsView = claims.length === 0 ? NO_ITEMS : new Array<unknown>(claims.length);
   for (let i = 0; i < claims.length; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
-  return { id, tier, rubric, minValidVotes, votes, consensus, evidence: evidenceView, claims: claimsView as readonly DeepReadonly<Claim>[] };
+  const calibrated = record.calibrated === undefined ? undefined : (frozenCopy(record.calibrated, copier) as DeepReadonly<CalibratedDecision>);
+  const view = { id, tier, rubric, minValidVotes, votes, consensus, evidence: evidenceView, claims: claimsView as readonly DeepReadonly<Claim>[] };
+  return calibrated === undefined ? view : { ...view, calibrated };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ConsensusResult, Verdict } from '@conclave/scoring';
 import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
+import { exactCalibrated } from './exact/exact-calibrated.js';
 import { exactConsensus } from './exact/exact-consensus.js';
 import { freezeOnce } from './freeze-once.js';
 import { copyDetails } from './finding-details.js';
@@ -121,11 +122,27 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   return { recordId: view.id, approved, verdict: standingVerdict(view, context), claims: results, malformed: NO_ISSUES };
 }
 
-/** The recomputed verdict when the well-formed record states it too; NO_GO otherwise (fail closed). */
+/** What the calibrated decision claims: its verdict, or null when the record uses the mean-score rule. */
+function calibratedVerdictOf(view: DecisionView): Claim['expected'] {
+  const calibrated: unknown = view.calibrated;
+  if (calibrated === undefined) return null;
+  const verdict = calibrated !== null && typeof calibrated === 'object' ? (calibrated as { verdict?: unknown }).verdict : undefined;
+  return typeof verdict === 'string' ? verdict : 'unreadable';
+}
+
+/**
+ * The recomputed verdict when the well-formed record states it too; NO_GO otherwise (fail
+ * closed). A record decided by the calibrated rule stands on the checker's recomputation of that
+ * rule, never on the mean score.
+ */
 function standingVerdict(view: DecisionView, context: BuiltInContext): Verdict {
   try {
     const recomputed = context.recomputed();
     if (recomputed.status !== 'scored') return 'NO_GO';
+    if (view.calibrated !== undefined) {
+      const checked = exactCalibrated(recomputed, view.calibrated);
+      return checked.ok && checked.verdict === (view.calibrated as { verdict?: unknown }).verdict ? checked.verdict : 'NO_GO';
+    }
     return recomputed.verdict === view.consensus.verdict ? recomputed.verdict : 'NO_GO';
   } catch {
     return 'NO_GO';
@@ -187,6 +204,7 @@ class ClaimSlot {
 const QUORUM = new ClaimSlot('quorum_met');
 const VERDICT = new ClaimSlot('verdict_matches_score');
 const SCORE = new ClaimSlot('score_matches_votes');
+const CALIBRATED = new ClaimSlot('calibrated_rule_matches_votes');
 const MEMBERS = builtInClaim('members_self_consistent', true);
 const PRESENT = builtInClaim('evidence_present', true);
 const VALIDATION = builtInClaim('go_has_validation', true);
@@ -210,6 +228,8 @@ function builtInClaims(view: DecisionView, policy: EvidencePolicy): readonly Cla
         return VERDICT.claim((verdict ?? null) as Claim['expected']);
       case 'score_matches_votes':
         return SCORE.claim(status === 'scored' ? ((score ?? null) as Claim['expected']) : null);
+      case 'calibrated_rule_matches_votes':
+        return CALIBRATED.claim(calibratedVerdictOf(view));
       case 'members_self_consistent':
         return MEMBERS;
       case 'evidence_present':

@@ -130,7 +130,7 @@ async function memberVerdicts(ctx: CommandContext, file: string, id: string | un
 }
 
 /** A track record from its JSON file, checked entry by entry; a missing file is empty or an error. */
-async function loadTrack(ctx: CommandContext, file: string, options: { missing: 'empty' | 'error' }): Promise<TrackRecord> {
+export async function loadTrack(ctx: CommandContext, file: string, options: { missing: 'empty' | 'error' }): Promise<TrackRecord> {
   if (!existsSync(resolvePath(ctx.io.cwd, file))) {
     if (options.missing === 'empty') return EMPTY_TRACK_RECORD;
     throw new CliError(`${file}: no such track record file`, [], EXIT.usage, `record a decision first: \`conclave calibrate record <run.json> --track ${file}\``);

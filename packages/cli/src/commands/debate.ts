@@ -1,5 +1,6 @@
 import { DebateEngine, type Board, type DebateEvent, type DebateResult } from '@conclave/council';
 import { runRecord, type DebateRunRecord } from '@conclave/report';
+import { calibrate, type Calibration } from '@conclave/scoring';
 import { createPanel, decisionRecordFromDebate, emissionGate, PANEL_TIER, tierAtLeast, TIERS, verifyDecision, type EmissionDecision, type Tier, type ValidationSignal, type VerificationReport } from '@conclave/verifier';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
@@ -10,12 +11,15 @@ import { PhaseTally } from '../phase-tally.js';
 import type { Progress } from '../progress.js';
 import { renderDebate, renderEmission } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
+import { loadTrack } from './calibrate.js';
 
 export interface DebateFlags {
   readonly question: string;
   readonly tier?: string;
   readonly passed?: readonly string[];
   readonly out?: string;
+  /** A track record (`conclave calibrate record`) whose calibration the board's rule uses. */
+  readonly track?: string;
 }
 
 /** `--tier`, checked. */
@@ -68,6 +72,8 @@ export function debateListener(progress: Progress): (event: DebateEvent) => void
         progress.done();
         if (tally.summarised) progress.event(`  ${event.phase}: ${tally.size} members, ${event.valid} answered, ${event.failed} failed`);
         break;
+      // The warning is printed with the result (`Warning: ...`), once, beside the rule it concerns.
+      case 'family_majority':
       case 'debate_started':
         break;
     }
@@ -85,10 +91,16 @@ export interface DebateRun {
 }
 
 /** Runs a board through the engine, the verifier and the tier's emission gate. */
-export async function runDebate(ctx: CommandContext, board: Board, boardPath: string | undefined, question: string, tier: Tier, passed: readonly string[] = []): Promise<DebateRun> {
+export async function runDebate(ctx: CommandContext, board: Board, boardPath: string | undefined, question: string, tier: Tier, passed: readonly string[] = [], calibration?: Calibration): Promise<DebateRun> {
   const choice = ctx.providers();
   // Ctrl-C aborts the members' calls: the engine ends `stopped` with a NO_GO, which is recorded.
-  const result = await DebateEngine.run(board, { question, adapters: choice.council, onEvent: debateListener(ctx.progress), ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) });
+  const result = await DebateEngine.run(board, {
+    question,
+    adapters: choice.council,
+    onEvent: debateListener(ctx.progress),
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(calibration === undefined ? {} : { calibration }),
+  });
   const validation: ValidationSignal[] = passed.map((name) => ({ kind: 'test', name, passed: true }));
   const decision = decisionRecordFromDebate(board, result, { tier, validation });
   ctx.progress.event(`emission gate (${tier}): ${tierAtLeast(tier, PANEL_TIER) ? 'the N-lens panel' : 'the verifier'}`);
@@ -118,6 +130,10 @@ export function debateSummary(run: DebateRun): Record<string, unknown> {
   return {
     verdict: run.result.verdict,
     status: run.result.status,
+    rule: run.result.decision.rule,
+    ...(run.result.decision.probabilityGo === undefined ? {} : { probabilityGo: run.result.decision.probabilityGo }),
+    weights: run.result.decision.members.map((m) => ({ memberId: m.memberId, weight: m.weight, reason: m.reason })),
+    warnings: run.result.decision.warnings.map((w) => w.message),
     consensus: c.status === 'scored' ? { status: c.status, verdict: c.verdict, score: c.score, validVotes: c.validVotes } : { status: c.status, validVotes: c.validVotes, minValidVotes: c.minValidVotes },
     dissent: c.status === 'scored' ? c.dissent.map((d) => ({ memberId: d.memberId, verdict: d.verdict, score: d.score, direction: d.direction })) : [],
     failures: run.result.failures.map((f) => ({ memberId: f.memberId, phase: f.phase, reason: f.reason.kind })),
@@ -131,7 +147,8 @@ export async function debateCommand(ctx: CommandContext, boardFile: string, flag
   const board = await loadBoardFile(ctx.io.cwd, boardFile);
   const choice = ctx.providers();
   ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);
-  const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed);
+  const calibration = flags.track === undefined ? undefined : calibrate(await loadTrack(ctx, flags.track, { missing: 'error' }));
+  const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed, calibration);
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
   const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
   const outcome: CommandOutcome = { exitCode: run.exitCode, text, json: { command: 'debate', exitCode: run.exitCode, offline: choice.offline, provider: choice.provider, board: board.id, question: run.result.question, ...debateSummary(run), ...(written === undefined ? {} : { out: written }) } };

@@ -14,6 +14,7 @@ export function renderDebateRecord(record: DebateRunRecord, context: SectionCont
     guarded('debate summary', () => renderSummary(record, context)),
     guarded('debate timeline', () => renderTimeline(result, context)),
     guarded('consensus', () => renderConsensus(result, context)),
+    guarded('decision rule', () => renderDecisionRule(result, context)),
     guarded('member scores', () => renderMembers(result, context, thresholds)),
     guarded('failures', () => renderFailures(result.failures ?? [], context)),
     renderVerificationParts(record, context),
@@ -121,6 +122,41 @@ function renderConsensus(result: DebateResult, context: SectionContext): SafeHtm
           rowClass: () => 'highlight',
         })}</div>`
   }${invalidList}</section>`;
+}
+
+/** The rule that decided, P(GO is right), each member's effective weight and why, and any family warning. */
+function renderDecisionRule(result: DebateResult, context: SectionContext): SafeHtml {
+  const id = sectionId(context, 'rule');
+  const decision = result.decision as DebateResult['decision'] | undefined;
+  if (decision === undefined) {
+    return html`<section aria-labelledby="${id}">${heading(context.level, 'Decision rule', id)}<p>Mean score: the member-weighted mean score against the rubric's thresholds (the record predates per-board rules and states no weights).</p></section>`;
+  }
+  const { rule } = decision;
+  const described =
+    rule.rule === 'calibrated'
+      ? `Calibrated: each member's own verdict weighted by the log odds of its track record, model families discounted, GO only when the odds beat ${
+          rule.falseGoRate === undefined ? `the cost ratio ${num(rule.costOfFalseGo)} : ${num(rule.costOfMissedGo)} (a wrong GO against a missed one)` : `the threshold of a ${num(100 * rule.falseGoRate)} % false-GO rate`
+        }, from a prior P(GO) of ${num(rule.priorGo)}.`
+      : "Mean score: the member-weighted mean score against the rubric's thresholds. The calibrated estimate is shown beside it for reading; it does not decide.";
+  const probability = decision.probabilityGo;
+  const warnings = decision.warnings ?? [];
+  return html`<section aria-labelledby="${id}">${heading(context.level, 'Decision rule', id)}<p>${described}</p>${facts([
+    ['Rule', rule.rule === 'calibrated' ? badge('info', 'calibrated') : badge('info', 'mean score')],
+    [
+      "The rule's verdict",
+      result.status === 'stopped' ? html`${verdictBadge('NO_GO')} the debate stopped (over its partial votes the rule says ${decision.verdict})` : verdictBadge(decision.verdict),
+    ],
+    ['P(GO is right)', probability === undefined ? 'not estimated (no quorum)' : `${num(100 * probability, 1)} %`],
+  ])}${
+    warnings.length === 0
+      ? ''
+      : html`<div class="callout warn" role="note">${join(warnings.map((w) => html`<p>${badge('warn', 'one family')} ${w.message}</p>`))}</div>`
+  }${decision.error === undefined ? '' : html`<div class="callout bad" role="note"><p>${badge('bad', 'rule not applied')} ${decision.error}: the verdict is NO_GO.</p></div>`}${table({
+    caption: rule.rule === 'calibrated' ? "Each member's effective weight (log odds) and why" : "Each member's weight and why",
+    head: ['Member', 'Own verdict', 'Family', 'Effective weight', 'Why'],
+    rows: (decision.members ?? []).map((m) => [m.memberId, verdictBadge(m.verdict), m.family, num(m.weight, 3), m.reason]),
+    empty: 'No member was counted (no quorum): the verdict is NO_GO.',
+  })}</section>`;
 }
 
 function renderMembers(result: DebateResult, context: SectionContext, thresholds: { readonly go: number; readonly pivot: number } | undefined): SafeHtml {

@@ -1,6 +1,7 @@
 import { MIN_VALID_VOTES } from '../consensus.js';
 import type { Verdict } from '../verdict.js';
-import { reliabilityOf, type Calibration } from './calibrate.js';
+import { reliabilityOf, type BetaPrior, type Calibration } from './calibrate.js';
+import { familyMajorities } from './family-majority.js';
 
 /** One member's own verdict, as the calibrated rule reads it. */
 export interface CalibratedVote {
@@ -10,6 +11,13 @@ export interface CalibratedVote {
   /** `provider:model`; its provider is the family when `family` is not given. */
   readonly model?: string;
   readonly family?: string;
+  /**
+   * The member's stated confidence that its own verdict is right, in [0, 1]. It can only lower
+   * the member's weight: the reliability used is min(track record, max(0.5, confidence)), so a
+   * member that claims more than its record earns nothing for it. Anything but a number in
+   * [0, 1] makes the vote invalid (not counted).
+   */
+  readonly confidence?: number;
 }
 
 /** Options for `calibratedVerdict`. */
@@ -33,6 +41,19 @@ export interface CalibratedRuleOptions {
 /** The most members `falseGoRate` enumerates the vote patterns of (2^20 patterns). */
 export const MAX_RATE_MEMBERS = 20;
 
+/**
+ * Log odds are counted in whole units of 10^-9 (weights, prior and threshold each rounded to nine
+ * decimals, halves away from zero), so a sum is exact and a tie is a tie: a checker can recompute
+ * the verdict from the recorded decimals with integers alone (ADR 0040).
+ */
+export const LOG_ODDS_UNIT = 1e-9;
+const PER_UNIT = 1e9;
+
+/** A log-odds value in whole units of 10^-9. */
+export function logOddsUnits(value: number): number {
+  return Math.sign(value) * Math.round(Math.abs(value) * PER_UNIT);
+}
+
 /** How one member counted, and why. */
 export interface CalibratedMember {
   readonly memberId: string;
@@ -40,11 +61,19 @@ export interface CalibratedMember {
   readonly family?: string;
   /** Labelled decisions behind its reliability (0: the prior alone). */
   readonly evidence: number;
+  /** Of those, the ones it called right. */
+  readonly right: number;
+  /** Its reliability under the prior, from the track record: (right + alpha) / (evidence + alpha + beta). */
   readonly reliability: number;
+  /** Its stated confidence, when its reply carried one; it can only lower the weight. */
+  readonly confidence?: number;
+  /** The error correlation of its family used for the discount (0 alone). */
+  readonly rho: number;
   /** log(reliability / (1 − reliability)), never below 0: a member no better than chance is ignored, never inverted. */
   readonly weight: number;
   /** 1 / (1 + (k − 1)ρ) for k members of its family voting, 1 alone: a family counts as its effective size. */
   readonly familyDiscount: number;
+  /** weight × familyDiscount, rounded to nine decimals: what its vote adds to (GO) or takes from (not GO) the log odds. */
   readonly effectiveWeight: number;
 }
 
@@ -64,6 +93,13 @@ export type CalibratedDecision =
       readonly validVotes: number;
       readonly minValidVotes: number;
       readonly members: readonly CalibratedMember[];
+      /** The prior odds of GO, the costs and the rate the decision was made with, so a checker can redo it. */
+      readonly priorGo: number;
+      readonly costOfFalseGo: number;
+      readonly costOfMissedGo: number;
+      readonly falseGoRate?: number;
+      /** The Beta prior the reliabilities were shrunk toward. */
+      readonly prior: BetaPrior;
       /** For people: e.g. one family holding most of the weight. */
       readonly warnings: readonly string[];
     };
@@ -90,7 +126,13 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
   if (!(costOfFalseGo > 0 && costOfMissedGo > 0 && Number.isFinite(costOfFalseGo) && Number.isFinite(costOfMissedGo))) {
     throw new RangeError(`calibratedVerdict: costs must be finite and above 0, got ${costOfFalseGo} and ${costOfMissedGo}`);
   }
-  const valid = votes.filter((vote) => typeof vote.memberId === 'string' && vote.memberId !== '' && (vote.verdict === 'GO' || vote.verdict === 'PIVOT' || vote.verdict === 'NO_GO'));
+  const valid = votes.filter(
+    (vote) =>
+      typeof vote.memberId === 'string' &&
+      vote.memberId !== '' &&
+      (vote.verdict === 'GO' || vote.verdict === 'PIVOT' || vote.verdict === 'NO_GO') &&
+      (vote.confidence === undefined || isConfidence(vote.confidence)),
+  );
   const ids = valid.map((vote) => vote.memberId);
   const counted = valid.filter((vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId));
   if (counted.length < minValidVotes) return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
@@ -103,21 +145,36 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     if (family !== undefined) familySize.set(family, (familySize.get(family) ?? 0) + 1);
   }
 
-  const prior = Math.log(priorGo / (1 - priorGo));
+  const prior = logOddsUnits(Math.log(priorGo / (1 - priorGo)));
   let logOdds = prior;
   const members = counted.map((vote): CalibratedMember => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
     const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
+    // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
+    if (!(learned.reliability > 0 && learned.reliability < 1)) throw new RangeError(`calibratedVerdict: the reliability of "${key}" must be between 0 and 1 (exclusive), got ${learned.reliability}`);
     const family = familyOf(vote);
     const k = family === undefined ? 1 : (familySize.get(family) as number);
     const rho = family === undefined ? 0 : rhoOf(calibration, family);
     const familyDiscount = 1 / (1 + (k - 1) * rho);
-    const weight = Math.max(0, learned.weight);
-    const effectiveWeight = weight * familyDiscount;
+    const weight = memberWeight(learned.reliability, vote.confidence);
+    const effectiveWeight = logOddsUnits(weight * familyDiscount);
     logOdds += vote.verdict === 'GO' ? effectiveWeight : -effectiveWeight;
-    return { memberId: vote.memberId, verdict: vote.verdict, ...(family === undefined ? {} : { family }), evidence: learned.evidence, reliability: learned.reliability, weight, familyDiscount, effectiveWeight };
+    return {
+      memberId: vote.memberId,
+      verdict: vote.verdict,
+      ...(family === undefined ? {} : { family }),
+      evidence: learned.evidence,
+      right: learned.right,
+      reliability: learned.reliability,
+      ...(vote.confidence === undefined ? {} : { confidence: vote.confidence }),
+      rho,
+      weight,
+      familyDiscount,
+      effectiveWeight: effectiveWeight / PER_UNIT,
+    };
   });
-  const threshold = options.falseGoRate === undefined ? Math.log(costOfFalseGo / costOfMissedGo) : cachedRateThreshold(calibration, members, prior, options.falseGoRate);
+  const threshold =
+    options.falseGoRate === undefined ? logOddsUnits(Math.log(costOfFalseGo / costOfMissedGo)) : logOddsUnits(cachedRateThreshold(calibration, members, prior / PER_UNIT, options.falseGoRate));
   // A floor no prior or rate can lower: some member whose vote counts must have said GO.
   const someoneSaidGo = members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0);
   const verdict = someoneSaidGo && logOdds > threshold ? 'GO' : 'NO_GO';
@@ -125,31 +182,34 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     status: 'decided',
     rule: 'calibrated',
     verdict,
-    probabilityGo: 1 / (1 + Math.exp(-logOdds)),
-    logOdds,
-    threshold,
+    probabilityGo: 1 / (1 + Math.exp(-logOdds / PER_UNIT)),
+    logOdds: logOdds / PER_UNIT,
+    threshold: threshold / PER_UNIT,
     validVotes: counted.length,
     minValidVotes,
     members,
-    warnings: familyWarnings(members),
+    priorGo,
+    costOfFalseGo,
+    costOfMissedGo,
+    ...(options.falseGoRate === undefined ? {} : { falseGoRate: options.falseGoRate }),
+    prior: calibration.prior,
+    warnings: familyMajorities(members).map((f) => f.message),
   };
 }
 
-/** A warning for each family that holds more than half of the board's weight. */
-function familyWarnings(members: readonly CalibratedMember[]): string[] {
-  const total = members.reduce((sum, m) => sum + m.weight, 0);
-  if (total === 0) return [];
-  const byFamily = new Map<string, { weight: number; count: number }>();
-  for (const m of members) {
-    if (m.family === undefined) continue;
-    const f = byFamily.get(m.family) ?? { weight: 0, count: 0 };
-    f.weight += m.weight;
-    f.count += 1;
-    byFamily.set(m.family, f);
-  }
-  return [...byFamily.entries()]
-    .filter(([, f]) => f.count > 1 && f.weight > total / 2)
-    .map(([family, f]) => `the ${family} family holds ${Math.round((100 * f.weight) / total)} % of the weight (${f.count} members): its members are not independent votes; add members of other families`);
+/** Whether a stated confidence is usable: a number in [0, 1]. */
+export function isConfidence(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= 1;
+}
+
+/**
+ * A member's log-odds weight: log(r / (1 − r)) of its reliability r, lowered to its stated
+ * confidence when that is less (never raised), and never below 0: a member no better than chance
+ * is ignored, never inverted.
+ */
+export function memberWeight(reliability: number, confidence?: number): number {
+  const used = confidence === undefined ? reliability : Math.min(reliability, Math.max(0.5, confidence));
+  return Math.max(0, Math.log(used / (1 - used)));
 }
 
 /** Thresholds already enumerated, per calibration: a board asks the same question for every decision. */
@@ -201,8 +261,8 @@ export function rateThreshold(
   for (let pattern = 0; pattern < 2 ** counting.length; pattern += 1) {
     const saysGo = (i: number) => ((pattern >> i) & 1) === 1;
     const own = (i: number) => (saysGo(i) ? 1 - (counting[i] as { reliability: number }).reliability : (counting[i] as { reliability: number }).reliability);
-    let logOdds = prior;
-    counting.forEach((m, i) => (logOdds += saysGo(i) ? m.effectiveWeight : -m.effectiveWeight));
+    let logOdds = logOddsUnits(prior);
+    counting.forEach((m, i) => (logOdds += saysGo(i) ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight)));
     let p = 1;
     for (const i of alone) p *= own(i);
     for (const [family, indexes] of groups) {
@@ -224,9 +284,11 @@ export function rateThreshold(
   for (let i = 0; i < outcomes.length; ) {
     const level = (outcomes[i] as { logOdds: number }).logOdds;
     let atLevel = 0;
-    for (; i < outcomes.length && Math.abs((outcomes[i] as { logOdds: number }).logOdds - level) <= 1e-12 * Math.max(1, Math.abs(level)); i += 1) atLevel += (outcomes[i] as { p: number }).p;
-    if (mass + atLevel > rate) return level;
+    // Levels are whole units of 10^-9, so patterns that tie are equal, not merely close.
+    for (; i < outcomes.length && (outcomes[i] as { logOdds: number }).logOdds === level; i += 1) atLevel += (outcomes[i] as { p: number }).p;
+    if (mass + atLevel > rate) return level / PER_UNIT;
     mass += atLevel;
   }
-  return -Infinity;
+  // Every pattern fits within the rate: one unit below the lowest level (finite, so a record can carry it).
+  return ((outcomes[outcomes.length - 1] as { logOdds: number }).logOdds - 1) / PER_UNIT;
 }

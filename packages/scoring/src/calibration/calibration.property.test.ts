@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../verdict.js';
 import { calibrate, DEFAULT_PRIOR, type Calibration } from './calibrate.js';
-import { calibratedVerdict, rateThreshold, type CalibratedVote } from './calibrated-verdict.js';
+import { calibratedVerdict, logOddsUnits, rateThreshold, type CalibratedVote } from './calibrated-verdict.js';
 import { EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type TrackRecord } from './track-record.js';
 
 const verdicts = fc.constantFrom<Verdict>('GO', 'PIVOT', 'NO_GO');
@@ -75,10 +75,31 @@ describe('calibratedVerdict fails closed', () => {
           expect(m.weight).toBeGreaterThanOrEqual(0);
           expect(m.familyDiscount).toBeGreaterThan(0);
           expect(m.familyDiscount).toBeLessThanOrEqual(1);
-          expect(m.effectiveWeight).toBeCloseTo(m.weight * m.familyDiscount, 12);
+          expect(Math.abs(m.effectiveWeight - m.weight * m.familyDiscount)).toBeLessThanOrEqual(0.5e-9 + 1e-15);
         }
       }),
     );
+  });
+});
+
+describe('stated confidence', () => {
+  it('can only lower a member\'s weight, to its stated confidence; garbage makes the vote invalid', () => {
+    fc.assert(
+      fc.property(trackRecord, board, fc.array(fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), { minLength: 7, maxLength: 7 }), (record, votes, confidences) => {
+        const calibration = calibrate(record);
+        const plain = calibratedVerdict(votes, calibration, { minValidVotes: 1 });
+        const stated = calibratedVerdict(votes.map((v, i) => ({ ...v, ...(confidences[i] === undefined ? {} : { confidence: confidences[i] }) })), calibration, { minValidVotes: 1 });
+        if (plain.status !== 'decided' || stated.status !== 'decided') return;
+        stated.members.forEach((m, i) => {
+          expect(m.weight).toBeLessThanOrEqual((plain.members[i] as { weight: number }).weight);
+          if (m.confidence !== undefined) expect(m.weight).toBeCloseTo(Math.max(0, Math.log(Math.min(m.reliability, Math.max(0.5, m.confidence)) / (1 - Math.min(m.reliability, Math.max(0.5, m.confidence))))), 12);
+        });
+      }),
+    );
+    for (const garbage of [Number.NaN, -0.1, 1.5, Infinity, '0.9' as unknown as number]) {
+      const votes: CalibratedVote[] = [{ memberId: 'a', verdict: 'GO', confidence: garbage }, { memberId: 'b', verdict: 'GO' }, { memberId: 'c', verdict: 'GO' }];
+      expect(calibratedVerdict(votes, calibrate(EMPTY_TRACK_RECORD))).toMatchObject({ status: 'quorum_not_met', verdict: 'NO_GO', validVotes: 2 });
+    }
   });
 });
 
@@ -162,15 +183,15 @@ describe('a false-GO rate the user chooses', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0.5, max: 0.99, noNaN: true }), { minLength: 3, maxLength: 9 }), fc.double({ min: 0, max: 0.5, noNaN: true }), (accuracies, rate) => {
         const members = accuracies.map((reliability) => ({ reliability, effectiveWeight: Math.log(reliability / (1 - reliability)) }));
-        const t = rateThreshold(members, 0, rate);
-        // Every pattern of votes, with its chance when GO is the wrong call.
+        const t = logOddsUnits(rateThreshold(members, 0, rate));
+        // Every pattern of votes, with its chance when GO is the wrong call; log odds in whole units, as the rule counts them.
         let falseGo = 0;
         for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
           let logOdds = 0;
           let p = 1;
           members.forEach((m, i) => {
             const go = (pattern >> i) & 1;
-            logOdds += go ? m.effectiveWeight : -m.effectiveWeight;
+            logOdds += go ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight);
             p *= go ? 1 - m.reliability : m.reliability;
           });
           if (logOdds > t) falseGo += p;

@@ -1,3 +1,4 @@
+import { calibratedRuleMatchesVotes } from './calibrated-rule-matches-votes.js';
 import { evidenceClearsFloors } from './evidence-clears-floors.js';
 import { evidenceDiverse } from './evidence-diverse.js';
 import { evidencePresent } from './evidence-present.js';
@@ -12,6 +13,7 @@ export const BUILT_IN_ORACLES = Object.freeze([
   quorumMet,
   verdictMatchesScore,
   scoreMatchesVotes,
+  calibratedRuleMatchesVotes,
   membersSelfConsistent,
   evidencePresent,
   evidenceClearsFloors,

@@ -6,7 +6,8 @@ export const goHasValidation: Oracle<'go_has_validation'> = {
   name: 'go-has-validation',
   kind: 'go_has_validation',
   prove(_claim, record) {
-    const { verdict } = record.consensus;
+    // The decision's verdict: the calibrated rule's when the record was decided by it.
+    const { verdict } = record.calibrated ?? record.consensus;
     if (verdict !== 'GO') return proven(`the verdict is ${verdict}, not GO: no validation signal is needed`);
     const passed: string[] = [];
     for (const item of record.evidence) for (const signal of item.validation) if (signal.passed === true) passed.push(signal.name);

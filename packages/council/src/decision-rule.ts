@@ -1,0 +1,127 @@
+import {
+  calibrate,
+  calibratedVerdict,
+  EMPTY_TRACK_RECORD,
+  familyMajorities,
+  type CalibratedDecision,
+  type Calibration,
+  type ConsensusResult,
+  type FamilyMajority,
+  type Verdict,
+} from '@conclave/scoring';
+
+/** The rule that turns a board's votes into its verdict. */
+export type DecisionRule =
+  /** The default: the member-weighted mean score against the rubric's thresholds. */
+  | { readonly rule: 'mean-score' }
+  /**
+   * Each member's own verdict weighted by the log odds of its track record, families discounted,
+   * against a cost ratio (`costOfFalseGo / costOfMissedGo`) or a false-GO rate (ADR 0034, 0040).
+   */
+  | { readonly rule: 'calibrated'; readonly priorGo: number; readonly costOfFalseGo: number; readonly costOfMissedGo: number; readonly falseGoRate?: number };
+
+/** The default rule. */
+export const MEAN_SCORE_RULE: DecisionRule = Object.freeze({ rule: 'mean-score' });
+
+/** How much one member counted in the verdict, and why. */
+export interface EffectiveWeight {
+  readonly memberId: string;
+  /** The verdict its own score earns under the rubric's thresholds. */
+  readonly verdict: Verdict;
+  readonly family: string;
+  /** What its vote counted for under the rule used: its board weight (mean score) or its log-odds weight after the family discount (calibrated). */
+  readonly weight: number;
+  /** Labelled past decisions behind its reliability (0: the prior alone). */
+  readonly evidence: number;
+  readonly reliability: number;
+  /** 1 / (1 + (k − 1)ρ) for k members of its family voting. */
+  readonly familyDiscount: number;
+  /** For people: why it counted that much. */
+  readonly reason: string;
+}
+
+/**
+ * The verdict beside what it rests on: the rule used, each counted member's effective weight and
+ * why, the estimated probability that GO is right, and warnings about the board. `calibrated` is
+ * the calibrated rule's full working (present whenever the quorum was met), so a checker can
+ * redo it; under the mean-score rule it is the estimate beside the verdict, not the verdict.
+ */
+export interface DebateDecision {
+  readonly rule: DecisionRule;
+  /** The rule's verdict over the counted votes (a stopped debate is NO_GO whatever this says). */
+  readonly verdict: Verdict;
+  /** The estimated probability that GO is the right call, from the track record; absent without a quorum. */
+  readonly probabilityGo?: number;
+  readonly members: readonly EffectiveWeight[];
+  /** One model family holding more than half of the rule's weight. */
+  readonly warnings: readonly FamilyMajority[];
+  readonly calibrated?: CalibratedDecision & { readonly status: 'decided' };
+  /** Why the rule could not be applied (an unusable calibration); the verdict is then NO_GO. */
+  readonly error?: string;
+}
+
+/** What the rule needs to know of a voting member besides its vote. */
+export interface Voter {
+  readonly family: string;
+  readonly model: string;
+  /** Its stated confidence, when its reply gave one. */
+  readonly confidence?: number;
+}
+
+/**
+ * Applies the board's rule to the consensus: the mean-score rule's verdict is the consensus's;
+ * the calibrated rule reads the members the consensus counted (never a failed or invalid vote),
+ * and only when it met the quorum, so the quorum comes first and its absence is NO_GO.
+ */
+export function decide(rule: DecisionRule, consensus: ConsensusResult, voters: ReadonlyMap<string, Voter>, calibration: Calibration = calibrate(EMPTY_TRACK_RECORD)): DebateDecision {
+  if (consensus.status !== 'scored') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
+  const votes = consensus.members.map((m) => {
+    const voter = voters.get(m.memberId);
+    return {
+      memberId: m.memberId,
+      verdict: m.verdict,
+      family: voter?.family ?? m.memberId,
+      ...(voter?.model === undefined ? {} : { model: voter.model }),
+      ...(voter?.confidence === undefined ? {} : { confidence: voter.confidence }),
+    };
+  });
+  const options =
+    rule.rule === 'calibrated'
+      ? { minValidVotes: consensus.minValidVotes, priorGo: rule.priorGo, costOfFalseGo: rule.costOfFalseGo, costOfMissedGo: rule.costOfMissedGo, ...(rule.falseGoRate === undefined ? {} : { falseGoRate: rule.falseGoRate }) }
+      : { minValidVotes: consensus.minValidVotes };
+  let calibrated: CalibratedDecision;
+  try {
+    calibrated = calibratedVerdict(votes, calibration, options);
+  } catch (error) {
+    // A calibration the rule cannot use (a hand-made one with a reliability of 1, say) is NO_GO, never a throw.
+    return { rule, verdict: 'NO_GO', members: [], warnings: [], error: error instanceof Error ? error.message : String(error) };
+  }
+  if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
+  const byId = new Map(consensus.members.map((m) => [m.memberId, m]));
+  const members = calibrated.members.map((m): EffectiveWeight => {
+    const evidence = `reliability ${m.reliability.toFixed(2)} over ${m.evidence} labelled decision${m.evidence === 1 ? '' : 's'}${m.evidence === 0 ? ' (the prior alone)' : ''}`;
+    const confidence = m.confidence === undefined ? '' : `, stated confidence ${m.confidence.toFixed(2)}`;
+    const family = m.familyDiscount < 1 ? `, ${m.family} family ×${m.familyDiscount.toFixed(2)} (ρ ${m.rho.toFixed(2)})` : '';
+    const boardWeight = byId.get(m.memberId)?.weight ?? 1;
+    return {
+      memberId: m.memberId,
+      verdict: m.verdict,
+      family: m.family ?? m.memberId,
+      weight: rule.rule === 'calibrated' ? m.effectiveWeight : boardWeight,
+      evidence: m.evidence,
+      reliability: m.reliability,
+      familyDiscount: rule.rule === 'calibrated' ? m.familyDiscount : 1,
+      reason: rule.rule === 'calibrated' ? `log odds of ${evidence}${confidence}${family}` : `board weight ${boardWeight} (mean-score rule; ${evidence})`,
+    };
+  });
+  // The warning weighs what the rule weighs: board weights, or calibrated weights before the discount.
+  const warnings = familyMajorities(rule.rule === 'calibrated' ? calibrated.members.map((m) => ({ memberId: m.memberId, family: m.family ?? m.memberId, weight: m.weight })) : members);
+  return {
+    rule,
+    verdict: rule.rule === 'calibrated' ? calibrated.verdict : consensus.verdict,
+    probabilityGo: calibrated.probabilityGo,
+    members,
+    warnings,
+    calibrated,
+  };
+}
