@@ -1,9 +1,8 @@
 import { DebateEngine, type Board, type DebateEvent, type DebateResult } from '@conclave/council';
 import { runRecord, type DebateRunRecord } from '@conclave/report';
 import { calibrate, type Calibration } from '@conclave/scoring';
-import { createPanel, decisionRecordFromDebate, emissionGate, PANEL_TIER, tierAtLeast, TIERS, verifyDecision, type EmissionDecision, type Tier, type ValidationSignal, type VerificationReport } from '@conclave/verifier';
+import { createPanel, decisionRecordFromDebate, emissionGate, PANEL_TIER, tierAtLeast, verifyDecision, type EmissionDecision, type Tier, type ValidationSignal, type VerificationReport } from '@conclave/verifier';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
-import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadBoardFile } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
@@ -12,6 +11,7 @@ import type { Progress } from '../progress.js';
 import { renderDebate, renderEmission } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
 import { loadTrack } from './calibrate.js';
+import { parseTier } from '../tier-option.js';
 
 export interface DebateFlags {
   readonly question: string;
@@ -20,14 +20,6 @@ export interface DebateFlags {
   readonly out?: string;
   /** A track record (`conclave calibrate record`) whose calibration the board's rule uses. */
   readonly track?: string;
-}
-
-/** `--tier`, checked. */
-export function parseTier(value: string | undefined, fallback: Tier): Tier {
-  if (value === undefined) return fallback;
-  const tier = value.toUpperCase();
-  if (!(TIERS as readonly string[]).includes(tier)) throw new CliError(`unknown tier "${value}"`, [], undefined, `use one of ${TIERS.join(', ')} (T3 and above go through the N-lens panel)`);
-  return tier as Tier;
 }
 
 /** A debate's progress as events and a live status; a phase of more than `PROGRESS_DETAIL_LIMIT` members gets one line of counts. */

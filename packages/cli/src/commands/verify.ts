@@ -6,7 +6,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadJsonFile } from '../inputs.js';
 import { actAnswer, renderEmission, renderReport } from '../render.js';
 import { recordText, writeOutput } from '../run-files.js';
-import { parseTier } from './debate.js';
+import { parseTier } from '../tier-option.js';
 
 export interface VerifyFlags {
   readonly tier?: string;
