@@ -15,7 +15,7 @@ import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type InvalidVoteRe
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
-import type { DebateResult, MemberTiming, StopReason } from './debate-result.js';
+import type { DebateResult, DebateStopReason, MemberTiming } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
 import { EarlierPhases } from './prompt.js';
@@ -103,7 +103,7 @@ class DebateRun {
   readonly #started: number;
   #global: ConcurrencyLimiter | undefined;
   readonly #perAdapter = new Map<string, ConcurrencyLimiter>();
-  #stop: StopReason | undefined;
+  #stop: DebateStopReason | undefined;
   /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
   readonly #governor: CallGovernor;
 
@@ -240,7 +240,7 @@ class DebateRun {
     );
   }
 
-  #stopWith(reason: StopReason): void {
+  #stopWith(reason: DebateStopReason): void {
     if (this.#stop) return;
     this.#stop = reason;
     if (this.#listening) this.#emit({ type: 'debate_stopped', reason });

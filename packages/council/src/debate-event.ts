@@ -1,7 +1,7 @@
 import type { EventBase, Usage } from '@conclave/core';
 import type { Verdict } from '@conclave/scoring';
 import type { MemberFailureReason } from './member-failure.js';
-import type { StopReason } from './debate-result.js';
+import type { DebateStopReason } from './debate-result.js';
 
 /** Progress and trace events of a debate, keyed by `type`. */
 export type DebateEvent =
@@ -24,5 +24,5 @@ export type DebateEvent =
       readonly usage?: Usage;
     })
   | (EventBase<'phase_finished'> & { readonly phase: string; readonly phaseIndex: number; readonly valid: number; readonly failed: number })
-  | (EventBase<'debate_stopped'> & { readonly reason: StopReason })
+  | (EventBase<'debate_stopped'> & { readonly reason: DebateStopReason })
   | (EventBase<'debate_finished'> & { readonly verdict: Verdict; readonly status: 'completed' | 'stopped'; readonly durationMs: number });

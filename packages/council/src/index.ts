@@ -13,7 +13,7 @@ export type { CitedEvidence, Contribution } from './contribution.js';
 export type { ConcurrencyOption, DebateEngineOptions, DebateOptions } from './debate-engine.js';
 export { DebateEngine } from './debate-engine.js';
 export type { DebateEvent } from './debate-event.js';
-export type { DebateResult, DebateUsage, MemberTiming, StopReason } from './debate-result.js';
+export type { DebateResult, DebateStopReason, DebateUsage, MemberTiming, StopReason } from './debate-result.js';
 export type { MemberFailure, MemberFailureReason } from './member-failure.js';
 export type { ParsedReply } from './member-reply.js';
 export { memberReplySchema, parseMemberReply } from './member-reply.js';

@@ -88,10 +88,10 @@ export type { InputPack, InputPackLimits, InputPackResult, InputPackSource, Pack
 export { buildInputPack, capDiff, DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_EXCERPT_CHARS, excerptOf, workspaceDiff } from './judgement/input-pack.js';
 export type { RelatedSpecs } from './judgement/related-specs.js';
 export { loadRelatedSpecs } from './judgement/related-specs.js';
-export type { BuildCommandOutcome, BuildStateOptions, RunVerifierOptions, VerificationRound, VerifierExchange, VerifierRequestMetadata, VerifierResult } from './judgement/neural-verifiers.js';
-export { buildStateFromCommand, modelVerifierKinds, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest } from './judgement/neural-verifiers.js';
+export type { BuildCommandOutcome, BuildStateOptions, ModelVerifierResult, RunVerifierOptions, VerificationRound, VerifierExchange, VerifierRequestMetadata, VerifierResult } from './judgement/neural-verifiers.js';
+export { buildStateFromCommand, modelVerifierKinds, runModelVerifier, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest } from './judgement/neural-verifiers.js';
 export type { Judgement, JudgementOutcome, JudgementState, Rule, RuleOptions } from './judgement/rule-table.js';
-export { checkRules, decide, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
+export { checkRules, decide, decideByRules, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
 export type { FailureFingerprint, FingerprintInput, FingerprintOptions } from './judgement/fingerprint.js';
 export { DEFAULT_FINGERPRINT_TOP_N, failureFingerprint, FingerprintTracker, normaliseMessage } from './judgement/fingerprint.js';
 export type { CompletionFacts, CompletionProof } from './judgement/completion-proof.js';
