@@ -1,6 +1,5 @@
 // Spec: markdown with YAML front-matter, snapshotted and hash-checked for the run.
 export type { SpecIssue, SpecIssueCode, SpecPath } from './spec/spec-issue.js';
-/** @deprecated Use `formatIssue` and `formatDataPath` from `@conclave/core`. */
 export { formatSpecIssue, formatSpecPath } from './spec/spec-issue.js';
 export type { TaskSpecInput } from './spec/task-spec-schema.js';
 export { SPEC_DEFAULTS, taskSpecInputSchema } from './spec/task-spec-schema.js';
