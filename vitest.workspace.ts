@@ -1,6 +1,6 @@
 import type { TestProjectConfiguration } from 'vitest/config';
 
-const packages = ['core', 'scoring', 'council', 'verifier', 'testing', 'anthropic', 'openai', 'providers', 'meeting', 'taskloop', 'ai-sdk', 'report', 'cli'];
+const packages = ['core', 'scoring', 'council', 'verifier', 'testing', 'anthropic', 'openai', 'providers', 'meeting', 'guardian', 'taskloop', 'ai-sdk', 'report', 'cli'];
 
 /** One test project per package, plus the examples a new user runs; the root vitest.config.ts imports this list. */
 export const projects: TestProjectConfiguration[] = [
@@ -9,6 +9,8 @@ export const projects: TestProjectConfiguration[] = [
     // The cli's tests also run the real binary over dist/, so that project builds first.
     test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts'], ...(name === 'cli' ? { globalSetup: ['../../packaging/build-packages.ts'] } : {}) },
   })),
+  // Rules over every package at once: the dependency rule, no import cycles.
+  { extends: true as const, test: { name: 'architecture', root: 'architecture', include: ['**/*.test.ts'] } },
   // What npm users get: every package built and packed once, its tarball checked (file list,
   // publint, attw), installed into a fresh project, type-checked and its examples run.
   { extends: true as const, test: { name: 'packaging', root: 'packaging', include: ['**/*.test.ts'], globalSetup: ['global-setup.ts'], testTimeout: 120_000, hookTimeout: 240_000 } },

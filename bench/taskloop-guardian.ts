@@ -6,7 +6,7 @@
  * (the intent), over everything sent. No targets: the issue asks for the figures.
  */
 import type { ModelRequest } from '@conclave/core';
-import { createGuardian } from '@conclave/taskloop';
+import { createGuardian } from '@conclave/guardian';
 import { scriptedAdapter } from '@conclave/testing';
 import { figure, round, type BenchResult } from './harness.js';
 

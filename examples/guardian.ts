@@ -1,4 +1,4 @@
-import { createGuardian, type GuardianEvent } from '@conclave/taskloop';
+import { createGuardian, type GuardianEvent } from '@conclave/guardian';
 import { scriptedAdapter } from '@conclave/testing';
 
 // Usage: node --conditions=conclave-source --import tsx examples/guardian.ts

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { createGuardian, gateDefinitionSchema, runGates, safeBuild, scrubbedEnv, secretValuesFrom, type BuildFeedback, type BuildTask, type GateRunReport } from '@conclave/taskloop';
+import { createGuardian } from '@conclave/guardian';
+import { gateDefinitionSchema, runGates, safeBuild, scrubbedEnv, secretValuesFrom, type BuildFeedback, type BuildTask, type GateRunReport } from '@conclave/taskloop';
 import { scriptedAdapter } from '@conclave/testing';
 import { offlineAgent, sampleWorkspace } from '../sample-workspace.js';
 

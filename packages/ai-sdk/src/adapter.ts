@@ -1,22 +1,14 @@
 import {
-  createCallScope,
-  createLimiter,
+  defineProviderAdapter,
   describePlainDataRefusal,
-  errorMessage,
   joinTextRuns,
-  priceUsage,
-  runStructured,
-  systemClock,
   toPlainData,
   type CallScope,
   type ClassifiedFailure,
-  type Clock,
-  type ModelAdapter,
   type ModelRequest,
-  type ModelRunOptions,
   type ModelRunResult,
-  type PriceTable,
-  type RetryPolicy,
+  type ProviderAdapter,
+  type ProviderAdapterOptions,
 } from '@conclave/core';
 import { generateText, NoObjectGeneratedError, type FinishReason, type LanguageModel, type LanguageModelUsage, type ProviderMetadata } from 'ai';
 import { classifyError } from './errors.js';
@@ -27,36 +19,23 @@ import { usageOf } from './usage.js';
 export type AiSdkLanguageModel = Exclude<LanguageModel, string>;
 
 /** Options for `fromLanguageModel`. */
-export interface AiSdkAdapterOptions {
+export interface AiSdkAdapterOptions extends ProviderAdapterOptions {
   /**
    * The adapter's `id`, which the DebateEngine caps concurrency by (default: the model's
    * `provider`, e.g. `openai.chat` or `anthropic.messages`).
    */
   readonly id?: string;
-  /** The adapter's retries (the AI SDK's are off): default 2 retries, 500 ms doubling, ±25% jitter. */
-  readonly retry?: Partial<RetryPolicy>;
-  /** A deadline for every call, retries and repair included, on top of the caller's (the earlier wins). */
-  readonly timeoutMs?: number;
-  /** The most calls this adapter has in flight at once (default: no cap). */
-  readonly maxConcurrency?: number;
-  /** Prices by model id; a call's cost is reported when the answering (or the wrapped) model is listed. */
-  readonly prices?: PriceTable;
   /**
    * The output token limit when a request sets none (default `DEFAULT_MAX_OUTPUT_TOKENS`): without
    * one, some AI SDK providers ask for their model's maximum, and a run pays for it.
    */
   readonly maxOutputTokens?: number;
-  readonly clock?: Clock;
-  /** Randomness in [0, 1) for retry jitter. */
-  readonly random?: () => number;
 }
 
 /** A `ModelAdapter` over an AI SDK model, with the model's identity. */
-export interface AiSdkAdapter extends ModelAdapter {
+export interface AiSdkAdapter extends ProviderAdapter {
   /** The AI SDK model's `provider`, e.g. `openai.chat`. */
   readonly provider: string;
-  /** The AI SDK model's `modelId`, e.g. `gpt-4o-mini`. */
-  readonly model: string;
 }
 
 /**
@@ -106,23 +85,11 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
   if (typeof provider !== 'string' || typeof modelId !== 'string') {
     throw new TypeError('fromLanguageModel: model must be an AI SDK language model with a string provider and modelId');
   }
-  if (options.timeoutMs !== undefined && (Number.isNaN(options.timeoutMs) || options.timeoutMs < 0)) {
-    throw new RangeError(`fromLanguageModel: timeoutMs must be a non-negative number or Infinity, got ${options.timeoutMs}`);
-  }
-  const limiter = createLimiter(options.maxConcurrency ?? Number.POSITIVE_INFINITY);
-  const clock = options.clock ?? systemClock;
-  const prices = options.prices ?? {};
   const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  if (!Number.isInteger(maxOutputTokens) || maxOutputTokens < 1) {
-    throw new RangeError(`fromLanguageModel: maxOutputTokens must be a whole number of at least 1, got ${maxOutputTokens}`);
-  }
   const defaults = { maxOutputTokens };
 
   /** One `generateText` call: an answer (perhaps not yet valid), or a classified failure. */
   const callOnce = async (request: ModelRequest, scope: CallScope): Promise<ModelRunResult> => {
-    // A call that waited behind the cap while the run was stopped must not start.
-    const stopped = scope.stopFailure();
-    if (stopped !== undefined) return scope.fail(stopped);
     const output = outputFor(request);
     const prompt = toPromptSettings(request, defaults);
     const limit = prompt.maxOutputTokens ?? maxOutputTokens;
@@ -200,48 +167,17 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
     };
   };
 
-  const runGuarded = async (request: ModelRequest, scope: CallScope): Promise<ModelRunResult> => {
-    const stopped = scope.stopFailure();
-    if (stopped !== undefined) return scope.fail(stopped);
-    // One call with its retries and, for a structured request, validation and at most one repair.
-    const result = await runStructured(
-      request,
-      (asked) => scope.retry(() => limiter(() => callOnce(asked, scope)), { policy: options.retry, random: options.random }),
-      { provider: AI_SDK_METADATA_KEY, defaultMaxOutputTokens: maxOutputTokens },
-    );
-    // Priced once, on the summed usage of the call and its repair; a failure's too.
-    const price = prices[result.modelId ?? modelId] ?? prices[modelId];
-    if (!result.ok) return { ...scope.fail(result.usage === undefined ? result : { ...result, usage: priceUsage(result.usage, price) }), ...(result.modelId === undefined ? {} : { modelId: result.modelId }) };
-    return { ...result, usage: priceUsage(result.usage, price), latencyMs: scope.elapsedMs() };
-  };
-
-  return {
-    specificationVersion: 'v1',
+  const adapter = defineProviderAdapter({
+    factory: 'fromLanguageModel',
+    name: 'AI SDK',
     id: options.id ?? provider,
-    provider,
     model: modelId,
-    async run(request: ModelRequest, runOptions: ModelRunOptions = {}): Promise<ModelRunResult> {
-      const started = clock.now();
-      let scope: CallScope | undefined;
-      try {
-        // Of the caller's deadline and the adapter's, the earlier wins.
-        const timeoutMs = Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
-        scope = createCallScope({ signal: runOptions.signal, timeoutMs, clock, startedAt: started, modelId });
-        return await runGuarded(request, scope);
-      } catch (thrown) {
-        // Not reached by any known path; the contract says run() never rejects.
-        return {
-          ok: false,
-          failure: { kind: 'provider_error', message: `the AI SDK adapter failed unexpectedly: ${errorMessage(thrown)}` },
-          retryable: false,
-          latencyMs: Math.max(0, clock.now() - started),
-          modelId,
-        };
-      } finally {
-        scope?.dispose();
-      }
-    },
-  };
+    metadataKey: AI_SDK_METADATA_KEY,
+    options,
+    defaultMaxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    call: callOnce,
+  });
+  return { ...adapter, provider };
 }
 
 /**
@@ -261,10 +197,4 @@ function refusalDetails(metadata: ProviderMetadata | undefined): string {
     // A getter that throws leaves the message without details; the refusal stands.
   }
   return '';
-}
-
-/** A duration option as milliseconds: absent or NaN is no limit, negative is none left. */
-function duration(ms: number | undefined): number {
-  if (ms === undefined || Number.isNaN(ms)) return Number.POSITIVE_INFINITY;
-  return Math.max(0, ms);
 }

@@ -2,25 +2,18 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import {
   addUsage,
-  createCallScope,
-  createLimiter,
   deadlineFailure,
+  defineProviderAdapter,
   errorMessage,
-  priceUsage,
-  resolveRetryPolicy,
-  runStructured,
-  systemClock,
   type CallScope,
   type ClassifiedFailure,
-  type Clock,
   type ModelAdapter,
   type ModelRequest,
   type ModelRunFailure,
-  type ModelRunOptions,
   type ModelRunResult,
   type ModelRunSuccess,
-  type PriceTable,
-  type RetryPolicy,
+  type Prepared,
+  type ProviderAdapterOptions,
   type Usage,
 } from '@conclave/core';
 import { classifyThrown } from './errors.js';
@@ -28,7 +21,7 @@ import { cachedOutputConfig, toMessageParams } from './request.js';
 import { readMessage, type AnthropicAnswer, type ContentBlock } from './response.js';
 
 /** Options for `createAnthropicAdapter`. */
-export interface AnthropicAdapterOptions {
+export interface AnthropicAdapterOptions extends ProviderAdapterOptions {
   /** The model to call, e.g. `claude-sonnet-5-5`. */
   readonly model: string;
   /** Default: the SDK reads `ANTHROPIC_API_KEY` (or its other credential sources). */
@@ -42,21 +35,12 @@ export interface AnthropicAdapterOptions {
   readonly client?: Anthropic;
   /** Retries after the first attempt; shorthand for `retry.maxRetries` (default 2). */
   readonly maxRetries?: number;
-  /** Backoff policy; see `DEFAULT_RETRY_POLICY`. */
-  readonly retry?: Partial<RetryPolicy>;
   /** Deadline for a whole call, retries included, when the caller names none (default: none). */
   readonly timeoutMs?: number;
-  /** Most calls in flight at once through this adapter (default: no cap). */
-  readonly maxConcurrency?: number;
-  /** Prices by model id; a call's cost is computed when its model is in here. */
-  readonly prices?: PriceTable;
   /** `max_tokens` when the request names none (default 1024). */
   readonly maxOutputTokens?: number;
   /** How many times a paused turn (`stop_reason: pause_turn`) is continued before the call fails `paused` (default 2). */
   readonly maxPauseContinuations?: number;
-  readonly clock?: Clock;
-  /** Randomness in [0, 1) for retry jitter. */
-  readonly random?: () => number;
 }
 
 /** `max_tokens` when neither the request nor the options name one. */
@@ -87,30 +71,12 @@ const SDK_DEFAULT_TIMEOUT_MS = 600_000;
  * const result = await safeRun(claude, { messages: [{ role: 'user', content: 'Hi' }] });
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelAdapter {
-  if (typeof options.model !== 'string' || options.model.trim() === '') {
-    throw new TypeError('createAnthropicAdapter: model must be a non-empty string');
-  }
-  const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  if (!Number.isInteger(maxOutputTokens) || maxOutputTokens < 1) {
-    throw new RangeError(`createAnthropicAdapter: maxOutputTokens must be a whole number of at least 1, got ${maxOutputTokens}`);
-  }
   if (options.maxPauseContinuations !== undefined && (!Number.isInteger(options.maxPauseContinuations) || options.maxPauseContinuations < 0)) {
     throw new RangeError(`createAnthropicAdapter: maxPauseContinuations must be a whole number of at least 0, got ${options.maxPauseContinuations}`);
   }
-  if (options.timeoutMs !== undefined && (Number.isNaN(options.timeoutMs) || options.timeoutMs < 0)) {
-    throw new RangeError(`createAnthropicAdapter: timeoutMs must be a non-negative number or Infinity, got ${options.timeoutMs}`);
-  }
   const model = options.model;
-  const limiter = createLimiter(options.maxConcurrency ?? Number.POSITIVE_INFINITY);
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
-  const prices = options.prices ?? {};
-  const retryOptions = {
-    policy: resolveRetryPolicy({ ...options.retry, ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }) }),
-    random,
-    // Without a cap nothing queues an attempt, and its request ends when the call stops.
-    attemptsEndOnStop: (options.maxConcurrency ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY,
-  };
+  const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const maxPauseContinuations = options.maxPauseContinuations ?? DEFAULT_MAX_PAUSE_CONTINUATIONS;
   const client =
     options.client ??
     new Anthropic({
@@ -118,12 +84,6 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
       maxRetries: 0,
     });
-
-  const price = (usage: Usage, modelId: string): Usage => priceUsage(usage, prices[modelId] ?? prices[model]);
-  const maxPauseContinuations = options.maxPauseContinuations ?? DEFAULT_MAX_PAUSE_CONTINUATIONS;
-  // A repaired value is marked under `providerMetadata.anthropic`; a cut-off structured answer to a
-  // request without its own limit is asked again once with twice the default.
-  const structuredRun = { provider: 'anthropic', defaultMaxOutputTokens: maxOutputTokens } as const;
 
   /**
    * One call, inside the concurrency cap: the answer as a success, or the failure, with the usage
@@ -165,7 +125,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
         );
       }
       const answer = read.answer;
-      const usage = spent === undefined ? price(answer.usage, answer.modelId) : addUsage(spent, price(answer.usage, answer.modelId));
+      const usage = spent === undefined ? answer.usage : addUsage(spent, answer.usage);
       const failed = (failure: ClassifiedFailure['failure']): ModelRunFailure => ({ ...scope.fail({ failure, retryable: false, usage }), modelId: answer.modelId });
       switch (answer.stopReason) {
         case 'refusal': {
@@ -199,55 +159,37 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
     }
   };
 
-  return {
-    specificationVersion: 'v1',
+  return defineProviderAdapter<OutputConfig | undefined>({
+    factory: 'createAnthropicAdapter',
+    name: 'Anthropic',
     id: 'anthropic',
-    async run(request: ModelRequest, runOptions: ModelRunOptions = {}): Promise<ModelRunResult> {
-      const started = clock.now();
-      let scope: CallScope | undefined;
-      try {
-        // The caller's deadline replaces the adapter's default (a NaN one means none).
-        const active = createCallScope({ signal: runOptions.signal, timeoutMs: runOptions.timeoutMs ?? options.timeoutMs, clock, startedAt: started, modelId: model });
-        scope = active;
-        const format = request.responseFormat;
-        let outputConfig: OutputConfig | undefined;
-        if (format !== undefined) {
-          const converted = cachedOutputConfig(format);
-          if (!converted.ok) {
-            return active.fail({
-              failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}` },
-              retryable: false,
-            });
-          }
-          outputConfig = converted.config;
-        }
-        // One call with retries and, for a structured request, validation and at most one repair
-        // (same output config).
-        const result = await runStructured(
-          request,
-          (asked) => {
-            const params = toMessageParams(asked, model, maxOutputTokens, outputConfig);
-            return active.retry(() => limiter(() => callOnce(params, active)), retryOptions);
-          },
-          structuredRun,
-        );
-        return result.ok ? { ...result, latencyMs: active.elapsedMs() } : active.fail(result);
-      } catch (thrown) {
-        // Not reached by any known path; the contract says run() never rejects.
-        return {
-          ok: false,
-          failure: { kind: 'provider_error', message: `the Anthropic adapter failed unexpectedly: ${errorMessage(thrown)}` },
-          retryable: false,
-          latencyMs: Math.max(0, clock.now() - started),
-          modelId: model,
-        };
-      } finally {
-        scope?.dispose();
-      }
+    model,
+    metadataKey: 'anthropic',
+    options,
+    defaultMaxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+    // The caller's deadline replaces the adapter's default (a NaN one means none).
+    deadline: 'caller-first',
+    requestsEndOnStop: true,
+    prepare: outputConfigFor,
+    // The same output config for the call and its repair.
+    call: (asked, scope, outputConfig) => callOnce(toMessageParams(asked, model, maxOutputTokens, outputConfig), scope),
+  });
+}
+
+/** The request's response format as the API's native `output_config`, or why it has none. */
+function outputConfigFor(request: ModelRequest): Prepared<OutputConfig | undefined> {
+  const format = request.responseFormat;
+  if (format === undefined) return { ok: true, value: undefined };
+  const converted = cachedOutputConfig(format);
+  if (converted.ok) return { ok: true, value: converted.config };
+  return {
+    ok: false,
+    failure: {
+      failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}` },
+      retryable: false,
     },
   };
 }
-
 
 /** A classified failure with the usage of the answers before it, when there were any. */
 function withSpent(classified: ClassifiedFailure, spent: Usage | undefined): ClassifiedFailure {

@@ -1,11 +1,10 @@
-import type { ExitCode } from './exit-codes.js';
 import { stoppedBy, type StopSignal } from './interrupt.js';
 import type { CliIo } from './io.js';
 import type { Progress } from './progress.js';
-import type { ProviderChoice, ProviderFlags } from './providers.js';
+import type { ProviderChoice, ProviderChooser } from './providers.js';
 
-/** `chooseProviders`, handed in by `main` for the commands that call a model (loading it loads the provider SDKs). */
-export type ProviderChooser = (flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>) => ProviderChoice;
+export type { CommandOutcome } from './command-outcome.js';
+export type { ProviderChooser } from './providers.js';
 
 /** The flags every command takes. */
 export interface CommonFlags {
@@ -13,13 +12,6 @@ export interface CommonFlags {
   readonly provider?: string;
   readonly model?: string;
   readonly debug?: boolean;
-}
-
-/** What a command hands back: `main` prints `text`, or `json` with `--json`, and exits with `exitCode`. */
-export interface CommandOutcome {
-  readonly exitCode: ExitCode;
-  readonly text: string;
-  readonly json: Readonly<Record<string, unknown>>;
 }
 
 /** What a command runs with. */

@@ -1,4 +1,4 @@
-import type { CommandOutcome } from './command.js';
+import type { CommandOutcome } from './command-outcome.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /**

@@ -2,12 +2,14 @@ import { parseModelRef, type ModelAdapter } from '@conclave/core';
 import { createOfflineAdapter, type AdapterSource } from '@conclave/council';
 import { createOfflineMeetingMember, type MeetingAdapters } from '@conclave/meeting';
 import type { AdaptersFromEnvOptions, ProviderAdapters, ProviderEnvironment } from '@conclave/providers';
-import type { ProviderChooser } from './command.js';
 import { CliError } from './errors.js';
 
 import { PROVIDERS, type CliProvider } from './provider-names.js';
 
 export { PROVIDERS, type CliProvider } from './provider-names.js';
+
+/** `chooseProviders`, handed in by `main` for the commands that call a model (loading it loads the provider SDKs). */
+export type ProviderChooser = (flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>) => ProviderChoice;
 
 /** The model a provider gets when `--provider` is given without `--model`. */
 export const DEFAULT_MODELS: Readonly<Record<'anthropic' | 'openai', string>> = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini' };

@@ -1,5 +1,8 @@
 import type { ZodType } from 'zod';
 import type { AdapterFailure } from './failure.js';
+import type { Usage } from './token-usage.js';
+
+export type { Usage } from './token-usage.js';
 
 /** One turn of a conversation sent to a model. */
 export interface ModelMessage {
@@ -44,16 +47,6 @@ export interface ModelRunOptions {
   readonly signal?: AbortSignal;
   /** Milliseconds the caller allows for this call; the signal fires when they run out. */
   readonly timeoutMs?: number;
-}
-
-/** Tokens (and, when a price table is known, money) a call consumed. */
-export interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** Input tokens served from the provider's prompt cache, when it reports them. */
-  readonly cachedInputTokens?: number;
-  /** Cost in US dollars, when the adapter knows the price. */
-  readonly costUsd?: number;
 }
 
 /** A call that produced an answer. */

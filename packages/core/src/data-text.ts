@@ -1,11 +1,11 @@
 import { err, type Result } from 'neverthrow';
 import { isCollection, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import type { DataPath } from './data-path.js';
 import type { LimitIssue } from './input-bounds.js';
 import { formatByteSize, MAX_INPUT_BYTES, MAX_YAML_ALIAS_EXPANSION, utf8ByteLength } from './input-limits.js';
 import { yamlNestingOverflow } from './yaml-depth.js';
 
-/** A path into loaded data, as zod reports it: keys and array indexes. */
-export type DataPath = readonly (string | number)[];
+export type { DataPath } from './data-path.js';
 
 /** Where a problem is in the text it came from. */
 export interface TextPosition {

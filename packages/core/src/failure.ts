@@ -1,4 +1,4 @@
-import type { Usage } from './adapter.js';
+import type { Usage } from './token-usage.js';
 
 /**
  * Every way a model call can fail, as data. The union is keyed by `kind` so callers can

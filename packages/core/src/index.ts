@@ -52,6 +52,8 @@ export { mulberry32 } from './mulberry32.js';
 export { parseModelRef } from './model-ref.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export { priceUsage } from './pricing.js';
+export type { Prepared, ProviderAdapter, ProviderAdapterOptions, ProviderAdapterSpec } from './provider-adapter.js';
+export { defineProviderAdapter } from './provider-adapter.js';
 export { retryAfterMs } from './retry-after.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, resolveRetryPolicy, withRetries } from './retry.js';

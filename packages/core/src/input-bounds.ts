@@ -1,4 +1,4 @@
-import type { DataPath } from './data-text.js';
+import type { DataPath } from './data-path.js';
 import { describePlainDataRefusal, toPlainData } from './plain-data.js';
 import {
   MAX_INPUT_VALUES,

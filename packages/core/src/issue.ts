@@ -1,4 +1,5 @@
-import type { DataPath, TextPosition } from './data-text.js';
+import type { DataPath } from './data-path.js';
+import type { TextPosition } from './data-text.js';
 
 /** Where a problem is: the file, the 1-based line and column in it, and the path inside the data. */
 export interface IssuePlace extends TextPosition {

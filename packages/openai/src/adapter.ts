@@ -1,22 +1,13 @@
 import {
-  createCallScope,
-  createLimiter,
-  resolveRetryPolicy,
+  defineProviderAdapter,
   errorMessage,
-  priceUsage,
-  runStructured,
-  systemClock,
   ZERO_USAGE,
   type CallScope,
-  type Clock,
-  type ModelAdapter,
   type ModelRequest,
   type ModelRunFailure,
-  type ModelRunOptions,
-  type ModelRunResult,
   type ModelRunSuccess,
-  type PriceTable,
-  type RetryPolicy,
+  type ProviderAdapter,
+  type ProviderAdapterOptions,
 } from '@conclave/core';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
@@ -25,7 +16,7 @@ import { buildChatBody, type ChatBodyOptions, type StructuredOutputMode, type To
 import { readContent, usageOf } from './response.js';
 
 /** Options for `createOpenAIAdapter`. */
-export interface OpenAIAdapterOptions {
+export interface OpenAIAdapterOptions extends ProviderAdapterOptions {
   /** The model to ask, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
   readonly model: string;
   /**
@@ -41,16 +32,6 @@ export interface OpenAIAdapterOptions {
    * adapter still asks it for no retries of its own on every call.
    */
   readonly client?: OpenAI;
-  /** The adapter's retries (the SDK's are off): default 2 retries, 500 ms doubling, ±25% jitter. */
-  readonly retry?: Partial<RetryPolicy>;
-  /** A deadline for every call, on top of the one the caller passes (the earlier wins). */
-  readonly timeoutMs?: number;
-  /** The most calls this adapter has in flight at once (default: no cap). */
-  readonly maxConcurrency?: number;
-  /** Prices by model id; a call's cost is reported when its model (or the requested one) is listed. */
-  readonly prices?: PriceTable;
-  /** The output token limit when a request sets none. */
-  readonly maxOutputTokens?: number;
   /**
    * How structured replies are asked for: `json_schema` (Structured Outputs), `json_object`
    * (JSON mode, the schema in the system message), or `auto` (the default): `json_schema`, and
@@ -64,14 +45,10 @@ export interface OpenAIAdapterOptions {
   readonly tokenLimitParameter?: TokenLimitParameter;
   /** Default `openai`, or `openai-compatible` when `baseURL` is not OpenAI's. */
   readonly id?: string;
-  readonly clock?: Clock;
-  /** Randomness in [0, 1) for retry jitter. */
-  readonly random?: () => number;
 }
 
 /** An OpenAI adapter; also says which structured-output mode it currently uses. */
-export interface OpenAIAdapter extends ModelAdapter {
-  readonly model: string;
+export interface OpenAIAdapter extends ProviderAdapter {
   /** `json_object` once an `auto` adapter has fallen back. */
   readonly structuredOutput: StructuredOutputMode;
 }
@@ -95,24 +72,15 @@ interface CallSuccess extends ModelRunSuccess {
  * const local = createOpenAIAdapter({ model: 'llama3.2', baseURL: 'http://localhost:11434/v1' });
  */
 export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapter {
-  const clock = options.clock ?? systemClock;
   const model = options.model;
-  const limiter = createLimiter(options.maxConcurrency ?? Number.POSITIVE_INFINITY);
   const baseURL = options.client?.baseURL ?? nonEmpty(options.baseURL) ?? readEnv('OPENAI_BASE_URL');
   const compatible = baseURL !== undefined && !isOpenAIBaseURL(baseURL);
-  const id = options.id ?? (compatible ? 'openai-compatible' : 'openai');
   const tokenLimitParameter = options.tokenLimitParameter ?? (compatible ? 'max_tokens' : 'max_completion_tokens');
   const configured = options.structuredOutput ?? 'auto';
   let jsonSchemaRejected = false;
   const structuredMode = (): StructuredOutputMode => (configured === 'json_object' || jsonSchemaRejected ? 'json_object' : 'json_schema');
 
   const { client, problem } = resolveClient(options, baseURL, compatible);
-  const retryOptions = {
-    policy: resolveRetryPolicy(options.retry),
-    ...(options.random === undefined ? {} : { random: options.random }),
-    // Without a cap nothing queues an attempt, and its request ends when the call stops.
-    attemptsEndOnStop: (options.maxConcurrency ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY,
-  };
 
   /** `buildChatBody`'s options per structured-output mode, made once. */
   const bodyOptions = (mode: StructuredOutputMode): ChatBodyOptions => ({
@@ -122,48 +90,9 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
   });
   const bodyOptionsFor: Readonly<Record<StructuredOutputMode, ChatBodyOptions>> = { json_schema: bodyOptions('json_schema'), json_object: bodyOptions('json_object') };
-  // A repaired value is marked under `providerMetadata.openai`; with a default limit, a cut-off
-  // structured answer to a request without its own is asked again once with twice the default.
-  const structuredRun = { provider: 'openai', defaultMaxOutputTokens: options.maxOutputTokens } as const;
-
-  async function run(request: ModelRequest, runOptions: ModelRunOptions = {}): Promise<ModelRunResult> {
-    const started = clock.now();
-    const failed = ({ failure, retryable }: ClassifiedFailure): ModelRunFailure => ({
-      ok: false,
-      failure,
-      retryable,
-      latencyMs: Math.max(0, clock.now() - started),
-      modelId: model,
-    });
-    let scope: CallScope | undefined;
-    try {
-      if (client === undefined) return failed({ failure: { kind: 'refused', message: problem }, retryable: false });
-      // Of the caller's deadline and the adapter's, the earlier wins.
-      const timeoutMs = Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
-      const active = createCallScope({ signal: runOptions.signal, timeoutMs, clock, startedAt: started, modelId: model });
-      scope = active;
-      const stopped = active.stopFailure();
-      if (stopped !== undefined) return failed(stopped);
-      // One call with retries (abort and deadline answer at once, whatever is in flight or queued
-      // behind the cap), then, for a structured request, validation and at most one repair.
-      const result = await runStructured(request, (asked) => active.retry(() => limiter(() => call(asked, active)), retryOptions), structuredRun);
-      const latencyMs = Math.max(0, clock.now() - started);
-      // Priced once, on the usage of every call the run made; a failure's too.
-      const price = options.prices?.[result.modelId ?? model] ?? options.prices?.[model];
-      if (!result.ok) return { ...result, latencyMs, ...(result.usage === undefined ? {} : { usage: priceUsage(result.usage, price) }) };
-      return { ...result, usage: priceUsage(result.usage, price), latencyMs };
-    } catch (thrown) {
-      return failed({ failure: { kind: 'provider_error', message: `the OpenAI adapter failed unexpectedly: ${errorMessage(thrown)}` }, retryable: false });
-    } finally {
-      scope?.dispose();
-    }
-  }
 
   /** One HTTP call (two when an `auto` adapter learns that `json_schema` is not supported). */
-  async function call(request: ModelRequest, scope: CallScope): Promise<CallSuccess | ModelRunFailure> {
-    if (client === undefined || scope.stopFailure() !== undefined) {
-      return callFailure({ failure: { kind: 'aborted', message: 'aborted before the call started' }, retryable: false });
-    }
+  async function call(request: ModelRequest, scope: CallScope, sdk: OpenAI): Promise<CallSuccess | ModelRunFailure> {
     let mode = structuredMode();
     for (;;) {
       // The SDK never removes the listener it adds to a signal, so each request gets its own,
@@ -173,7 +102,7 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
         // The SDK puts the `x-request-id` header on the parsed body (`_request_id`, not enumerable);
         // `.withResponse()` would cost two more promises per call for the same string.
         const body = buildChatBody(request, bodyOptionsFor[mode]);
-        const data: unknown = await client.chat.completions.create(body, { signal: link.signal, maxRetries: 0 });
+        const data: unknown = await sdk.chat.completions.create(body, { signal: link.signal, maxRetries: 0 });
         return interpret(data, requestIdOf(data), request.responseFormat === undefined ? undefined : mode, body);
       } catch (thrown) {
         if (configured === 'auto' && mode === 'json_schema' && request.responseFormat !== undefined && rejectsJsonSchema(thrown)) {
@@ -181,7 +110,7 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
           mode = 'json_object';
           continue;
         }
-        return callFailure(classifyError(thrown, client.timeout));
+        return callFailure(classifyError(thrown, sdk.timeout));
       } finally {
         link.release();
       }
@@ -241,14 +170,23 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     };
   }
 
-  return {
-    specificationVersion: 'v1',
-    id,
+  const adapter = defineProviderAdapter<OpenAI>({
+    factory: 'createOpenAIAdapter',
+    name: 'OpenAI',
+    id: options.id ?? (compatible ? 'openai-compatible' : 'openai'),
     model,
+    metadataKey: 'openai',
+    options,
+    requestsEndOnStop: true,
+    // Without a client no call can be made: every run says why.
+    prepare: () => (client === undefined ? { ok: false, failure: { failure: { kind: 'refused', message: problem }, retryable: false } } : { ok: true, value: client }),
+    call,
+  });
+  return {
+    ...adapter,
     get structuredOutput() {
       return structuredMode();
     },
-    run,
   };
 }
 
@@ -256,12 +194,6 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
 function requestIdOf(data: unknown): string | null {
   const id: unknown = typeof data === 'object' && data !== null ? (data as { _request_id?: unknown })._request_id : undefined;
   return typeof id === 'string' ? id : null;
-}
-
-/** A duration option as milliseconds: absent or NaN is no limit, negative is none left. */
-function duration(ms: number | undefined): number {
-  if (ms === undefined || Number.isNaN(ms)) return Number.POSITIVE_INFINITY;
-  return Math.max(0, ms);
 }
 
 function resolveClient(

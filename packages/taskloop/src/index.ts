@@ -105,9 +105,10 @@ export type { AskOptions, AskResult, ModelExchange } from './model/ask-structure
 export { askStructured, exchangesCostUsd } from './model/ask-structured.js';
 
 // Guardian: alignment monitoring of progress reports against the original intent.
-export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, JobRefusal, PendingReport, Transition } from './guardian/guardian-state.js';
-export { applyOutcomeStep, enqueueReportStep, GUARDIAN_MODES, initialGuardianState, jobGate, startJobStep, switchModeStep, unblockStep } from './guardian/guardian-state.js';
-export type { GuardianIntent, GuardianRequestInput, GuardianVerdict, ProgressKind, ProgressReport, TrajectoryEntry } from './guardian/guardian-request.js';
-export { GUARDIAN_PROTOCOL, GUARDIAN_SYSTEM, guardianIntentPrefix, guardianRequest, guardianResolutionsText, guardianVerdictSchema, progressReportSchema } from './guardian/guardian-request.js';
-export type { Guardian, GuardianEvent, GuardianOptions, GuardianResult, GuardianTimelineEntry, JobStart, ReportReceipt } from './guardian/guardian.js';
-export { createGuardian } from './guardian/guardian.js';
+// Deprecated: the guardian moved to @conclave/guardian; these re-exports stay for one release.
+export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, JobRefusal, PendingReport, Transition } from '@conclave/guardian';
+export { applyOutcomeStep, enqueueReportStep, GUARDIAN_MODES, initialGuardianState, jobGate, startJobStep, switchModeStep, unblockStep } from '@conclave/guardian';
+export type { GuardianIntent, GuardianRequestInput, GuardianVerdict, ProgressKind, ProgressReport, TrajectoryEntry } from '@conclave/guardian';
+export { GUARDIAN_PROTOCOL, GUARDIAN_SYSTEM, guardianIntentPrefix, guardianRequest, guardianResolutionsText, guardianVerdictSchema, progressReportSchema } from '@conclave/guardian';
+export type { Guardian, GuardianEvent, GuardianOptions, GuardianResult, GuardianTimelineEntry, JobStart, ReportReceipt } from '@conclave/guardian';
+export { createGuardian } from '@conclave/guardian';

@@ -1,84 +1,23 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importsOf, packageName, PACKAGES_ROOT as packagesRoot, resolveRelative, workspacePackages as readWorkspace } from '../../../architecture/import-graph.js';
 
 // The verifier is read-only by architecture: nothing it depends on, directly or through a
 // workspace package, can call a model, run requests concurrently or touch the machine.
 
-const here = dirname(fileURLToPath(import.meta.url));
-const verifierRoot = resolve(here, '..');
-const packagesRoot = resolve(verifierRoot, '..');
+const verifier = readWorkspace().find((pkg) => pkg.folder === 'verifier');
+if (verifier === undefined) throw new Error('packages/verifier has no package.json');
 
 /** What the verifier may depend on at run time. */
 const ALLOWED_DEPENDENCIES = new Set(['@conclave/scoring', 'zod', 'neverthrow', 'ts-pattern']);
 /** Packages that can call a model or drive deliberation; the verifier must never reach them. */
 const FORBIDDEN_PACKAGES = ['@conclave/core', '@conclave/council', '@anthropic-ai/sdk', 'openai', 'p-limit'];
 
-interface PackageJson {
-  readonly name: string;
-  readonly dependencies?: Record<string, string>;
-  readonly peerDependencies?: Record<string, string>;
-  readonly optionalDependencies?: Record<string, string>;
-  readonly bundleDependencies?: readonly string[] | boolean;
-  readonly bundledDependencies?: readonly string[] | boolean;
-  readonly exports?: Record<string, { readonly source?: string } | string>;
-}
-
-const readPackageJson = (dir: string): PackageJson => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
-
-/** Every dependency a consumer of the package installs (devDependencies are not shipped). */
-function runtimeDependencies(pkg: PackageJson): string[] {
-  const bundled = [pkg.bundleDependencies, pkg.bundledDependencies].flatMap((list) => (Array.isArray(list) ? (list as readonly string[]) : []));
-  return [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {}), ...bundled];
-}
-
 /** The workspace packages by name, with the source file their `.` export points at. */
 function workspacePackages(): Map<string, string> {
-  const byName = new Map<string, string>();
-  for (const entry of readdirSync(packagesRoot, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    const dir = join(packagesRoot, entry.name);
-    let pkg: PackageJson;
-    try {
-      pkg = readPackageJson(dir);
-    } catch {
-      continue;
-    }
-    const dot = pkg.exports?.['.'];
-    const source = typeof dot === 'object' && dot.source !== undefined ? dot.source : './src/index.ts';
-    byName.set(pkg.name, resolve(dir, source));
-  }
-  return byName;
-}
-
-/** The module specifiers a TypeScript file imports or re-exports, type-only ones included. */
-function importsOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return info.importedFiles.map((ref) => ref.fileName);
-}
-
-/** `./x.js` → `./x.ts` (or `./x/index.ts`), as NodeNext resolves a TypeScript source tree. */
-function resolveRelative(from: string, specifier: string): string {
-  const target = resolve(dirname(from), specifier);
-  const candidates = [target.replace(/\.js$/, '.ts'), target.endsWith('.ts') ? target : `${target}.ts`, join(target, 'index.ts')];
-  for (const candidate of candidates) {
-    try {
-      readFileSync(candidate);
-      return candidate;
-    } catch {
-      // try the next spelling
-    }
-  }
-  throw new Error(`${from}: cannot resolve ${specifier}`);
-}
-
-/** The package a bare specifier names: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
-function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
+  return new Map(readWorkspace().map((pkg) => [pkg.name, join(pkg.dir, 'src', 'index.ts')]));
 }
 
 interface Reach {
@@ -115,12 +54,9 @@ function walk(entries: readonly string[]): Reach {
   return { packages, files };
 }
 
-/** Every non-test TypeScript file of the verifier's source. */
+/** Every shipped TypeScript file of the verifier's source. */
 function verifierSources(): string[] {
-  const dir = join(verifierRoot, 'src');
-  return (readdirSync(dir, { recursive: true }) as string[])
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
-    .map((file) => join(dir, file));
+  return [...(verifier as { sources: readonly string[] }).sources];
 }
 
 /** Why a reached package is forbidden, or undefined when it is allowed. */
@@ -132,9 +68,8 @@ function forbidden(name: string): string | undefined {
 
 describe('the verifier is read-only by architecture', () => {
   it('depends at run time on nothing but an allow-list (@conclave/scoring, zod, neverthrow, ts-pattern)', () => {
-    const pkg = readPackageJson(verifierRoot);
-    expect(pkg.name).toBe('@conclave/verifier');
-    const outside = runtimeDependencies(pkg).filter((name) => !ALLOWED_DEPENDENCIES.has(name));
+    expect(verifier.name).toBe('@conclave/verifier');
+    const outside = verifier.runtimeDependencies.filter((name) => !ALLOWED_DEPENDENCIES.has(name));
     expect(outside).toEqual([]);
   });
 
@@ -150,7 +85,7 @@ describe('the verifier is read-only by architecture', () => {
   });
 
   it('declares every package its source imports', () => {
-    const declared = new Set(runtimeDependencies(readPackageJson(verifierRoot)));
+    const declared = new Set(verifier.runtimeDependencies);
     const imported = new Set(verifierSources().flatMap((file) => importsOf(file).filter((s) => !s.startsWith('.')).map(packageName)));
     expect([...imported].filter((name) => !declared.has(name))).toEqual([]);
   });

@@ -91,5 +91,3 @@ export interface Builder {
   build(task: BuildTask, feedback: BuildFeedback | undefined, context: BuildContext): Promise<BuildResult>;
 }
 
-export { safeBuild, type SafeBuildOptions } from './safe-build.js';
-export { renderBuildPrompt } from './build-prompt.js';

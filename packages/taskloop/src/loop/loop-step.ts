@@ -2,6 +2,9 @@ import type { BuildFeedback, BuildResult } from '../builders/builder.js';
 import type { Level } from '../gates/gate-definition.js';
 import type { GateRunReport } from '../gates/run-gates.js';
 import type { JudgementOutcome } from '../judgement/rule-table.js';
+import { feedbackFrom } from './attempt-feedback.js';
+
+export { feedbackFrom } from './attempt-feedback.js';
 
 /** What the loop was told: the parts of the spec that decide its steps. */
 export interface LoopConfig {
@@ -116,7 +119,8 @@ export type LoopEvent =
 /** What the runner must do next. Exactly one at a time, so a kill between two leaves a clear point to resume from. */
 export type LoopEffect =
   | { readonly type: 'select_task'; readonly skip: readonly string[] }
-  | { readonly type: 'check_spec' }
+  /** Before each attempt (numbered `attempt` of `taskId`): the spec unchanged, the run's budgets not spent, the ledger untouched. */
+  | { readonly type: 'check_spec'; readonly taskId: string; readonly attempt: number }
   | { readonly type: 'build'; readonly taskId: string; readonly attempt: number; readonly feedback?: BuildFeedback }
   | { readonly type: 'validate'; readonly taskId: string; readonly attempt: number }
   /** Prove the attempt complete with the kernel and, when configured, run the neural verifiers and the rule table. */
@@ -163,7 +167,7 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       if (event.passedAttempt === true) {
         return { state: { ...state, phase: 'flipping', current: { ...attempt, decision: 'passed', disposition: 'completed' } }, effect: { type: 'flip', taskId: event.taskId } };
       }
-      return { state: { ...state, phase: 'checking_spec', current: attempt }, effect: { type: 'check_spec' } };
+      return { state: { ...state, phase: 'checking_spec', current: attempt }, effect: { type: 'check_spec', taskId: attempt.taskId, attempt: attempt.attempt } };
     }
     case 'found_settled':
       if (state.phase !== 'selecting') break;
@@ -253,7 +257,7 @@ function afterCommit(state: LoopState, current: AttemptState): { state: LoopStat
       feedback: feedbackFrom(current, retriesOf(state.config, current)),
       ...(current.maxRetries === undefined ? {} : { maxRetries: current.maxRetries }),
     };
-    return { state: { ...state, phase: 'checking_spec', current: next }, effect: { type: 'check_spec' } };
+    return { state: { ...state, phase: 'checking_spec', current: next }, effect: { type: 'check_spec', taskId: next.taskId, attempt: next.attempt } };
   }
   const failed = [...state.failed, { taskId: current.taskId, disposition: current.disposition }];
   const goOn = current.disposition === 'failed_open' || (state.config.onExhausted === 'continue' && current.disposition !== 'unverifiable');
@@ -290,27 +294,4 @@ function dispositionOf(config: LoopConfig, current: AttemptState, decision: Atte
 /** The task's retry budget: its own (a split child's) or the run's. */
 function retriesOf(config: LoopConfig, current: AttemptState): number {
   return current.maxRetries ?? config.maxRetries;
-}
-
-const EXCERPT_CHARS = 2_000;
-
-/** The structured feedback for the next attempt: which gates failed, why, and an excerpt of their output. */
-export function feedbackFrom(attempt: AttemptState, maxRetries: number): BuildFeedback {
-  const failedGates: BuildFeedback['failedGates'][number][] = (attempt.report?.gates ?? [])
-    .filter((gate) => !gate.passed)
-    .map((gate) => ({ name: gate.name, type: gate.type, reason: gate.reason, excerpt: excerptOf([gate.stderr, gate.stdout]) }));
-  const judged = attempt.judged;
-  if (judged !== undefined && !judged.complete && judged.reasons !== undefined && judged.reasons.length > 0) {
-    failedGates.push({ name: 'judgement', type: 'verifiers', reason: judged.reasons[0] ?? 'not proven complete', excerpt: excerptOf([judged.reasons.join('\n')]) });
-  }
-  if (failedGates.length === 0 && attempt.build !== undefined && !attempt.build.ok) {
-    failedGates.push({ name: 'builder', type: 'builder', reason: attempt.build.failure?.message ?? 'the builder did not run properly', excerpt: excerptOf([attempt.build.summary]) });
-  }
-  return { attempt: attempt.attempt + 1, maxRetries, failedGates };
-}
-
-function excerptOf(parts: readonly (string | undefined)[]): string {
-  const text = parts.filter((part): part is string => part !== undefined && part.trim() !== '').join('\n');
-  // The end of a log is where the failure usually is.
-  return text.length <= EXCERPT_CHARS ? text : `… ${text.slice(text.length - EXCERPT_CHARS)}`;
 }

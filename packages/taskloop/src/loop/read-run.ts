@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GuardianTimelineEntry } from '../guardian/guardian.js';
+import type { GuardianTimelineEntry } from '@conclave/guardian';
 import { readLedgerPlan } from '../ledger/plan-ledger.js';
 import type { PlanItem } from '../ledger/plan-parse.js';
 import { parsePlan } from '../ledger/plan-parse.js';

@@ -196,7 +196,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
   it('with a guardian: a misaligned verdict halts the run with guardian_blocked after at most one extra attempt; reports and verdicts are evidence', async () => {
     const { dir } = await repo();
     const { scriptedAdapter } = await import('@conclave/testing');
-    const { createGuardian } = await import('../guardian/guardian.js');
+    const { createGuardian } = await import('@conclave/guardian');
     // A slow guardian: the first report is judged misaligned, 400 ms later.
     const adapter = scriptedAdapter(() => ({ value: { status: 'misaligned', rationale: 'The work writes greeting files, but the intent was a farewell feature.' }, delayMs: 400 }));
     const guardian = createGuardian({ adapter, intent: { spec: sampleSpec(), context: 'We agreed on a farewell feature.' } });
@@ -216,7 +216,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
   it('with an aligned guardian the run completes, every attempt reported once', async () => {
     const { dir } = await repo();
     const { scriptedAdapter } = await import('@conclave/testing');
-    const { createGuardian } = await import('../guardian/guardian.js');
+    const { createGuardian } = await import('@conclave/guardian');
     const adapter = scriptedAdapter(() => ({ value: { status: 'aligned' } }));
     const guardian = createGuardian({ adapter, intent: { spec: sampleSpec(), context: 'Greeting files, as specified.' } });
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy, guardian });

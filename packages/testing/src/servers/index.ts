@@ -32,3 +32,7 @@ export { OPENAI_WIRE_FIXTURES } from '../fixtures/openai-wire.js';
 export { billedTotal, wireMismatch } from '../fixtures/wire-outcome.js';
 export type { FixtureSequence } from '../fixtures/fixture-sequence.js';
 export { fixtureSequence, governedUsage } from '../fixtures/fixture-sequence.js';
+export type { AdapterContractCase, AdapterContractHarness, ContractServer, ContractStep } from '../adapter-contract/adapter-contract.js';
+export { ADAPTER_CONTRACT_CASES, ADAPTER_CONTRACT_ROWS, contractHarness } from '../adapter-contract/adapter-contract.js';
+export type { AnthropicContractServer, OpenAIContractServer } from '../adapter-contract/contract-servers.js';
+export { serveAnthropicContract, serveOpenAIContract } from '../adapter-contract/contract-servers.js';
