@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { draftAdr, formatBriefIssue, parseBrief, runMeeting, type MeetingRequestMetadata } from '@conclave/meeting';
+import { formatIssue } from '@conclave/core';
+import { draftAdr, parseBrief, runMeeting, type MeetingRequestMetadata } from '@conclave/meeting';
 import { scriptedAdapter } from '@conclave/testing';
 
 const file = 'examples/briefs/data-platform.yaml';
 const brief = parseBrief(await readFile(file, 'utf8'), { file });
-if (brief.isErr()) throw new Error(brief.error.map(formatBriefIssue).join('\n'));
+if (brief.isErr()) throw new Error(brief.error.map(formatIssue).join('\n'));
 
 // Scripted members (no model, no key): each starts from its own view, and the finance lead and
 // the product lead move to the front-runner in round 1; the data engineer keeps dissenting.

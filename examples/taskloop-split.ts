@@ -1,15 +1,16 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeHalt, formatSpecIssue, loadSpec, readRunEvidence, runTaskLoop } from '@conclave/taskloop';
+import { describeHalt, loadTaskSpec, readRunEvidence, runTaskLoop } from '@conclave/taskloop';
+import { formatIssue } from '@conclave/core';
 import { createOfflineJudge } from './offline-judge.js';
 import { offlineAgent, sampleWorkspace } from './sample-workspace.js';
 
 // Usage: node --conditions=conclave-source --import tsx examples/taskloop-split.ts [--clean]
 // The first attempt fails a gate; the rule table splits the task, a child repairs it, and the
 // parent is verified again (no build) before its box is ticked.
-const loaded = await loadSpec('examples/tasks/farewell-split.md');
-if (!loaded.ok) {
-  for (const issue of loaded.issues) console.error(formatSpecIssue(issue));
+const loaded = await loadTaskSpec('examples/tasks/farewell-split.md');
+if (loaded.isErr()) {
+  for (const issue of loaded.error) console.error(formatIssue(issue));
   process.exit(2);
 }
 const { workspace, git } = await sampleWorkspace();
@@ -17,7 +18,7 @@ const judge = createOfflineJudge();
 
 const result = await runTaskLoop({
   workspace,
-  spec: loaded.spec,
+  spec: loaded.value,
   builder: offlineAgent(),
   commandPolicy: { allow: ['node --test'] },
   judgement: {

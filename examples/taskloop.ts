@@ -1,17 +1,18 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeHalt, formatSpecIssue, loadSpec, runTaskLoop, type EvidenceBundle } from '@conclave/taskloop';
+import { describeHalt, loadTaskSpec, runTaskLoop, type EvidenceBundle } from '@conclave/taskloop';
+import { formatIssue } from '@conclave/core';
 import { offlineAgent, sampleWorkspace } from './sample-workspace.js';
 
 // Usage: node --conditions=conclave-source --import tsx examples/taskloop.ts [spec.md] [--clean]
 const args = process.argv.slice(2);
 const specFile = args.find((arg) => !arg.startsWith('--')) ?? 'examples/tasks/add-farewell.md';
-const loaded = await loadSpec(specFile);
-if (!loaded.ok) {
-  for (const issue of loaded.issues) console.error(formatSpecIssue(issue));
+const loaded = await loadTaskSpec(specFile);
+if (loaded.isErr()) {
+  for (const issue of loaded.error) console.error(formatIssue(issue));
   process.exit(2);
 }
-const spec = loaded.spec;
+const spec = loaded.value;
 
 // A fresh git repository holding a copy of the sample project: the loop commits every attempt.
 const { workspace, git } = await sampleWorkspace();
@@ -30,7 +31,7 @@ const result = await runTaskLoop({
 console.log(`outcome: ${result.outcome}`);
 if (result.stop?.kind === 'refused') {
   console.log(`refused: ${result.stop.message}\n    fix: ${result.stop.fix}`);
-  for (const issue of result.stop.issues ?? []) console.log('path' in issue ? formatSpecIssue(issue) : `${specFile}:${issue.line}:${issue.column} ${issue.message}\n    fix: ${issue.fix}`);
+  for (const issue of result.stop.issues ?? []) console.log(formatIssue({ file: specFile, ...issue }));
 } else if (result.stop !== undefined) console.log(`stopped: ${describeHalt(result.stop)}`);
 console.log(`completed: ${result.completed.join(', ') || '(none)'}`);
 for (const { taskId, disposition } of result.failed) console.log(`failed: ${taskId} (${disposition})`);

@@ -1,17 +1,5 @@
+import { formatDataPath, formatIssue, type Issue } from '@conclave/core';
 import { EXIT, type ExitCode } from './exit-codes.js';
-
-/** One located problem in an input file: printed as `file:line:column path: message` and `fix: ...`. */
-export interface InputIssue {
-  readonly file?: string;
-  readonly line?: number;
-  readonly column?: number;
-  /** The path inside the document, e.g. `phases[0].contrarian`, when there is one. */
-  readonly path?: string;
-  readonly message: string;
-  readonly fix: string;
-  /** The owning package's own formatting of the issue, printed as is when present. */
-  readonly text?: string;
-}
 
 /**
  * An expected failure: bad usage or bad input (exit 2 by default). `main` prints its message and
@@ -21,7 +9,7 @@ export class CliError extends Error {
   override readonly name = 'CliError';
   constructor(
     message: string,
-    readonly issues: readonly InputIssue[] = [],
+    readonly issues: readonly Issue[] = [],
     readonly exitCode: ExitCode = EXIT.usage,
     readonly fix?: string,
   ) {
@@ -29,12 +17,9 @@ export class CliError extends Error {
   }
 }
 
-/** `file:line:column path: message\n    fix: ...`, as compilers print them. */
-export function formatIssue(issue: InputIssue): string {
-  if (issue.text !== undefined) return issue.text;
-  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
-  const head = [where, issue.path === undefined || issue.path === '' ? undefined : `${issue.path}:`].filter((part) => part !== undefined && part !== '').join(' ');
-  return `${head === '' ? '' : `${head} `}${issue.message}\n    fix: ${issue.fix}`;
+/** An issue as `--json` writes it: the path as text (`decision.tier`) and the printed form beside it. */
+export function issueJson(issue: Issue): Record<string, unknown> {
+  return { ...issue, ...(issue.path === undefined ? {} : { path: formatDataPath(issue.path) }), text: formatIssue(issue) };
 }
 
 /** The message and issues of a CliError as lines for stderr. */

@@ -1,10 +1,9 @@
 import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath } from '@conclave/core';
-import { formatBoardIssue, parseBoard, type Board } from '@conclave/council';
-import { formatBriefIssue, parseBrief, type Brief } from '@conclave/meeting';
-import { formatSpecIssue, formatSpecPath, parseSpec, type TaskSpec } from '@conclave/taskloop';
-import { formatPath } from '@conclave/scoring';
+import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath, type Issue } from '@conclave/core';
+import { parseBoard, type Board } from '@conclave/council';
+import { parseBrief, type Brief } from '@conclave/meeting';
+import { parseTaskSpec, type TaskSpec } from '@conclave/taskloop';
 import { CliError } from './errors.js';
 
 /** A path as the user typed it (shown in messages) and as it resolves against the working folder. */
@@ -35,39 +34,41 @@ export async function readInput(cwd: string, file: string, what: string): Promis
   }
   if (size > MAX_INPUT_BYTES) {
     const message = `the ${what} file is ${formatByteSize(size)}, over the limit of ${formatByteSize(MAX_INPUT_BYTES)}`;
-    throw new CliError(`${file}: the ${what} is too large`, [{ file, line: 1, column: 1, message, fix: `pass the right file: a ${what} is well under 1 MiB (see "Limits" in conclave's CLI guide)` }]);
+    throw new CliError(`${file}: the ${what} is too large`, [{ code: 'too_large', file, line: 1, column: 1, message, fix: `pass the right file: a ${what} is well under 1 MiB (see "Limits" in conclave's CLI guide)` }]);
   }
   return text;
 }
 
-/** A board from a YAML file; every problem with its file, line, column and fix. */
-export async function loadBoardFile(cwd: string, file: string): Promise<Board> {
-  const loaded = parseBoard(await readInput(cwd, file, 'board'), { file });
-  if (loaded.isErr()) {
-    const issues = loaded.error.map((issue) => ({ ...located(issue), path: formatPath(issue.path), message: issue.message, fix: issue.fix, text: formatBoardIssue(issue) }));
-    throw new CliError(`${file}: the board has ${issues.length} problem${issues.length === 1 ? '' : 's'}`, issues);
-  }
-  return loaded.value;
+/** The documents the CLI reads from files, by the name its messages call them. */
+interface Inputs {
+  readonly board: Board;
+  readonly brief: Brief;
+  readonly spec: TaskSpec;
 }
 
-/** A meeting brief from a YAML file. */
-export async function loadBriefFile(cwd: string, file: string): Promise<Brief> {
-  const loaded = parseBrief(await readInput(cwd, file, 'brief'), { file });
-  if (loaded.isErr()) {
-    const issues = loaded.error.map((issue) => ({ ...located(issue), path: formatPath(issue.path), message: issue.message, fix: issue.fix, text: formatBriefIssue(issue) }));
-    throw new CliError(`${file}: the brief has ${issues.length} problem${issues.length === 1 ? '' : 's'}`, issues);
-  }
-  return loaded.value;
+/** What every package's parser returns (a neverthrow `Result`), as far as the loader needs it. */
+interface Parsed<T> {
+  match<A>(ok: (value: T) => A, err: (issues: readonly Issue[]) => A): A;
 }
 
-/** A task spec (markdown with YAML front-matter). */
-export async function loadSpecFile(cwd: string, file: string): Promise<TaskSpec> {
-  const loaded = parseSpec(await readInput(cwd, file, 'spec'), file);
-  if (!loaded.ok) {
-    const issues = loaded.issues.map((issue) => ({ ...located(issue), path: formatSpecPath(issue.path), message: issue.message, fix: issue.fix, text: formatSpecIssue(issue) }));
-    throw new CliError(`${file}: the spec has ${issues.length} problem${issues.length === 1 ? '' : 's'}`, issues);
-  }
-  return loaded.spec;
+const PARSERS: { readonly [K in keyof Inputs]: (text: string, file: string) => Parsed<Inputs[K]> } = {
+  board: (text, file) => parseBoard(text, { file }),
+  brief: (text, file) => parseBrief(text, { file }),
+  spec: (text, file) => parseTaskSpec(text, file),
+};
+
+/**
+ * A board, brief or spec from its file, or a CliError carrying every problem with its file,
+ * line, column and fix: one loader for every document, so each reads and fails the same way.
+ */
+export async function loadInputFile<K extends keyof Inputs>(cwd: string, file: string, kind: K): Promise<Inputs[K]> {
+  const parsed = PARSERS[kind](await readInput(cwd, file, kind), file);
+  return parsed.match(
+    (value) => value,
+    (issues) => {
+      throw new CliError(`${file}: the ${kind} has ${issues.length} problem${issues.length === 1 ? '' : 's'}`, issues);
+    },
+  );
 }
 
 /** A JSON document, and where its parts are in the file for problems found after parsing. */
@@ -90,10 +91,6 @@ export function parseJsonInput(text: string, file: string, what: string): unknow
   const parsed = parseJsonText(text);
   if (parsed.ok) return parsed.value;
   const { line, column, message, code } = parsed.error;
-  if (code === 'too_deep') throw new CliError(`${file}: the ${what} is nested too deeply`, [{ file, line, column, message, fix: `pass the ${what} conclave wrote: none nests more than a dozen levels` }]);
-  throw new CliError(`${file}: the ${what} is not valid JSON`, [{ file, line, column, message, fix: 'fix the JSON syntax at this position (quotes, commas, brackets); a trailing comma or a comment is not JSON' }]);
-}
-
-function located(issue: { readonly file?: string; readonly line?: number; readonly column?: number }): { file?: string; line?: number; column?: number } {
-  return { ...(issue.file === undefined ? {} : { file: issue.file }), ...(issue.line === undefined ? {} : { line: issue.line }), ...(issue.column === undefined ? {} : { column: issue.column }) };
+  if (code === 'too_deep') throw new CliError(`${file}: the ${what} is nested too deeply`, [{ code: 'too_deep', file, line, column, message, fix: `pass the ${what} conclave wrote: none nests more than a dozen levels` }]);
+  throw new CliError(`${file}: the ${what} is not valid JSON`, [{ code: 'syntax', file, line, column, message, fix: 'fix the JSON syntax at this position (quotes, commas, brackets); a trailing comma or a comment is not JSON' }]);
 }

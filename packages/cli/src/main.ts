@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { commandContext, type CommandContext, type CommandOutcome, type CommonFlags, type ProviderChooser } from './command.js';
 import { paint, wantsColour } from './colour.js';
-import { CliError, formatCliError, formatIssue } from './errors.js';
+import { CliError, formatCliError, issueJson } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CalibrateFlags } from './commands/calibrate.js';
 import type { CliIo } from './io.js';
@@ -286,7 +286,7 @@ function report(io: CliIo, command: string, flags: CommonFlags, error: unknown):
   if (error instanceof CliError) {
     io.stderr(formatCliError(error));
     if (flags.json === true) {
-      const issues = error.issues.map((issue) => ({ ...issue, text: formatIssue(issue) }));
+      const issues = error.issues.map(issueJson);
       io.stdout(`${JSON.stringify({ command, exitCode: error.exitCode, error: { message: error.message, issues, ...(error.fix === undefined ? {} : { fix: error.fix }) } }, null, 2)}\n`);
     }
     return error.exitCode;

@@ -23,6 +23,8 @@ export type { DataPath, SyntaxIssue, TextPosition } from './data-text.js';
 // Apart from data-text.ts, which needs the YAML parser: a bundle that only checks data keeps no YAML.
 export { dataPathLocator, parseDataText } from './data-text.js';
 export { schemaIssueFix } from './schema-issue-fix.js';
+export type { Issue, IssuePlace } from './issue.js';
+export { formatDataPath, formatIssue } from './issue.js';
 export type { LimitIssue } from './input-bounds.js';
 export { checkInputBounds, readBoundedInput, tooDeepIssue } from './input-bounds.js';
 export type { InputLimitCode } from './input-limits.js';

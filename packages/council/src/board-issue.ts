@@ -1,5 +1,5 @@
-import type { InputLimitCode } from '@conclave/core';
-import { formatPath, type IssuePath } from '@conclave/scoring';
+import { formatIssue, type InputLimitCode, type Issue } from '@conclave/core';
+import type { IssuePath } from '@conclave/scoring';
 
 /** Every kind of problem a board can have; `InputLimitCode`s are the input limits (size, depth, length, counts, aliases). */
 export type BoardIssueCode =
@@ -18,30 +18,18 @@ export type BoardIssueCode =
   | 'quorum_unreachable'
   | 'decision_rule';
 
-/** One problem with a board: what, where (path, and line/column when loaded from text) and the fix. */
-export interface BoardIssue {
-  readonly code: BoardIssueCode;
+/** One problem with a board: core's `Issue`, always with a path (and line/column when loaded from text). */
+export interface BoardIssue extends Issue<BoardIssueCode> {
   readonly path: IssuePath;
-  readonly message: string;
-  readonly fix: string;
-  readonly file?: string;
-  /** 1-based line in the board's text, when it was loaded from text. */
-  readonly line?: number;
-  /** 1-based column in the board's text, when it was loaded from text. */
-  readonly column?: number;
 }
 
-/** `file:line:column path: message (fix: ...)`, one line per issue, as compilers print them. */
-export function formatBoardIssue(issue: BoardIssue): string {
-  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
-  const location = where === '' ? '' : `${where} `;
-  return `${location}${formatPath(issue.path)}: ${issue.message}\n    fix: ${issue.fix}`;
-}
+/** @deprecated Use `formatIssue` from `@conclave/core`, the one formatter every loader's issues share; removed in the next release. */
+export const formatBoardIssue: (issue: BoardIssue) => string = formatIssue;
 
 /** Thrown by `defineBoard` for a board written in code; carries every issue. */
 export class BoardError extends Error {
   override readonly name = 'BoardError';
   constructor(readonly issues: readonly BoardIssue[]) {
-    super(`invalid board (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${issues.map(formatBoardIssue).join('\n')}`);
+    super(`invalid board (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${issues.map(formatIssue).join('\n')}`);
   }
 }

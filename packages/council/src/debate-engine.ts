@@ -16,8 +16,8 @@ import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Calibration, 
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
-import { decide, MEAN_SCORE_RULE, type Voter } from './decision-rule.js';
-import type { DebateResult, MemberTiming, StopReason } from './debate-result.js';
+import { applyDecisionRule, MEAN_SCORE_RULE, type Voter } from './decision-rule.js';
+import type { DebateResult, DebateStopReason, MemberTiming } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
 import { EarlierPhases } from './prompt.js';
@@ -117,7 +117,7 @@ class DebateRun {
   readonly #started: number;
   #global: ConcurrencyLimiter | undefined;
   readonly #perAdapter = new Map<string, ConcurrencyLimiter>();
-  #stop: StopReason | undefined;
+  #stop: DebateStopReason | undefined;
   /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
   readonly #governor: CallGovernor;
 
@@ -205,7 +205,7 @@ class DebateRun {
       const member = phases[c.phaseIndex]?.members.find((m) => m.id === c.memberId);
       voters.set(c.memberId, { family: member?.family ?? c.memberId, model: c.model, ...(c.confidence === undefined ? {} : { confidence: c.confidence }) });
     }
-    const decision = decide(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
+    const decision = applyDecisionRule(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
     if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
     const verdict = status === 'completed' ? decision.verdict : 'NO_GO';
@@ -275,7 +275,7 @@ class DebateRun {
     );
   }
 
-  #stopWith(reason: StopReason): void {
+  #stopWith(reason: DebateStopReason): void {
     if (this.#stop) return;
     this.#stop = reason;
     if (this.#listening) this.#emit({ type: 'debate_stopped', reason });

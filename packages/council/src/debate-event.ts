@@ -1,7 +1,7 @@
 import type { EventBase, Usage } from '@conclave/core';
 import type { FamilyMajority, Verdict } from '@conclave/scoring';
 import type { MemberFailureReason } from './member-failure.js';
-import type { StopReason } from './debate-result.js';
+import type { DebateStopReason } from './debate-result.js';
 
 /** Progress and trace events of a debate, keyed by `type`. */
 export type DebateEvent =
@@ -24,7 +24,7 @@ export type DebateEvent =
       readonly usage?: Usage;
     })
   | (EventBase<'phase_finished'> & { readonly phase: string; readonly phaseIndex: number; readonly valid: number; readonly failed: number })
-  | (EventBase<'debate_stopped'> & { readonly reason: StopReason })
+  | (EventBase<'debate_stopped'> & { readonly reason: DebateStopReason })
   /** One model family holds more than half of the rule's weight: its members are not independent votes. */
   | (EventBase<'family_majority'> & FamilyMajority)
   | (EventBase<'debate_finished'> & { readonly verdict: Verdict; readonly status: 'completed' | 'stopped'; readonly durationMs: number });

@@ -4,8 +4,11 @@ import type { Contribution } from './contribution.js';
 import type { DebateDecision } from './decision-rule.js';
 import type { MemberFailure } from './member-failure.js';
 
+/** @deprecated Renamed `DebateStopReason` (the task loop has its own stop reasons); removed in the next release. */
+export type StopReason = DebateStopReason;
+
 /** Why a debate stopped before every phase ran. Keyed by `kind`. */
-export type StopReason =
+export type DebateStopReason =
   | { readonly kind: 'aborted'; readonly message: string }
   | { readonly kind: 'budget_exhausted'; readonly limit: 'calls' | 'tokens'; readonly used: number; readonly max: number }
   | { readonly kind: 'invalid_input'; readonly message: string };
@@ -36,7 +39,7 @@ export interface DebateResult {
   /** The question as the members saw it, placeholders filled. */
   readonly question: string;
   readonly status: 'completed' | 'stopped';
-  readonly stopReason?: StopReason;
+  readonly stopReason?: DebateStopReason;
   /** The board's rule's verdict (`decision.verdict`) for a completed debate; NO_GO for a stopped one. */
   readonly verdict: Verdict;
   /** The consensus over the votes that were cast (for a stopped debate, over the partial votes). */

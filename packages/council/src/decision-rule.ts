@@ -73,7 +73,7 @@ export interface Voter {
  * the calibrated rule reads the members the consensus counted (never a failed or invalid vote),
  * and only when it met the quorum, so the quorum comes first and its absence is NO_GO.
  */
-export function decide(rule: DecisionRule, consensus: ConsensusResult, voters: ReadonlyMap<string, Voter>, calibration: Calibration = calibrate(EMPTY_TRACK_RECORD)): DebateDecision {
+export function applyDecisionRule(rule: DecisionRule, consensus: ConsensusResult, voters: ReadonlyMap<string, Voter>, calibration: Calibration = calibrate(EMPTY_TRACK_RECORD)): DebateDecision {
   if (consensus.status !== 'scored') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const votes = consensus.members.map((m) => {
     const voter = voters.get(m.memberId);

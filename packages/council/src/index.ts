@@ -14,9 +14,9 @@ export type { ConcurrencyOption, DebateEngineOptions, DebateOptions } from './de
 export { DebateEngine } from './debate-engine.js';
 export type { DebateEvent } from './debate-event.js';
 export type { DebateDecision, DecisionRule, EffectiveWeight, Voter } from './decision-rule.js';
-export { decide, MEAN_SCORE_RULE } from './decision-rule.js';
+export { applyDecisionRule, MEAN_SCORE_RULE } from './decision-rule.js';
 export { modelFamily } from './model-family.js';
-export type { DebateResult, DebateUsage, MemberTiming, StopReason } from './debate-result.js';
+export type { DebateResult, DebateUsage, MemberTiming, DebateStopReason, StopReason } from './debate-result.js';
 export type { MemberFailure, MemberFailureReason } from './member-failure.js';
 export type { ParsedReply } from './member-reply.js';
 export { memberReplySchema, parseMemberReply } from './member-reply.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { dataPathLocator, parseJsonText, type DataPath } from '@conclave/core';
+import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core';
 import { envelopeSchemas, RUN_RECORD_FORMAT, RUN_RECORD_KINDS, RUN_RECORD_VERSION, type RunRecord, type RunRecordKind } from './run-record.js';
 
 /** One problem with a run-record file: where it is (line, column and path), what is wrong, and the fix. */
@@ -70,8 +70,8 @@ export function parseRunRecordText(text: string, file: string): ParseRunRecordRe
 
 /** Every envelope problem of a parsed value, in document order; empty when it is a run record. */
 export function checkEnvelope(value: unknown, at: DataPath = [], allowComposite = true): EnvelopeIssue[] {
-  const path = formatPath(at);
-  const field = (key: string) => ({ path: formatPath([...at, key]), at: [...at, key] });
+  const path = formatDataPath(at);
+  const field = (key: string) => ({ path: formatDataPath([...at, key]), at: [...at, key] });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return [{ path, at, message: `not a conclave run record: expected a JSON object, got ${describeValue(value)}`, fix: `pass the JSON file conclave wrote for a run (an object with "format": "${RUN_RECORD_FORMAT}")` }];
   }
@@ -118,7 +118,7 @@ export function checkEnvelope(value: unknown, at: DataPath = [], allowComposite 
 
 function fromZod(issue: z.core.$ZodIssue, prefix: DataPath): EnvelopeIssue {
   const at = [...prefix, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
-  const path = formatPath(at);
+  const path = formatDataPath(at);
   const field = path === '' ? 'the record' : path;
   if (issue.code === 'invalid_type') {
     const missing = issue.message.includes('received undefined');
@@ -130,14 +130,6 @@ function fromZod(issue: z.core.$ZodIssue, prefix: DataPath): EnvelopeIssue {
   return { path, at, message: issue.message, fix: `correct ${field} as the message describes` };
 }
 
-function formatPath(path: DataPath): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? key : `.${key}`;
-  }
-  return out;
-}
 
 function article(word: string): string {
   return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;

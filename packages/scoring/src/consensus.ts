@@ -27,8 +27,11 @@ export interface MemberScore<A extends string = string> {
   readonly verdict: Verdict;
 }
 
+/** @deprecated Renamed `DissentingScore` (a meeting's `Dissent` is its minority report); removed in the next release. */
+export type Dissent<A extends string = string> = DissentingScore<A>;
+
 /** A member whose own verdict differs from the consensus, with its scores kept. */
-export interface Dissent<A extends string = string> extends MemberScore<A> {
+export interface DissentingScore<A extends string = string> extends MemberScore<A> {
   /** Whether the member would go further (`above`) or less far (`below`) than the consensus. */
   readonly direction: 'above' | 'below';
 }
@@ -57,7 +60,7 @@ export interface ScoredConsensus<A extends string = string> {
   /** Every valid member, in the order its vote was given. */
   readonly members: readonly MemberScore<A>[];
   /** Every valid member whose own verdict differs from the consensus verdict. */
-  readonly dissent: readonly Dissent<A>[];
+  readonly dissent: readonly DissentingScore<A>[];
   readonly invalid: readonly InvalidVote[];
 }
 
@@ -182,7 +185,7 @@ export function aggregateConsensus<A extends string>(
 
   // Each member object is built once; a dissenter's is shared by `members` and `dissent`.
   const members: MemberScore<A>[] = [];
-  const dissent: Dissent<A>[] = [];
+  const dissent: DissentingScore<A>[] = [];
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const own = memberScores[i] as number;
@@ -194,7 +197,7 @@ export function aggregateConsensus<A extends string>(
     } else {
       // Written out rather than spread from a base object: the spread dominated the profile.
       const direction = verdictRank(ownVerdict) > rank ? 'above' : 'below';
-      const dissenter: Dissent<A> = { memberId, weight, scores, score: own, verdict: ownVerdict, direction };
+      const dissenter: DissentingScore<A> = { memberId, weight, scores, score: own, verdict: ownVerdict, direction };
       members.push(dissenter);
       dissent.push(dissenter);
     }

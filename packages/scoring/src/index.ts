@@ -1,4 +1,4 @@
-export type { ConsensusOptions, ConsensusResult, Dissent, MemberScore, QuorumNotMet, ScoredConsensus } from './consensus.js';
+export type { ConsensusOptions, ConsensusResult, Dissent, DissentingScore, MemberScore, QuorumNotMet, ScoredConsensus } from './consensus.js';
 export { aggregateConsensus, MIN_VALID_VOTES } from './consensus.js';
 export type { IssuePath } from './issue.js';
 export { formatPath } from './issue.js';

@@ -4,13 +4,13 @@ export { formatSpecIssue, formatSpecPath } from './spec/spec-issue.js';
 export type { TaskSpecInput } from './spec/task-spec-schema.js';
 export { SPEC_DEFAULTS, taskSpecInputSchema } from './spec/task-spec-schema.js';
 export type { SpecParseResult, TaskSpec } from './spec/task-spec.js';
-export { loadSpec, parseSpec } from './spec/task-spec.js';
+export { loadSpec, loadTaskSpec, parseSpec, parseTaskSpec } from './spec/task-spec.js';
 export type { CheckSpecResult, SnapshotSpecResult } from './spec/spec-snapshot.js';
 export { checkSpec, snapshotSpec } from './spec/spec-snapshot.js';
 
 // Project config: the command policy in conclave.config.yaml.
-export type { ProjectConfig, ProjectConfigResult } from './config/project-config.js';
-export { loadProjectConfig, PROJECT_CONFIG_FILE, projectConfigSchema } from './config/project-config.js';
+export type { LoadedProjectConfig, ProjectConfig, ProjectConfigResult } from './config/project-config.js';
+export { loadProjectConfig, readProjectConfig, PROJECT_CONFIG_FILE, projectConfigSchema } from './config/project-config.js';
 
 // Planner: a task list from any model adapter.
 export type { ModelPlannerOptions, PlannerReply } from './planner/model-planner.js';
@@ -21,11 +21,12 @@ export type { AtomicWriteResult } from './ledger/atomic-write.js';
 export { writeFileAtomic } from './ledger/atomic-write.js';
 export { CONCLAVE_DIR } from './ledger/ledger-paths.js';
 export type { Plan, PlanIssue, PlanIssueCode, PlanItem, PlanParseResult } from './ledger/plan-parse.js';
-export { parsePlan } from './ledger/plan-parse.js';
+export { parsePlan, parsePlanMarkdown } from './ledger/plan-parse.js';
 export { isRunnable, nextRunnable } from './ledger/plan-runnable.js';
 export type { PlanTaskInput } from './ledger/plan-render.js';
 export { planFromTasks } from './ledger/plan-render.js';
-export { planSeedFromSpecBody } from './ledger/plan-seed.js';
+export type { PlanSeedResult } from './ledger/plan-seed.js';
+export { planSeedFromSpecBody, seedPlanFromSpecBody } from './ledger/plan-seed.js';
 export type { AppendResult, CheckLedgerResult, FlipResult, InitLedgerResult, LedgerIoError, LedgerPlanView, LedgerTampered, LedgerWriteOptions, OpenLedgerOptions, OpenLedgerResult, RestoreLedgerResult } from './ledger/plan-ledger.js';
 export { checkLedger, flip, initLedger, openLedger, PlanLedger, readLedgerPlan, restoreLedger } from './ledger/plan-ledger.js';
 
@@ -86,10 +87,10 @@ export type { InputPack, InputPackLimits, InputPackResult, InputPackSource, Pack
 export { buildInputPack, capDiff, DEFAULT_MAX_DIFF_BYTES, DEFAULT_MAX_EXCERPT_CHARS, excerptOf, workspaceDiff } from './judgement/input-pack.js';
 export type { RelatedSpecs } from './judgement/related-specs.js';
 export { loadRelatedSpecs } from './judgement/related-specs.js';
-export type { BuildCommandOutcome, BuildStateOptions, RunVerifierOptions, VerificationRound, VerifierExchange, VerifierRequestMetadata, VerifierResult } from './judgement/neural-verifiers.js';
-export { buildStateFromCommand, modelVerifierKinds, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest } from './judgement/neural-verifiers.js';
+export type { BuildCommandOutcome, BuildStateOptions, ModelVerifierResult, RunVerifierOptions, VerificationRound, VerifierExchange, VerifierRequestMetadata, VerifierResult } from './judgement/neural-verifiers.js';
+export { buildStateFromCommand, modelVerifierKinds, runModelVerifier, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest } from './judgement/neural-verifiers.js';
 export type { Judgement, JudgementOutcome, JudgementState, Rule, RuleOptions } from './judgement/rule-table.js';
-export { checkRules, decide, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
+export { checkRules, decide, decideByRules, DEFAULT_RULE_OPTIONS, defaultRules, escalationRules, unmetCriteria } from './judgement/rule-table.js';
 export type { FailureFingerprint, FingerprintInput, FingerprintOptions } from './judgement/fingerprint.js';
 export { DEFAULT_FINGERPRINT_TOP_N, failureFingerprint, FingerprintTracker, normaliseMessage } from './judgement/fingerprint.js';
 export type { CompletionFacts, CompletionProof } from './judgement/completion-proof.js';

@@ -112,7 +112,7 @@ async function memberVerdicts(ctx: CommandContext, file: string, id: string | un
   const votes: readonly Vote[] = Array.isArray(decision.votes) ? decision.votes : [];
   const rubric = decision.rubric;
   if (rubric === undefined || rubric === null || !Array.isArray(rubric.axes) || typeof rubric.thresholds !== 'object') {
-    throw new CliError(`${file}: the decision record has no usable rubric`, [{ ...loaded.at('rubric'), message: 'a rubric with axes, weights and thresholds is needed to read each member\'s verdict', fix: 'pass the run record `conclave debate --out` writes' }]);
+    throw new CliError(`${file}: the decision record has no usable rubric`, [{ code: 'no_rubric', ...loaded.at('rubric'), message: 'a rubric with axes, weights and thresholds is needed to read each member\'s verdict', fix: 'pass the run record `conclave debate --out` writes' }]);
   }
   const models = new Map<string, string>();
   const transcript = (loaded.document as { result?: { transcript?: unknown } }).result?.transcript;
@@ -125,7 +125,7 @@ async function memberVerdicts(ctx: CommandContext, file: string, id: string | un
     });
   const stated = typeof decision.consensus?.verdict === 'string' ? decision.consensus.verdict : 'unknown';
   const decisionId = id ?? (typeof decision.id === 'string' && decision.id !== '' ? decision.id : undefined);
-  if (decisionId === undefined) throw new CliError(`${file}: the decision record has no id`, [{ ...loaded.at('id'), message: 'a decision id names the decision in the track record', fix: 'pass --id <name>' }]);
+  if (decisionId === undefined) throw new CliError(`${file}: the decision record has no id`, [{ code: 'no_decision_id', ...loaded.at('id'), message: 'a decision id names the decision in the track record', fix: 'pass --id <name>' }]);
   return { id: decisionId, members, stated, minValidVotes: Math.max(MIN_VALID_VOTES, Number.isInteger(decision.minValidVotes) ? decision.minValidVotes : MIN_VALID_VOTES) };
 }
 
@@ -139,7 +139,7 @@ export async function loadTrack(ctx: CommandContext, file: string, options: { mi
   const { data, locate } = loaded;
   const fix = 'pass a track record written by `conclave calibrate record`, or a new file name to start one';
   if (data === null || typeof data !== 'object' || (data as { version?: unknown }).version !== 1 || !Array.isArray((data as { entries?: unknown }).entries)) {
-    throw new CliError(`${file}: not a track record`, [{ ...locate([]), message: 'expected { "version": 1, "entries": [...] }', fix }]);
+    throw new CliError(`${file}: not a track record`, [{ code: 'not_a_track_record', ...locate([]), message: 'expected { "version": 1, "entries": [...] }', fix }]);
   }
   const entries = (data as { entries: unknown[] }).entries;
   entries.forEach((entry, i) => {
@@ -154,7 +154,7 @@ export async function loadTrack(ctx: CommandContext, file: string, options: { mi
             : e.outcome !== undefined && e.outcome !== 'GO' && e.outcome !== 'NO_GO'
               ? `outcome must be GO or NO_GO, got ${JSON.stringify(e.outcome)}`
               : undefined;
-    if (problem !== undefined) throw new CliError(`${file}: entry ${i} is not a track entry`, [{ ...locate(['entries', i]), path: `entries.${i}`, message: problem, fix }]);
+    if (problem !== undefined) throw new CliError(`${file}: entry ${i} is not a track entry`, [{ code: 'bad_track_entry', ...locate(['entries', i]), path: ['entries', String(i)], message: problem, fix }]);
   });
   return data as TrackRecord;
 }

@@ -4,7 +4,7 @@ import { calibrate, type Calibration } from '@conclave/scoring';
 import { createPanel, decisionRecordFromDebate, emissionGate, PANEL_TIER, tierAtLeast, verifyDecision, type EmissionDecision, type Tier, type ValidationSignal, type VerificationReport } from '@conclave/verifier';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { loadBoardFile } from '../inputs.js';
+import { loadInputFile } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import { PhaseTally } from '../phase-tally.js';
 import type { Progress } from '../progress.js';
@@ -136,7 +136,7 @@ export function debateSummary(run: DebateRun): Record<string, unknown> {
 
 export async function debateCommand(ctx: CommandContext, boardFile: string, flags: DebateFlags): Promise<CommandOutcome> {
   const tier = parseTier(flags.tier, 'T3');
-  const board = await loadBoardFile(ctx.io.cwd, boardFile);
+  const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const choice = ctx.providers();
   ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);
   const calibration = flags.track === undefined ? undefined : calibrate(await loadTrack(ctx, flags.track, { missing: 'error' }));

@@ -9,7 +9,7 @@ import { createCommandBuilder, runTaskLoop } from '@conclave/taskloop';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { loadBoardFile, loadBriefFile, loadSpecFile } from '../inputs.js';
+import { loadInputFile } from '../inputs.js';
 import { renderTaskResult } from '../render.js';
 import { writeOutput } from '../run-files.js';
 import { debateSummary, runDebate } from './debate.js';
@@ -40,10 +40,10 @@ export interface DemoFlags {
  */
 export async function demoCommand(ctx: CommandContext, boardArg: string | undefined, questionArg: string | undefined, flags: DemoFlags): Promise<CommandOutcome> {
   const boardFile = boardArg ?? join(DEMO_DIR, 'boards/product-launch.yaml');
-  const board = await loadBoardFile(ctx.io.cwd, boardFile);
-  const brief = await loadBriefFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'));
+  const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
+  const brief = await loadInputFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'), 'brief');
   const specPath = join(DEMO_DIR, 'tasks/add-farewell.md');
-  const spec = await loadSpecFile(ctx.io.cwd, specPath);
+  const spec = await loadInputFile(ctx.io.cwd, specPath, 'spec');
   const choice = ctx.providers();
   const out: string[] = [providerLine('demo', choice), ''];
 

@@ -6,7 +6,7 @@ import { runRecord, type MeetingRunRecord } from '@conclave/report';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { loadBriefFile, readInput, resolvePath } from '../inputs.js';
+import { loadInputFile, readInput, resolvePath } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderMeeting } from '../render.js';
@@ -89,7 +89,7 @@ export async function runMeetingFor(ctx: CommandContext, brief: Brief, briefPath
 export async function meetCommand(ctx: CommandContext, briefFile: string, flags: MeetFlags): Promise<CommandOutcome> {
   const maxRounds = flags.maxRounds === undefined ? undefined : Number(flags.maxRounds);
   if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < 1)) throw new CliError(`--max-rounds ${flags.maxRounds ?? ''} is not a whole number of rounds`, [], undefined, 'pass a whole number from 1, e.g. --max-rounds 4');
-  const brief = await loadBriefFile(ctx.io.cwd, briefFile);
+  const brief = await loadInputFile(ctx.io.cwd, briefFile, 'brief');
   const choice = ctx.providers();
   const run = await runMeetingFor(ctx, brief, briefFile, maxRounds);
   const exitCode = meetingExitCode(run.meeting);
@@ -148,10 +148,10 @@ export async function adrApproveCommand(ctx: CommandContext, draftFile: string, 
   const lines = markdown.split('\n');
   const statusLine = lines.findIndex((line) => line.trim() === PROPOSED_STATUS_LINE);
   if (statusLine < 0) {
-    throw new CliError(`${draftFile}: not a proposed ADR draft`, [{ file: draftFile, line: 1, column: 1, message: `no "${PROPOSED_STATUS_LINE}" line (an accepted ADR is not approved twice)`, fix: 'pass a draft written by `conclave meet --adr-dir`' }]);
+    throw new CliError(`${draftFile}: not a proposed ADR draft`, [{ code: 'not_a_draft', file: draftFile, line: 1, column: 1, message: `no "${PROPOSED_STATUS_LINE}" line (an accepted ADR is not approved twice)`, fix: 'pass a draft written by `conclave meet --adr-dir`' }]);
   }
   const heading = lines.find((line) => line.startsWith('# '));
-  if (heading === undefined) throw new CliError(`${draftFile}: the draft has no "# title" heading`, [{ file: draftFile, line: 1, column: 1, message: 'no level-1 heading', fix: 'start the draft with "# <decision>: <question>"' }]);
+  if (heading === undefined) throw new CliError(`${draftFile}: the draft has no "# title" heading`, [{ code: 'no_heading', file: draftFile, line: 1, column: 1, message: 'no level-1 heading', fix: 'start the draft with "# <decision>: <question>"' }]);
   const approvedBy = flags.by ?? ctx.io.env.USER ?? ctx.io.env.LOGNAME ?? ctx.io.env.USERNAME;
   if (approvedBy === undefined || approvedBy.trim() === '') throw new CliError('who approves this ADR?', [], undefined, 'pass --by <your name>');
   const title = heading.slice(2).trim();

@@ -14,8 +14,9 @@ export interface ReportFlags {
 /** `conclave report <run.json> -o report.html`: one self-contained HTML file for any run record. */
 export async function reportCommand(ctx: CommandContext, file: string, flags: ReportFlags): Promise<CommandOutcome> {
   const parsed = parseRunRecordText(await readInput(ctx.io.cwd, file, 'run record'), file);
-  // The report package's issues carry file, line, column, path and fix: printed like every other input error.
-  if (!parsed.ok) throw new CliError(`${file}: not a readable run record`, parsed.issues);
+  // The report package's issues carry file, line, column, path and fix: printed like every other
+  // input error. Their path is already text (`parts[1].result`), so it stands as one segment.
+  if (!parsed.ok) throw new CliError(`${file}: not a readable run record`, parsed.issues.map(({ path, ...issue }) => ({ code: 'invalid_run_record', ...issue, path: path === '' ? [] : [path] })));
   const output = flags.out ?? file.replace(/\.json$/i, '') + '.html';
   // Whatever wrote the record, no secret of this environment and no known format reaches the HTML.
   const path = await writeOutput(ctx.io.cwd, output, renderReport(redactDeep(parsed.record, secretValuesFrom(ctx.io.env))));

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { formatIssue } from '@conclave/core';
 import { runRecord, type TaskRunRecord } from '@conclave/report';
 import {
   CONCLAVE_DIR,
   createCommandBuilder,
   createGuardian,
-  formatSpecIssue,
   guardianResolutionsText,
   readRunEvidence,
   readRunSettings,
@@ -21,7 +21,7 @@ import {
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { loadSpecFile, resolvePath } from '../inputs.js';
+import { loadInputFile, resolvePath } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderEvidence, renderTaskResult } from '../render.js';
@@ -177,7 +177,7 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
   const record = redactDeep(await taskRecord(workspace, spec, specFile, result, choice.offline, ctx.io.env), secretValuesFrom(ctx.io.env));
   const written = out === undefined ? undefined : await writeOutput(ctx.io.cwd, out, recordText(record));
   const lines = [providerLine(`task ${command}`, choice), '', renderTaskResult(result)];
-  if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push('path' in issue ? formatSpecIssue(issue) : `${specFile ?? 'plan'}:${issue.line}:${issue.column} ${issue.message}\n    fix: ${issue.fix}`);
+  if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push(formatIssue({ file: specFile ?? 'plan', ...issue }));
   if (exitCode === EXIT.escalated) lines.push('', 'blocked: record how to proceed with `conclave task unblock --resolution "<text>"`, then run `conclave task resume`');
   if (result.runId !== undefined) lines.push(`evidence: ${join(runFolder(workspace, result.runId))}`);
   if (settingsNote !== undefined) lines.push(settingsNote);
@@ -207,7 +207,7 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
 /** `conclave task run <spec.md>`: the guarded loop in the workspace (the cwd or --workspace). */
 export async function taskRunCommand(ctx: CommandContext, specFile: string, flags: TaskFlags): Promise<CommandOutcome> {
   const via = promptVia(flags.promptVia) ?? 'stdin';
-  const spec = await loadSpecFile(ctx.io.cwd, specFile);
+  const spec = await loadInputFile(ctx.io.cwd, specFile, 'spec');
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   if (flags.builder === undefined || flags.builder.trim() === '') {
     throw new CliError('task run needs a builder: the coding agent that does the work', [], undefined, 'pass --builder "<command>", e.g. --builder "claude -p --output-format json --permission-mode acceptEdits"');
@@ -233,7 +233,7 @@ export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): 
     return { exitCode: EXIT.escalated, text, json: { command: 'task resume', exitCode: EXIT.escalated, offline: true, runId: run.runId, blocked } };
   }
   const snapshot = join(workspace, CONCLAVE_DIR, 'spec.md');
-  const spec = await loadSpecFile(ctx.io.cwd, snapshot);
+  const spec = await loadInputFile(ctx.io.cwd, snapshot, 'spec');
   const allow = flags.allow ?? saved?.allow;
   const state: CliRunState = {
     ...(saved?.specFile === undefined ? {} : { specFile: saved.specFile }),

@@ -1,7 +1,8 @@
+import type { IssuePlace } from '@conclave/core';
 import { runRecord, type VerificationRunRecord } from '@conclave/report';
 import { createPanel, emissionGate, TIERS, verifyDecision, type DecisionRecord } from '@conclave/verifier';
 import type { CommandContext, CommandOutcome } from '../command.js';
-import { CliError, type InputIssue } from '../errors.js';
+import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadJsonFile } from '../inputs.js';
 import { actAnswer, renderEmission, renderReport } from '../render.js';
@@ -17,7 +18,7 @@ export interface VerifyFlags {
 export interface LoadedDecision {
   readonly decision: DecisionRecord;
   /** The position and path of a field of the decision (without one, of the decision itself), for errors found after parsing. */
-  readonly at: (field?: string) => Pick<InputIssue, 'file' | 'line' | 'column' | 'path'>;
+  readonly at: (field?: string) => IssuePlace;
   /** The whole document the decision came from (a run record carries the debate's result beside it). */
   readonly document: Readonly<Record<string, unknown>>;
 }
@@ -29,7 +30,7 @@ export interface LoadedDecision {
 export async function loadDecision(cwd: string, file: string): Promise<LoadedDecision> {
   const { data, locate } = await loadJsonFile(cwd, file, 'decision record');
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CliError(`${file}: a decision record must be a JSON object`, [{ ...locate([]), message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`, fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`' }]);
+    throw new CliError(`${file}: a decision record must be a JSON object`, [{ code: 'not_an_object', ...locate([]), message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`, fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`' }]);
   }
   const object = data as Record<string, unknown>;
   // In a run record the decision is the `decision` field; otherwise the whole file.
@@ -37,12 +38,12 @@ export async function loadDecision(cwd: string, file: string): Promise<LoadedDec
   const prefix = inRunRecord ? ['decision'] : [];
   const at = (field?: string) => {
     const path = field === undefined ? prefix : [...prefix, field];
-    return { ...locate(path), path: path.join('.') };
+    return { ...locate(path), ...(path.length === 0 ? {} : { path }) };
   };
   if (inRunRecord) {
     const decision = object.decision;
     if (decision === undefined || decision === null || typeof decision !== 'object') {
-      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [{ ...at(), message: `"decision" is ${decision === undefined ? 'missing' : decision === null ? 'null' : `a ${typeof decision}`}`, fix: 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord' }]);
+      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [{ code: 'no_decision', ...at(), message: `"decision" is ${decision === undefined ? 'missing' : decision === null ? 'null' : `a ${typeof decision}`}`, fix: 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord' }]);
     }
     return { decision: decision as DecisionRecord, at, document: object };
   }
@@ -53,7 +54,7 @@ export async function loadDecision(cwd: string, file: string): Promise<LoadedDec
 function malformed(file: string, loaded: LoadedDecision, issues: readonly string[]): CliError {
   return new CliError(
     `${file}: not a well-formed decision record (${issues.length} problem${issues.length === 1 ? '' : 's'})`,
-    issues.map((message) => ({ ...loaded.at(), message, fix: 'give the decision this field, or pass the run record `conclave debate --out` writes (it carries a well-formed one)' })),
+    issues.map((message) => ({ code: 'malformed', ...loaded.at(), message, fix: 'give the decision this field, or pass the run record `conclave debate --out` writes (it carries a well-formed one)' })),
   );
 }
 
@@ -87,7 +88,7 @@ export async function gateCommand(ctx: CommandContext, file: string, flags: Veri
   ctx.progress.event(`emission gate ${file}`);
   const gate = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
   if (gate.route === 'refused') {
-    throw new CliError(`${file}: the emission gate refused the record`, [{ ...loaded.at('tier'), message: gate.reason, fix: `give the record a "tier" (${TIERS.join(', ')}), or pass --tier` }]);
+    throw new CliError(`${file}: the emission gate refused the record`, [{ code: 'emission_refused', ...loaded.at('tier'), message: gate.reason, fix: `give the record a "tier" (${TIERS.join(', ')}), or pass --tier` }]);
   }
   const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
   if (verification.malformed.length > 0) throw malformed(file, loaded, verification.malformed);

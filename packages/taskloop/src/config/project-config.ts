@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
-import { err, ok } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import * as z from 'zod';
 import { commandPolicySchema } from '../security/command-policy-config.js';
 import type { SpecIssue, SpecPath } from '../spec/spec-issue.js';
@@ -17,7 +17,13 @@ export const projectConfigSchema = z.strictObject({
 
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
 
-/** A project config, or every problem in it (same shape as a spec's issues: file, line, column, path, fix). */
+/** A project config and the file it came from (none when the workspace has no `conclave.config.yaml`). */
+export interface LoadedProjectConfig {
+  readonly config: ProjectConfig;
+  readonly file?: string;
+}
+
+/** @deprecated The shape of the deprecated `loadProjectConfig`; `readProjectConfig` returns a neverthrow `Result`. */
 export type ProjectConfigResult = { readonly ok: true; readonly config: ProjectConfig; readonly file?: string } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
 
 /**
@@ -32,14 +38,14 @@ export type ProjectConfigResult = { readonly ok: true; readonly config: ProjectC
  *   allow: ["npm test", "npx tsc --noEmit"]
  *   deny: ["npm publish"]
  */
-export async function loadProjectConfig(workspace: string): Promise<ProjectConfigResult> {
+export async function readProjectConfig(workspace: string): Promise<Result<LoadedProjectConfig, SpecIssue[]>> {
   const file = join(workspace, PROJECT_CONFIG_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, config: {} };
-    return { ok: false, issues: [{ code: 'unreadable', file, line: 1, column: 1, path: [], message: `cannot read the project config: ${errorMessage(error)}`, fix: 'check that the file is readable' }] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok({ config: {} });
+    return err([{ code: 'unreadable', file, line: 1, column: 1, message: `cannot read the project config: ${errorMessage(error)}`, fix: 'check that the file is readable' }]);
   }
   const parsed = parseDataText(text, file, (data: unknown) => {
     const result = projectConfigSchema.safeParse(data ?? {}, { reportInput: true });
@@ -53,7 +59,12 @@ export async function loadProjectConfig(workspace: string): Promise<ProjectConfi
     );
   });
   if (parsed.isErr()) {
-    return { ok: false, issues: parsed.error.map((issue): SpecIssue => ({ code: issue.code, file, line: issue.line ?? 1, column: issue.column ?? 1, path: issue.path, message: issue.message, fix: issue.fix })) };
+    return err(parsed.error.map((issue): SpecIssue => ({ code: issue.code, file, line: issue.line ?? 1, column: issue.column ?? 1, path: issue.path, message: issue.message, fix: issue.fix })));
   }
-  return { ok: true, config: parsed.value, file };
+  return ok({ config: parsed.value, file });
+}
+
+/** @deprecated Use `readProjectConfig`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
+export async function loadProjectConfig(workspace: string): Promise<ProjectConfigResult> {
+  return (await readProjectConfig(workspace)).match<ProjectConfigResult>((loaded) => ({ ok: true, ...loaded }), (issues) => ({ ok: false, issues }));
 }

@@ -25,7 +25,7 @@ export type VerifierExchange = ModelExchange;
  * A verifier's outcome. Either way the request (and every exchange, the re-ask included) is kept,
  * so the caller can save the verifier's input and output with the attempt's evidence.
  */
-export type VerifierResult<K extends VerifierKind = VerifierKind> =
+export type ModelVerifierResult<K extends VerifierKind = VerifierKind> =
   | { readonly kind: K; readonly ok: true; readonly state: VerifierStates[K]; readonly request: ModelRequest; readonly reply: ModelRunSuccess; readonly exchanges: readonly VerifierExchange[] }
   | { readonly kind: K; readonly ok: false; readonly failure: VerifierFailure; readonly request: ModelRequest; readonly exchanges: readonly VerifierExchange[] };
 
@@ -42,7 +42,7 @@ export function modelVerifierKinds(depth: number): readonly VerifierKind[] {
  * The build at depth 0 must actually build: the caller runs the build command and maps it with
  * `buildStateFromCommand`, so asking a model for it is refused (`not_applicable`) without a call.
  */
-export async function runVerifier<K extends VerifierKind>(kind: K, adapter: ModelAdapter, pack: InputPack, options: RunVerifierOptions = {}): Promise<VerifierResult<K>> {
+export async function runModelVerifier<K extends VerifierKind>(kind: K, adapter: ModelAdapter, pack: InputPack, options: RunVerifierOptions = {}): Promise<ModelVerifierResult<K>> {
   let request: ModelRequest;
   try {
     request = verifierRequest(kind, pack);
@@ -50,7 +50,7 @@ export async function runVerifier<K extends VerifierKind>(kind: K, adapter: Mode
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     return { kind, ok: false, failure: { verifier: kind, kind: 'invalid_output', message: `could not build the ${kind} request: ${message}` }, request: { messages: [] }, exchanges: [] };
   }
-  const fail = (failure: Omit<VerifierFailure, 'verifier'>, exchanges: readonly VerifierExchange[]): VerifierResult<K> => ({ kind, ok: false, failure: { verifier: kind, ...failure }, request, exchanges });
+  const fail = (failure: Omit<VerifierFailure, 'verifier'>, exchanges: readonly VerifierExchange[]): ModelVerifierResult<K> => ({ kind, ok: false, failure: { verifier: kind, ...failure }, request, exchanges });
   if (kind === 'build' && pack.context.depth === 0) {
     return fail({ kind: 'not_applicable', message: 'at depth 0 the build must actually run: run the build command and use buildStateFromCommand' }, []);
   }
@@ -68,7 +68,7 @@ export async function runVerifier<K extends VerifierKind>(kind: K, adapter: Mode
 /** One verification round: every verifier's result, the states gathered and the failures recorded. */
 export interface VerificationRound {
   /** The model verifiers' results, in `modelVerifierKinds` order, for the attempt's evidence. */
-  readonly results: readonly VerifierResult[];
+  readonly results: readonly ModelVerifierResult[];
   readonly states: { readonly [K in VerifierKind]?: VerifierStates[K] };
   readonly failures: readonly VerifierFailure[];
 }
@@ -81,7 +81,7 @@ export interface VerificationRound {
  */
 export async function runVerificationRound(adapter: ModelAdapter, pack: InputPack, options: RunVerifierOptions & { readonly build?: BuildState } = {}): Promise<VerificationRound> {
   const { build, ...runOptions } = options;
-  const results = await Promise.all(modelVerifierKinds(pack.context.depth).map((kind) => runVerifier(kind, adapter, pack, runOptions)));
+  const results = await Promise.all(modelVerifierKinds(pack.context.depth).map((kind) => runModelVerifier(kind, adapter, pack, runOptions)));
   const states: { -readonly [K in VerifierKind]?: VerifierStates[K] } = pack.context.depth === 0 && build !== undefined ? { build } : {};
   const failures: VerifierFailure[] = [];
   for (const result of results) {
@@ -208,7 +208,7 @@ export function buildStateFromCommand(outcome: BuildCommandOutcome, options: Bui
 }
 
 /** A verifier's outcome as plain JSON for the attempt's evidence (the schema is named, not serialised). */
-export function verifierEvidence(result: VerifierResult): Record<string, unknown> {
+export function verifierEvidence(result: ModelVerifierResult): Record<string, unknown> {
   return {
     verifier: result.kind,
     ok: result.ok,
@@ -226,3 +226,9 @@ export function verifierEvidence(result: VerifierResult): Record<string, unknown
     })),
   };
 }
+
+/** @deprecated Renamed `ModelVerifierResult`: a model's report on an attempt, not `@conclave/verifier`'s check of a decision; removed in the next release. */
+export type VerifierResult<K extends VerifierKind = VerifierKind> = ModelVerifierResult<K>;
+
+/** @deprecated Renamed `runModelVerifier`: a model's report on an attempt, not `@conclave/verifier`'s check of a decision; removed in the next release. */
+export const runVerifier: typeof runModelVerifier = runModelVerifier;

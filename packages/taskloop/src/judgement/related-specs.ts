@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage } from '@conclave/core';
 import { openInWorkspace } from '../security/open-in-workspace.js';
 import type { TaskSpec } from '../spec/task-spec.js';
-import { parseSpec } from '../spec/task-spec.js';
+import { parseTaskSpec } from '../spec/task-spec.js';
 import { DEFAULT_MAX_EXCERPT_CHARS, excerptOf, type SpecExcerpt, type UnavailableRelation } from './input-pack.js';
 
 /** A spec's related specs as the big-picture verifier sees them: excerpts, and the ones that could not be read. */
@@ -19,7 +19,7 @@ const MAX_READ_BYTES = 16 * 1024;
 /**
  * Loads short excerpts of the specs a spec names in `relationships` (its parent and the specs
  * that come next), for the big-picture verifier. A related spec `<id>` is the file `<id>.md`
- * beside the spec file (a relative spec path is taken from the working directory, as `loadSpec`
+ * beside the spec file (a relative spec path is taken from the working directory, as `loadTaskSpec`
  * reads it). Only files inside the workspace are read: one outside it, directly or through a
  * symbolic link, is refused. The excerpt is the related spec's title and acceptance criteria when
  * it parses, else the start of its text, at most `maxChars`. A file that is missing, refused or
@@ -34,8 +34,7 @@ export async function loadRelatedSpecs(spec: Pick<TaskSpec, 'file' | 'relationsh
       unavailable.push({ spec: id, reason: read.reason });
       return undefined;
     }
-    const parsed = parseSpec(read.text);
-    const text = parsed.ok ? excerptOf(parsed.spec) : read.text;
+    const text = parseTaskSpec(read.text).match(excerptOf, () => read.text);
     return { spec: id, excerpt: text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…` };
   };
   const parentExcerpt = parent === undefined ? undefined : await load(parent);

@@ -34,7 +34,7 @@ export interface Rule {
   readonly reason: string | ((state: JudgementState) => string | readonly string[]);
 }
 
-/** What `decide` returns: the outcome, the rule that chose it and why. */
+/** What `decideByRules` returns: the outcome, the rule that chose it and why. */
 export interface Judgement {
   readonly outcome: JudgementOutcome;
   /** The deciding rule's id; `no_rule_matched` when none did. */
@@ -224,7 +224,7 @@ export function defaultRules(options: RuleOptions = {}): Rule[] {
  * never counts as passing: a `done` rule matching while `failures` is not empty is skipped
  * (listed in `overruled`). When no rule decides, the outcome is `give_up`, never `done`.
  */
-export function decide(state: JudgementState, rules: readonly Rule[] = defaultRules()): Judgement {
+export function decideByRules(state: JudgementState, rules: readonly Rule[] = defaultRules()): Judgement {
   const warnings: string[] = [];
   const overruled: string[] = [];
   for (const rule of rules) {
@@ -252,3 +252,6 @@ function describeBuild(build: BuildState): string {
   const first = build.errors[0];
   return `exit code ${build.exitCode ?? 'none'}, ${build.errors.length} error(s)${first === undefined ? '' : `, first: ${first}`}`;
 }
+
+/** @deprecated Renamed `decideByRules`, a name that says what decides; removed in the next release. */
+export const decide: typeof decideByRules = decideByRules;

@@ -6,7 +6,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { ledgerRecordSchema, pendingText, serializeLedgerRecord, type LedgerRecord } from './ledger-record.js';
 import { CONCLAVE_DIR, conclavePath } from './ledger-paths.js';
 import { lineDiff } from './line-diff.js';
-import { parsePlan, type Plan, type PlanIssue, type PlanItem } from './plan-parse.js';
+import { parsePlanMarkdown, type Plan, type PlanIssue, type PlanItem } from './plan-parse.js';
 import { sha256 } from './sha256.js';
 import { describeUnverified, verifyRecord } from '../state/record-mac.js';
 
@@ -216,11 +216,11 @@ export class PlanLedger {
       if (clean.length === 0 || clean.some((title) => title === '')) return refuse('give at least one non-empty subtask title');
 
       const text = withSubtasks(this.#text, this.#plan, parent, clean);
-      const parsed = parsePlan(text);
-      if (!parsed.ok) return refuse(`the plan would not parse with the subtasks added: ${parsed.issues[0]?.message ?? 'unknown problem'}`);
+      const parsed = parsePlanMarkdown(text);
+      if (parsed.isErr()) return refuse(`the plan would not parse with the subtasks added: ${parsed.error[0]?.message ?? 'unknown problem'}`);
       // Every task keeps its id, text and box; the new ones are exactly the parent's new children.
       const before = this.#plan.items;
-      const after = parsed.plan.items;
+      const after = parsed.value.items;
       const added = after.filter((item) => !this.#index.has(item.id));
       const kept = before.every((item) => {
         const now = after.find((candidate) => candidate.id === item.id);
@@ -230,9 +230,9 @@ export class PlanLedger {
       if (!kept || added.length !== clean.length || added.some((item, i) => item.parentId !== parent.id || item.text !== clean[i] || newChildren[i] !== item.id)) {
         return refuse(`task "${parentId}" cannot take subtasks without changing other tasks (its list is not in the form the orchestrator writes)`);
       }
-      const written = await this.#write(text, { text }, parsed.plan);
+      const written = await this.#write(text, { text }, parsed.value);
       if (!written.ok) return written;
-      return { ok: true, added: added.map((item) => item.id), plan: parsed.plan };
+      return { ok: true, added: added.map((item) => item.id), plan: parsed.value };
     });
   }
 
@@ -353,20 +353,20 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
     return tampered(intended.text, intended.sha256, actual);
   }
 
-  const parsed = parsePlan(text);
-  if (!parsed.ok) return { ok: false, kind: 'plan_invalid', issues: parsed.issues };
-  const ledger = new PlanLedger(workspace, parsed.plan, text, sha256(text), options);
+  const parsed = parsePlanMarkdown(text);
+  if (parsed.isErr()) return { ok: false, kind: 'plan_invalid', issues: parsed.error };
+  const ledger = new PlanLedger(workspace, parsed.value, text, sha256(text), options);
   return { ok: true, ledger, ...(recovered === undefined ? {} : { recovered }), ...(restoredDiff === undefined ? {} : { restoredDiff }) };
 }
 
 /**
- * Starts the ledger of a run: validates `planText` with `parsePlan` and writes it as
+ * Starts the ledger of a run: validates `planText` with `parsePlanMarkdown` and writes it as
  * `.conclave/plan.md`, creating `.conclave/`. Refuses when the workspace already has a ledger
  * (resume it with `openLedger`); a start that was killed half-way may be run again.
  */
 export async function initLedger(workspace: string, planText: string, options: LedgerWriteOptions = {}): Promise<InitLedgerResult> {
-  const parsed = parsePlan(planText);
-  if (!parsed.ok) return { ok: false, kind: 'plan_invalid', issues: parsed.issues };
+  const parsed = parsePlanMarkdown(planText);
+  if (parsed.isErr()) return { ok: false, kind: 'plan_invalid', issues: parsed.error };
   const dir = join(workspace, CONCLAVE_DIR);
   try {
     await mkdir(dir, { recursive: true });
@@ -393,7 +393,7 @@ export async function initLedger(workspace: string, planText: string, options: L
     const written = await step();
     if (!written.ok) return written;
   }
-  return { ok: true, ledger: new PlanLedger(workspace, parsed.plan, planText, sha, options) };
+  return { ok: true, ledger: new PlanLedger(workspace, parsed.value, planText, sha, options) };
 }
 
 /** `ledger.flip(itemId)`: marks a task done (see `PlanLedger.flip`). */

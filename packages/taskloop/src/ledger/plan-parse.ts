@@ -1,3 +1,5 @@
+import type { Issue } from '@conclave/core';
+import { err, ok, type Result } from 'neverthrow';
 import { gfmListItems, type GfmListItem } from './gfm-task-items.js';
 
 /** One task of the plan, in document order. */
@@ -25,17 +27,15 @@ export interface Plan {
 /** Every kind of problem a plan can have. */
 export type PlanIssueCode = 'not_a_task' | 'ambiguous_checkbox' | 'unsupported_html' | 'duplicate_id' | 'no_tasks';
 
-/** One problem with a plan, where it is and how to fix it. */
-export interface PlanIssue {
-  readonly code: PlanIssueCode;
+/** One problem with a plan: core's `Issue`, always with its line and column in the plan text. */
+export interface PlanIssue extends Issue<PlanIssueCode> {
   /** 1-based. */
   readonly line: number;
   /** 1-based. */
   readonly column: number;
-  readonly message: string;
-  readonly fix: string;
 }
 
+/** @deprecated The shape of the deprecated `parsePlan`; `parsePlanMarkdown` returns a neverthrow `Result`. */
 export type PlanParseResult = { readonly ok: true; readonly plan: Plan } | { readonly ok: false; readonly issues: readonly PlanIssue[] };
 
 /** A trailing `{#id}`: the id pattern gate names and spec ids use. */
@@ -53,10 +53,10 @@ const EXPLICIT_ID = /\s*\{#([A-Za-z0-9][A-Za-z0-9_.-]*)\}\s*$/;
  * Ids are stable across flips (flipping never changes the outline): an explicit trailing
  * `{#some-id}` wins, otherwise the outline number, counting tasks across all top-level lists.
  */
-export function parsePlan(text: string): PlanParseResult {
+export function parsePlanMarkdown(text: string): Result<Plan, PlanIssue[]> {
   const listed = gfmListItems(text);
   if (!listed.ok) {
-    return { ok: false, issues: [{ code: 'unsupported_html', line: listed.line, column: 1, message: 'this line has HTML that GitHub and conclave may read differently (a <textarea>, <search> or <source> tag, or unusual whitespace after "<")', fix: 'remove the HTML or the unusual whitespace from the plan' }] };
+    return err([{ code: 'unsupported_html', line: listed.line, column: 1, message: 'this line has HTML that GitHub and conclave may read differently (a <textarea>, <search> or <source> tag, or unusual whitespace after "<")', fix: 'remove the HTML or the unusual whitespace from the plan' }]);
   }
   const issues: PlanIssue[] = [];
   type Task = { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; checkboxOffset: number };
@@ -108,8 +108,13 @@ export function parsePlan(text: string): PlanParseResult {
   if (items.length === 0 && issues.length === 0) {
     issues.push({ code: 'no_tasks', line: 1, column: 1, message: 'the plan has no tasks', fix: 'write the plan as a task list: one "- [ ] task" line per task' });
   }
-  if (issues.length > 0) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.column - b.column) };
-  return { ok: true, plan: { items } };
+  if (issues.length > 0) return err(issues.sort((a, b) => a.line - b.line || a.column - b.column));
+  return ok({ items });
+}
+
+/** @deprecated Use `parsePlanMarkdown`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
+export function parsePlan(text: string): PlanParseResult {
+  return parsePlanMarkdown(text).match<PlanParseResult>((plan) => ({ ok: true, plan }), (issues) => ({ ok: false, issues }));
 }
 
 /** Why a list item is not a task the ledger can run and tick, or undefined when it is one. */

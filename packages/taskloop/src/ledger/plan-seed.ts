@@ -1,19 +1,21 @@
 import type { Heading, Nodes } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { parsePlan, type PlanIssue } from './plan-parse.js';
+import { err, ok, type Result } from 'neverthrow';
+import { parsePlanMarkdown, type PlanIssue } from './plan-parse.js';
 
 /** The plan a spec body seeds, or why its task list cannot be one. */
+/** @deprecated The shape of the deprecated `planSeedFromSpecBody`; `seedPlanFromSpecBody` returns a neverthrow `Result`. */
 export type PlanSeedResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly issues: readonly PlanIssue[] };
 
 const SECTION = /^(tasks|plan)$/i;
 
 /**
  * The plan seeded by a spec's `## Tasks` (or `## Plan`) section: the section's content up to the
- * next heading of level 1 or 2, checked with `parsePlan` and returned as a plan.md text under a
+ * next heading of level 1 or 2, checked with `parsePlanMarkdown` and returned as a plan.md text under a
  * `# Plan` heading. Undefined when the body has no such section (the plan then comes from a
  * planner). `bodyLine` (the spec's `bodyLine`) makes issue lines point into the spec file.
  */
-export function planSeedFromSpecBody(body: string, bodyLine = 1): PlanSeedResult | undefined {
+export function seedPlanFromSpecBody(body: string, bodyLine = 1): Result<string, PlanIssue[]> | undefined {
   const tree = fromMarkdown(body);
   const headings = tree.children.filter((node): node is Heading => node.type === 'heading');
   const start = headings.findIndex((heading) => heading.depth === 2 && SECTION.test(plainText(heading).trim()));
@@ -23,13 +25,18 @@ export function planSeedFromSpecBody(body: string, bodyLine = 1): PlanSeedResult
   const afterHeading = body.indexOf('\n', heading.position.end.offset);
   const from = afterHeading === -1 || afterHeading >= end ? end : afterHeading + 1;
   const section = body.slice(from, end);
-  const parsed = parsePlan(section);
-  if (!parsed.ok) {
+  const parsed = parsePlanMarkdown(section);
+  if (parsed.isErr()) {
     // Section line k is body line k + (heading's last line), which is spec line that + bodyLine - 1.
     const shift = heading.position.end.line + bodyLine - 1;
-    return { ok: false, issues: parsed.issues.map((issue) => ({ ...issue, line: issue.line + shift })) };
+    return err(parsed.error.map((issue) => ({ ...issue, line: issue.line + shift })));
   }
-  return { ok: true, text: `# Plan\n\n${section.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd()}\n` };
+  return ok(`# Plan\n\n${section.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd()}\n`);
+}
+
+/** @deprecated Use `seedPlanFromSpecBody`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
+export function planSeedFromSpecBody(body: string, bodyLine = 1): PlanSeedResult | undefined {
+  return seedPlanFromSpecBody(body, bodyLine)?.match<PlanSeedResult>((text) => ({ ok: true, text }), (issues) => ({ ok: false, issues }));
 }
 
 function plainText(node: Nodes): string {

@@ -1,4 +1,4 @@
-import type { InputLimitCode } from '@conclave/core';
+import { formatDataPath, formatIssue, type DataPath, type InputLimitCode, type Issue } from '@conclave/core';
 
 /** Every kind of problem a task spec can have; `InputLimitCode`s are the input limits (size, depth, length, aliases). */
 export type SpecIssueCode =
@@ -16,29 +16,21 @@ export type SpecIssueCode =
   | 'branch_template';
 
 /** A path into the front-matter data: keys and list indexes. */
-export type SpecPath = readonly (string | number)[];
+export type SpecPath = DataPath;
 
-/** One problem with a spec: what, where (line/column in the spec file itself) and the fix. */
-export interface SpecIssue {
-  readonly code: SpecIssueCode;
-  readonly file?: string;
+/**
+ * One problem with a spec: core's `Issue`, always with its line and column in the spec file
+ * itself; a path into the front-matter unless the problem is the file as a whole.
+ */
+export interface SpecIssue extends Issue<SpecIssueCode> {
   /** 1-based line in the spec file (front-matter lines included). */
   readonly line: number;
   /** 1-based. */
   readonly column: number;
-  readonly path: SpecPath;
-  readonly message: string;
-  readonly fix: string;
 }
 
-/** `file:line:column path: message` then `fix: ...`, as compilers print them. */
-export function formatSpecIssue(issue: SpecIssue): string {
-  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
-  const path = formatSpecPath(issue.path);
-  return `${where} ${path === '' ? '' : `${path}: `}${issue.message}\n    fix: ${issue.fix}`;
-}
+/** @deprecated Use `formatIssue` from `@conclave/core`, the one formatter every loader's issues share; removed in the next release. */
+export const formatSpecIssue: (issue: SpecIssue) => string = formatIssue;
 
-/** `policy.failOpen`, `gates[1].name`. */
-export function formatSpecPath(path: SpecPath): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
-}
+/** @deprecated Use `formatDataPath` from `@conclave/core`; removed in the next release. */
+export const formatSpecPath: (path: SpecPath) => string = formatDataPath;

@@ -86,7 +86,7 @@ describe('parseSpec', () => {
 
   it('reports wrong types and missing fields with paths', () => {
     const issues = issuesOf('---\nid: "bad id"\ntitle: X\nacceptance: []\nbudgets: { maxRetries: -1 }\nlevel: fast\n---\n');
-    expect(issues.map((i) => [i.path.join('.'), i.line, i.column])).toEqual([
+    expect(issues.map((i) => [i.path?.join('.'), i.line, i.column])).toEqual([
       ['id', 2, 1],
       ['acceptance', 4, 1],
       ['budgets.maxRetries', 5, 12],

@@ -47,6 +47,7 @@ export interface TaskSpec {
   readonly file?: string;
 }
 
+/** @deprecated The shape of the deprecated `parseSpec` and `loadSpec`; `parseTaskSpec` and `loadTaskSpec` return a neverthrow `Result`. */
 export type SpecParseResult = { readonly ok: true; readonly spec: TaskSpec } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
 
 /** An issue before it has a position: what `parseDataText` places for us. */
@@ -64,16 +65,15 @@ interface UnplacedIssue {
  * `failOpen` outside level `speed`, repeated gate names or grants, a spec naming itself as parent
  * or next, a gate timeout longer than the task's, a branch template that is not a branch name.
  */
-export function parseSpec(text: string, file?: string): SpecParseResult {
+export function parseTaskSpec(text: string, file?: string): Result<TaskSpec, SpecIssue[]> {
   const where = file === undefined ? {} : { file };
   const split = splitFrontMatter(text);
-  if (!split.ok) return { ok: false, issues: [{ code: split.code, ...where, line: split.line, column: 1, path: [], message: split.message, fix: split.fix }] };
+  if (!split.ok) return err([{ code: split.code, ...where, line: split.line, column: 1, message: split.message, fix: split.fix }]);
 
   const parsed = parseDataText(split.yaml, file, (data) => validate(data));
   if (parsed.isErr()) {
-    return {
-      ok: false,
-      issues: parsed.error.map((issue): SpecIssue => ({
+    return err(
+      parsed.error.map((issue): SpecIssue => ({
         code: issue.code,
         ...where,
         // Lines of the YAML text count from its first line; the spec's count from the opening fence.
@@ -83,7 +83,7 @@ export function parseSpec(text: string, file?: string): SpecParseResult {
         message: issue.message,
         fix: issue.fix,
       })),
-    };
+    );
   }
   const input = parsed.value;
   const defaults = SPEC_DEFAULTS;
@@ -120,18 +120,32 @@ export function parseSpec(text: string, file?: string): SpecParseResult {
     source: text,
     ...where,
   };
-  return { ok: true, spec: deepFreeze(spec) };
+  return ok(deepFreeze(spec));
+}
+
+/** @deprecated Use `parseTaskSpec`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
+export function parseSpec(text: string, file?: string): SpecParseResult {
+  return fromResult(parseTaskSpec(text, file));
 }
 
 /** Reads and parses a spec file; a file that cannot be read is an issue too, never a throw. */
-export async function loadSpec(path: string): Promise<SpecParseResult> {
+export async function loadTaskSpec(path: string): Promise<Result<TaskSpec, SpecIssue[]>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return { ok: false, issues: [{ code: 'unreadable', file: path, line: 1, column: 1, path: [], message: `cannot read the spec: ${errorMessage(error)}`, fix: 'check the path and that the file is readable' }] };
+    return err([{ code: 'unreadable', file: path, line: 1, column: 1, message: `cannot read the spec: ${errorMessage(error)}`, fix: 'check the path and that the file is readable' }]);
   }
-  return parseSpec(text, path);
+  return parseTaskSpec(text, path);
+}
+
+/** @deprecated Use `loadTaskSpec`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
+export async function loadSpec(path: string): Promise<SpecParseResult> {
+  return fromResult(await loadTaskSpec(path));
+}
+
+function fromResult(result: Result<TaskSpec, SpecIssue[]>): SpecParseResult {
+  return result.match<SpecParseResult>((spec) => ({ ok: true, spec }), (issues) => ({ ok: false, issues }));
 }
 
 /** The branch name a template gives for a spec id. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import type { Builder } from '../builders/builder.js';
 import { createCommandBuilder } from '../builders/command-builder.js';
-import { parseSpec, type TaskSpec } from '../spec/task-spec.js';
+import { parseTaskSpec, type TaskSpec } from '../spec/task-spec.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 
 // The run keys (ADR 0025) of test runs go to a temp folder, not the user's state folder; child
@@ -84,9 +84,9 @@ export function loopFixtures(): {
       return made;
     },
     spec: (text) => {
-      const parsed = parseSpec(text, 'greet.md');
-      if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-      return parsed.spec;
+      const parsed = parseTaskSpec(text, 'greet.md');
+      if (parsed.isErr()) throw new Error(JSON.stringify(parsed.error));
+      return parsed.value;
     },
     agent: (mode) => createCommandBuilder({ command: `${process.execPath} ${TASK_AGENT} ${mode}`, promptVia: 'stdin' }),
     policy: { allow: ['node scripts/check.mjs'] },

@@ -3,7 +3,7 @@ import {
   MAX_SCORE,
   VERDICTS,
   type ConsensusResult,
-  type Dissent,
+  type DissentingScore,
   type InvalidVote,
   type MemberScore,
   type Rubric,
@@ -77,7 +77,7 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
   const rank = VERDICTS.indexOf(verdict);
 
   const members: MemberScore<A>[] = [];
-  const dissent: Dissent<A>[] = [];
+  const dissent: DissentingScore<A>[] = [];
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const { memberId, scores } = vote;
@@ -86,7 +86,7 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
     const ownVerdict = verdictOf(units[i] as number);
     if (ownVerdict === verdict) members.push({ memberId, weight, scores, score, verdict: ownVerdict });
     else {
-      const dissenter: Dissent<A> = { memberId, weight, scores, score, verdict: ownVerdict, direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below' };
+      const dissenter: DissentingScore<A> = { memberId, weight, scores, score, verdict: ownVerdict, direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below' };
       members.push(dissenter);
       dissent.push(dissenter);
     }
