@@ -149,6 +149,17 @@ describe('task loops on Restate', () => {
     expect(midRun).toBeGreaterThan(0);
   }, 30_000 + KILLS * 15_000);
 
+  it("maps the caller's deadline to a Restate cancellation: the run halts aborted, its remaining tasks unticked", async () => {
+    const { dir, calls } = await taskRepo('deadline');
+    const result = await client.runTask('task-deadline', submission(dir), { deadlineMs: 300 });
+    expect(result).toMatchObject({ outcome: 'halted', reason: 'aborted', stop: { kind: 'aborted' } });
+    expect(result.completed).not.toContain('second');
+    // Cancelled runs stay cancelled: asking again returns the same result and builds nothing more.
+    const builds = (await calls()).length;
+    expect(await client.runTask('task-deadline', submission(dir))).toEqual(result);
+    expect((await calls()).length).toBe(builds);
+  }, 30_000);
+
   it('refuses an unknown builder, a dirty work tree and a spec that does not parse with terminal errors naming the fix, never a retry loop', async () => {
     const { dir } = await taskRepo('refusals');
     await expect(client.runTask('task-no-builder', { ...submission(dir), builder: 'claude' })).rejects.toThrow(/no builder named \\?"claude\\?" on this worker: name one of scripted/);

@@ -1,4 +1,4 @@
-import { errorMessage } from '@conclave/core';
+import { errorMessage, type RunStep } from '@conclave/core';
 import { formatSpecIssue, parseSpec, runTaskLoop, type Builder, type CommandPolicy, type TaskLoopResult } from '@conclave/taskloop';
 import * as restate from '@restatedev/restate-sdk';
 import { readFile } from 'node:fs/promises';
@@ -70,18 +70,30 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
         if ('refused' in base) throw new restate.TerminalError(base.refused, { errorCode: 400 });
         // A replay must meet the tree its journal started from (ADR 0036), not one a killed attempt advanced.
         if (!first) await restoreWorkTree(workspace, base, parsed.spec.branch);
-        return runJournaled(ctx, (runStep) =>
+        // The loop halts with io_error when a step throws (ADR 0036); a step thrown by Restate's
+        // cancellation is the caller's abort, so the run is reported as aborted — still halted, no box ticked by it.
+        let cancelled: string | undefined;
+        const watchCancellation = (runStep: RunStep): RunStep => async (name, effect) => {
+          try {
+            return await runStep(name, effect);
+          } catch (error) {
+            if (error instanceof restate.TerminalError) cancelled ??= error.message;
+            throw error;
+          }
+        };
+        const result = await runJournaled(ctx, (runStep) =>
           runTaskLoop({
             workspace,
             spec: parsed.spec,
             builder,
-            runStep: journalBuildEdits(runStep, workspace),
+            runStep: journalBuildEdits(watchCancellation(runStep), workspace),
             ...(submission.commandPolicy === undefined ? {} : { commandPolicy: submission.commandPolicy }),
             ...(submission.plan === undefined ? {} : { plan: submission.plan }),
             ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
             ...(options.env === undefined ? {} : { env: options.env }),
           }),
         );
+        return cancelled !== undefined && result.outcome === 'halted' ? { ...result, reason: 'aborted', stop: { kind: 'aborted', message: `the run was cancelled in Restate: ${cancelled}` } } : result;
       },
     },
     options: WORKFLOW_OPTIONS,
