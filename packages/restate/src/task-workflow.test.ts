@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConclaveClient } from './client.js';
 import type { TaskSubmission } from './task-workflow.js';
 import { journaledStepNames } from './test-support/journal.js';
-import { killWorkerDuring } from './test-support/kill-worker.js';
+import { killWorkerDuring, sleep } from './test-support/kill-worker.js';
 import { startRestateCluster, type RestateCluster } from './test-support/restate-cluster.js';
 import type { RestateServer } from './test-support/restate-server.js';
 import type { WorkerProcess } from './test-support/worker-process.js';
@@ -148,6 +148,20 @@ describe('task loops on Restate', () => {
     }
     expect(midRun).toBeGreaterThan(0);
   }, 30_000 + KILLS * 15_000);
+
+  it('loses nothing when the Restate server itself is SIGKILLed mid-run and restarted on the same base dir', async () => {
+    const { dir, git, calls } = await taskRepo('server-kill');
+    await client.submitTask('task-server-kill', submission(dir));
+    await sleep(baseline.durationMs / 2);
+    await server.kill();
+    await sleep(200);
+    await server.restart();
+    const result = await client.runTask('task-server-kill', submission(dir));
+    expect(trail(git, result)).toEqual(baseline.trail);
+    const counts = countsOf(await calls());
+    expect(counts.size).toBe(baseline.gateSteps.size + 4);
+    for (const count of counts.values()) expect(count).toBeLessThanOrEqual(2);
+  }, 60_000);
 
   it("maps the caller's deadline to a Restate cancellation: the run halts aborted, its remaining tasks unticked", async () => {
     const { dir, calls } = await taskRepo('deadline');

@@ -87,6 +87,9 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
             spec: parsed.spec,
             builder,
             runStep: journalBuildEdits(watchCancellation(runStep), workspace),
+            // An attempt Restate gave up on (its connection dropped, the server died) must stop
+            // touching the work tree a new attempt restores: its builder and gates are killed, no effect starts.
+            signal: ctx.request().attemptCompletedSignal,
             ...(submission.commandPolicy === undefined ? {} : { commandPolicy: submission.commandPolicy }),
             ...(submission.plan === undefined ? {} : { plan: submission.plan }),
             ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
