@@ -45,7 +45,7 @@ type SpecRead = { readonly text: string } | { readonly refused: string };
  * that does not parse, an unknown builder or a dirty work tree is a terminal error, never retried.
  *
  * @example
- * await restate.serve({ services: [taskWorkflow({ builders: { claude: createClaudeAgentSdkBuilder({ query }) } })], port: 9080 });
+ * await restate.serve({ services: [taskWorkflow({ builders: { claude: createClaudeAgentSdkBuilder() } })], port: 9080 });
  */
 export function taskWorkflow(options: TaskWorkflowOptions) {
   return restate.workflow({
