@@ -1,9 +1,11 @@
 import { errorMessage } from '@conclave/core';
 import type { DebateResult } from '@conclave/council';
 import type { MeetingResult } from '@conclave/meeting';
+import type { TaskLoopResult } from '@conclave/taskloop';
 import * as clients from '@restatedev/restate-sdk-clients';
 import { DEBATE_WORKFLOW, type DebateSubmission, type debateWorkflow } from './debate-workflow.js';
 import { MEETING_WORKFLOW, type MeetingSubmission, type meetingWorkflow } from './meeting-workflow.js';
+import { TASK_WORKFLOW, type TaskSubmission, type taskWorkflow } from './task-workflow.js';
 
 /** Where the Restate server listens: its ingress (submit, attach) and its admin API (cancel). */
 export interface ConclaveClientOptions {
@@ -29,7 +31,7 @@ export interface Submitted {
   readonly status: 'Accepted' | 'PreviouslyAccepted';
 }
 
-/** Submits councils and meetings to Restate by a caller-given id, and awaits their results. */
+/** Submits councils, meetings and task loops to Restate by a caller-given id, and awaits their results. */
 export interface ConclaveClient {
   /** Submits a debate under `id`; submitting the same id again runs nothing new. */
   submitDebate(id: string, submission: DebateSubmission): Promise<Submitted>;
@@ -39,14 +41,18 @@ export interface ConclaveClient {
   submitMeeting(id: string, submission: MeetingSubmission): Promise<Submitted>;
   /** Submits (once per `id`) and waits for the meeting's result. */
   runMeeting(id: string, submission: MeetingSubmission, options?: AwaitOptions): Promise<MeetingResult>;
+  /** Submits a task-loop run under `id`; submitting the same id again runs nothing new. */
+  submitTask(id: string, submission: TaskSubmission): Promise<Submitted>;
+  /** Submits (once per `id`) and waits for the task loop's result; a cancelled run ends `halted`, reason `aborted`, no box ticked by it. */
+  runTask(id: string, submission: TaskSubmission, options?: AwaitOptions): Promise<TaskLoopResult>;
   /** Cancels a run by its invocation id: its engine aborts every call in flight and ends the run `aborted`. */
   cancel(invocationId: string): Promise<void>;
 }
 
-type Workflow = typeof debateWorkflow | typeof meetingWorkflow;
+type Workflow = typeof debateWorkflow | typeof meetingWorkflow | typeof taskWorkflow;
 
 /**
- * A client for the `debate` and `meet` workflows over Restate's ingress.
+ * A client for the `debate`, `meet` and `task` workflows over Restate's ingress.
  *
  * @example
  * const conclave = conclaveClient({ ingressUrl: 'http://localhost:8080', adminUrl: 'http://localhost:9070' });
@@ -98,6 +104,8 @@ export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
     runDebate: (id, submission, awaitOptions) => run<DebateResult>(DEBATE_WORKFLOW, id, submission, awaitOptions),
     submitMeeting: (id, submission) => submit(MEETING_WORKFLOW, id, submission),
     runMeeting: (id, submission, awaitOptions) => run<MeetingResult>(MEETING_WORKFLOW, id, submission, awaitOptions),
+    submitTask: (id, submission) => submit(TASK_WORKFLOW, id, submission),
+    runTask: (id, submission, awaitOptions) => run<TaskLoopResult>(TASK_WORKFLOW, id, submission, awaitOptions),
     cancel,
   };
 }

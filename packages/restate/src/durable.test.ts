@@ -3,13 +3,14 @@ import { loadBrief, runMeeting, type MeetingResult } from '@conclave/meeting';
 import { renderReport } from '@conclave/report';
 import { seededRandom } from '@conclave/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conclaveClient, type ConclaveClient } from './client.js';
+import type { ConclaveClient } from './client.js';
 import { debateRunRecord, meetingRunRecord } from './run-records.js';
 import { fakeProviderAdapters, startCountingProvider, type CountingProvider } from './test-support/fake-provider.js';
 import { BOARD_4X8, BRIEF } from './test-support/fixtures.js';
-import { journaledStepNames } from './test-support/journal.js';
-import { startRestateServer, type RestateServer } from './test-support/restate-server.js';
-import { startWorker, type WorkerProcess } from './test-support/worker-process.js';
+import { killWorkerDuring as killWorker, sleep } from './test-support/kill-worker.js';
+import { startRestateCluster, type RestateCluster } from './test-support/restate-cluster.js';
+import type { RestateServer } from './test-support/restate-server.js';
+import type { WorkerProcess } from './test-support/worker-process.js';
 
 // The issue asks for 50 seeded kills of the debate; `npm test` runs a few of each so the whole
 // suite stays fast, and `npm run test:kills` runs the full 50 (same code, same assertions).
@@ -22,21 +23,19 @@ let server: RestateServer;
 let fake: CountingProvider;
 let worker: WorkerProcess;
 let client: ConclaveClient;
+let cluster: RestateCluster | undefined;
 /** The uninterrupted debate and meeting: what every killed run must still reach, and how long one takes. */
 let debateBaseline: { result: DebateResult; durationMs: number };
 let meetingBaseline: { result: MeetingResult; durationMs: number; calls: number };
 
 beforeAll(async () => {
-  server = await startRestateServer();
   fake = await startCountingProvider(LATENCY_MS);
-  worker = await startWorker(fake.server.baseURL);
-  await server.register(worker.url);
-  client = conclaveClient({ ingressUrl: server.ingressUrl, adminUrl: server.adminUrl });
+  cluster = await startRestateCluster(fake.server.baseURL);
+  ({ server, worker, client } = cluster);
 }, 60_000);
 
 afterAll(async () => {
-  await worker?.close();
-  await server?.close();
+  await cluster?.close();
   await fake?.close();
 });
 
@@ -59,21 +58,7 @@ function callsFor(marker: string, before = Number.POSITIVE_INFINITY): Map<string
 }
 
 const sum = (counts: Map<string, number>): number => [...counts.values()].reduce((a, b) => a + b, 0);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Submits a run, SIGKILLs the worker after `delayMs`, reads which steps Restate had journaled
- * at that moment, restarts the worker and awaits the result.
- */
-async function killWorkerDuring<R>(submit: () => Promise<{ invocationId: string }>, attach: () => Promise<R>, delayMs: number) {
-  const { invocationId } = await submit();
-  await sleep(delayMs);
-  await worker.kill();
-  const killedAt = Date.now();
-  const journaled = await journaledStepNames(server.adminUrl, invocationId);
-  await worker.start();
-  return { result: await attach(), journaled, killedAt };
-}
+const killWorkerDuring = <R>(submit: () => Promise<{ invocationId: string }>, attach: () => Promise<R>, delayMs: number) => killWorker(server, worker, submit, attach, delayMs);
 
 describe('debates on Restate', () => {
   it('runs a council once per caller-given id, equal to the same debate run in process, each member paid once', async () => {

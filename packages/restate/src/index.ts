@@ -6,3 +6,5 @@ export { runJournaled } from './journaled-steps.js';
 export type { MeetingSubmission, MeetingWorkflowOptions } from './meeting-workflow.js';
 export { MEETING_WORKFLOW, meetingWorkflow } from './meeting-workflow.js';
 export { debateRunRecord, meetingRunRecord } from './run-records.js';
+export type { TaskSubmission, TaskWorkflowOptions } from './task-workflow.js';
+export { TASK_WORKFLOW, taskWorkflow } from './task-workflow.js';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -56,7 +57,12 @@ export async function startWorker(fakeBaseURL: string): Promise<WorkerProcess> {
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     const started = spawn(process.execPath, [bundle], {
-      env: { PATH: process.env.PATH ?? '', ...(process.env.CONCLAVE_WORKER_LOG ? { CONCLAVE_WORKER_LOG: '1' } : {}), CONCLAVE_WORKER_PORT: String(port), CONCLAVE_FAKE_BASE_URL: fakeBaseURL },
+      env: { PATH: process.env.PATH ?? '', ...(process.env.CONCLAVE_WORKER_LOG ? { CONCLAVE_WORKER_LOG: '1' } : {}), CONCLAVE_WORKER_PORT: String(port),
+        CONCLAVE_FAKE_BASE_URL: fakeBaseURL,
+        // The bundle lives elsewhere, so the agent script is named; the run keys go to a temp folder, not the user's.
+        CONCLAVE_TASK_AGENT: join(packageRoot, '..', 'taskloop', 'src', 'loop', 'test-fixtures', 'task-agent.js'),
+        CONCLAVE_STATE_DIR: process.env.CONCLAVE_STATE_DIR ?? join(tmpdir(), 'conclave-test-state'),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     child = started;

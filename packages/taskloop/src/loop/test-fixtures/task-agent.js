@@ -1,7 +1,8 @@
 // A stand-in coding agent for the task loop tests, run as a real child process by the command
 // builder. It reads the prompt on stdin, finds the task id and attempt number in it, and edits
 // the workspace: done/<task>.txt holds "ok <task>" when it does the job well.
-// Usage: node task-agent.js <mode>; modes: good, flaky (attempt 1 is broken), broken, tamper
+// Usage: node task-agent.js <mode> [calls-log]; a calls log (a path from the work tree, e.g. one
+// outside it that a restored tree cannot erase) gets "build <task> <attempt>" per build. Modes: good, flaky (attempt 1 is broken), broken, tamper
 // (also ticks a box in the plan ledger), edit-spec (also edits the spec snapshot), widen-policy
 // (also rewrites conclave.config.yaml to allow any command), slow (sleeps
 // TASK_AGENT_SLEEP_MS first, for the kill tests), needs-split (every task also breaks
@@ -27,6 +28,7 @@ if (task === undefined) {
 const attempt = Number(/This is attempt (\d+) of/.exec(prompt)?.[1] ?? '1');
 
 appendFileSync('build-log.txt', `${task} attempt ${attempt} start\n`);
+if (process.argv[3] !== undefined) appendFileSync(process.argv[3], `build ${task} ${attempt}\n`);
 if (mode === 'slow') await sleep(Number(process.env.TASK_AGENT_SLEEP_MS ?? '50'));
 mkdirSync('done', { recursive: true });
 const broken = mode === 'broken' || (mode === 'flaky' && attempt === 1);
