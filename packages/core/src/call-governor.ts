@@ -14,12 +14,12 @@ export type SpendStop =
 /** Options for a `CallGovernor`. */
 export interface CallGovernorOptions {
   /** Stop starting calls once this many calls or tokens (input + output) have been used. */
-  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
+  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number } | undefined;
   /** Deadline for each call (default 120 000 ms). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   readonly clock?: Clock;
   /** Runs each paid call as a named step (ADR 0035); the default runs it directly. */
-  readonly runStep?: RunStep;
+  readonly runStep?: RunStep | undefined;
   /** Told once, the first time the run must stop spending. */
   readonly onStop: (reason: SpendStop) => void;
 }

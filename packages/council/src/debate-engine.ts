@@ -126,10 +126,11 @@ class DebateRun {
     this.#events = createEventSink(listener);
     this.#listening = Boolean(listener);
     this.#started = clock.now();
+    // Unset options pass as undefined (the governor takes that as unset): no spreads to build.
     this.#governor = new CallGovernor({
-      ...(options.budget === undefined ? {} : { budget: options.budget }),
-      ...(options.memberTimeoutMs === undefined ? {} : { timeoutMs: options.memberTimeoutMs }),
-      ...(options.runStep === undefined ? {} : { runStep: options.runStep }),
+      budget: options.budget,
+      timeoutMs: options.memberTimeoutMs,
+      runStep: options.runStep,
       clock,
       onStop: (reason) => this.#stopWith(reason),
     });
