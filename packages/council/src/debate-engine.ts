@@ -216,7 +216,7 @@ class DebateRun {
       transcript,
       votes,
       failures,
-      usage: { ...this.#governor.usage, calls: this.#governor.calls },
+      usage: debateUsage(this.#governor.usage, this.#governor.calls),
       timings: this.#timings,
       durationMs,
       listenerErrors: this.#events.listenerErrors,
@@ -341,6 +341,19 @@ class DebateRun {
  */
 function debateStepName(boardId: string, phaseIndex: number, phase: string, memberId: string): string {
   return `debate/${boardId}/${phaseIndex}-${phase}/${memberId}/1`;
+}
+
+/** The debate's usage: the governor's, field by field (a spread of it was a noticeable part of a small debate's own work), and the calls. */
+function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
+  const { inputTokens, outputTokens, cachedInputTokens, costUsd } = usage;
+  if (cachedInputTokens === undefined && costUsd === undefined) return { inputTokens, outputTokens, calls };
+  return {
+    inputTokens,
+    outputTokens,
+    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+    ...(costUsd === undefined ? {} : { costUsd }),
+    calls,
+  };
 }
 
 /** The caps a debate runs under: the caller's option over the board's own. */
