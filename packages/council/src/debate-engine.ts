@@ -100,7 +100,8 @@ class DebateRun {
   readonly #board: Board;
   readonly #options: DebateOptions;
   readonly #clock: Clock;
-  readonly #events: ReturnType<typeof createEventSink<DebateEvent>>;
+  /** The event sink, made only when someone listens (`#emit` is called only then). */
+  readonly #events: ReturnType<typeof createEventSink<DebateEvent>> | undefined;
   /**
    * Whether anyone hears the events. Nothing else reads them, so without a listener none is
    * built: on a debate of one-member phases the events were a fifth of the engine's own work.
@@ -123,8 +124,8 @@ class DebateRun {
     this.#options = options;
     this.#clock = clock;
     const listener = options.onEvent;
-    this.#events = createEventSink(listener);
     this.#listening = Boolean(listener);
+    this.#events = this.#listening ? createEventSink(listener) : undefined;
     this.#started = clock.now();
     // Unset options pass as undefined (the governor takes that as unset): no spreads to build.
     this.#governor = new CallGovernor({
@@ -219,7 +220,7 @@ class DebateRun {
       usage: debateUsage(this.#governor.usage, this.#governor.calls),
       timings: this.#timings,
       durationMs,
-      listenerErrors: this.#events.listenerErrors,
+      listenerErrors: this.#events === undefined ? [] : this.#events.listenerErrors,
     };
   }
 
@@ -331,7 +332,7 @@ class DebateRun {
    */
   #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
     (event as { at?: number }).at = this.#clock.now() - this.#started;
-    this.#events.emit(event as DebateEvent);
+    this.#events?.emit(event as DebateEvent);
   }
 }
 
