@@ -14,15 +14,18 @@ export type SpendStop =
 /** Options for a `CallGovernor`. */
 export interface CallGovernorOptions {
   /** Stop starting calls once this many calls or tokens (input + output) have been used. */
-  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
+  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number } | undefined;
   /** Deadline for each call (default 120 000 ms). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   readonly clock?: Clock;
   /** Runs each paid call as a named step (ADR 0035); the default runs it directly. */
-  readonly runStep?: RunStep;
+  readonly runStep?: RunStep | undefined;
   /** Told once, the first time the run must stop spending. */
   readonly onStop: (reason: SpendStop) => void;
 }
+
+/** The detach of a call that was never tracked. */
+const NO_DETACH = (): void => undefined;
 
 /**
  * The spending side of an engine run (the council's debate, the meeting): it counts calls and
@@ -33,7 +36,8 @@ export interface CallGovernorOptions {
  */
 export class CallGovernor {
   readonly #options: CallGovernorOptions;
-  readonly #inflight = new Set<(reason: unknown) => void>();
+  /** The stops of the calls in flight; made at the first call that needs tracking. */
+  #inflight: Set<(reason: unknown) => void> | undefined;
   readonly #onAbort = (): void => this.#abort();
   /** How each call follows the run: stopped at once after an abort, else tracked while in flight. */
   readonly #follow: FollowCaller = (stop) => {
@@ -41,10 +45,15 @@ export class CallGovernor {
       stop(this.#signal?.reason);
       return undefined;
     }
-    this.#inflight.add(stop);
-    return () => this.#inflight.delete(stop);
+    // Following no signal and running no steps, nothing can abort the run: no call needs tracking.
+    if (this.#unabortable) return NO_DETACH;
+    const inflight = (this.#inflight ??= new Set());
+    inflight.add(stop);
+    return () => inflight.delete(stop);
   };
   #aborted = false;
+  /** Set by `follow` when neither a caller's signal nor a step runner can abort the run. */
+  #unabortable = false;
   #signal: AbortSignal | undefined;
   #stopped = false;
   #calls = 0;
@@ -60,6 +69,7 @@ export class CallGovernor {
    */
   follow(signal: AbortSignal | undefined): void {
     this.#signal = signal;
+    this.#unabortable = signal === undefined && this.#options.runStep === undefined;
     if (signal?.aborted) this.#abort();
     else signal?.addEventListener('abort', this.#onAbort, { once: true });
   }
@@ -136,7 +146,7 @@ export class CallGovernor {
   #abort(message?: string, reason: unknown = this.#signal?.reason): void {
     this.#aborted = true;
     this.#stop({ kind: 'aborted', message: message ?? (reason === undefined ? 'aborted by the caller' : errorMessage(reason)) });
-    for (const stop of [...this.#inflight]) stop(reason);
+    if (this.#inflight !== undefined) for (const stop of [...this.#inflight]) stop(reason);
   }
 
   #stop(reason: SpendStop): void {

@@ -107,7 +107,8 @@ class DebateRun {
   readonly #board: Board;
   readonly #options: DebateOptions;
   readonly #clock: Clock;
-  readonly #events: ReturnType<typeof createEventSink<DebateEvent>>;
+  /** The event sink, made only when someone listens (`#emit` is called only then). */
+  readonly #events: ReturnType<typeof createEventSink<DebateEvent>> | undefined;
   /**
    * Whether anyone hears the events. Nothing else reads them, so without a listener none is
    * built: on a debate of one-member phases the events were a fifth of the engine's own work.
@@ -116,7 +117,11 @@ class DebateRun {
   readonly #timings: MemberTiming[] = [];
   readonly #started: number;
   #global: ConcurrencyLimiter | undefined;
-  readonly #perAdapter = new Map<string, ConcurrencyLimiter>();
+  /** Made at the first call: a debate whose members all share one adapter needs one entry. */
+  #perAdapter: Map<string, ConcurrencyLimiter> | undefined;
+  /** The caps in force, worked out once (the input check and each limiter read them). */
+  #capsInForce: { global: number; perAdapter: Readonly<Record<string, number>> } | undefined;
+  #mostMembers: number | undefined;
   #stop: DebateStopReason | undefined;
   /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
   readonly #governor: CallGovernor;
@@ -126,13 +131,14 @@ class DebateRun {
     this.#options = options;
     this.#clock = clock;
     const listener = options.onEvent;
-    this.#events = createEventSink(listener);
     this.#listening = Boolean(listener);
+    this.#events = this.#listening ? createEventSink(listener) : undefined;
     this.#started = clock.now();
+    // Unset options pass as undefined (the governor takes that as unset): no spreads to build.
     this.#governor = new CallGovernor({
-      ...(options.budget === undefined ? {} : { budget: options.budget }),
-      ...(options.memberTimeoutMs === undefined ? {} : { timeoutMs: options.memberTimeoutMs }),
-      ...(options.runStep === undefined ? {} : { runStep: options.runStep }),
+      budget: options.budget,
+      timeoutMs: options.memberTimeoutMs,
+      runStep: options.runStep,
       clock,
       onStop: (reason) => this.#stopWith(reason),
     });
@@ -154,11 +160,14 @@ class DebateRun {
     /** One vote per contribution, in transcript order, with the member's board weight. */
     const votes: Vote[] = [];
     const failures: MemberFailure[] = [];
-    const facts = input.ok ? [...board.facts, ...(this.#options.facts ?? [])] : [];
+    const extraFacts = this.#options.facts;
+    // A debate with no facts of its own shows the board's list as it is: no copy needed.
+    const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
     const context = renderContext(this.#options.context);
     const earlier = new EarlierPhases({ board, question, ...(context === undefined ? {} : { context }), facts });
 
-    for (const [phaseIndex, phase] of phases.entries()) {
+    for (let phaseIndex = 0; phaseIndex < phases.length; phaseIndex += 1) {
+      const phase = phases[phaseIndex] as Phase;
       if (this.#stop) {
         for (const member of phase.members) failures.push(this.#notRun(phase, phaseIndex, member));
         continue;
@@ -223,10 +232,10 @@ class DebateRun {
       transcript,
       votes,
       failures,
-      usage: { ...this.#governor.usage, calls: this.#governor.calls },
+      usage: debateUsage(this.#governor.usage, this.#governor.calls),
       timings: this.#timings,
       durationMs,
-      listenerErrors: this.#events.listenerErrors,
+      listenerErrors: this.#events === undefined ? [] : this.#events.listenerErrors,
     };
   }
 
@@ -292,10 +301,11 @@ class DebateRun {
   }
 
   #limiterFor(adapterId: string): ConcurrencyLimiter {
-    let limiter = this.#perAdapter.get(adapterId);
+    const perAdapter = (this.#perAdapter ??= new Map<string, ConcurrencyLimiter>());
+    let limiter = perAdapter.get(adapterId);
     if (!limiter) {
       limiter = createLimiter(this.#binding(this.#caps().perAdapter[adapterId] ?? Number.POSITIVE_INFINITY));
-      this.#perAdapter.set(adapterId, limiter);
+      perAdapter.set(adapterId, limiter);
     }
     return limiter;
   }
@@ -308,16 +318,21 @@ class DebateRun {
    * the burst's critical path (ADR 0019).
    */
   #binding(cap: number): number {
-    const largestPhase = this.#board.phases.reduce((most, phase) => Math.max(most, phase.members.length), 0);
-    return cap >= largestPhase ? Number.POSITIVE_INFINITY : cap;
+    return cap >= this.#largestPhase() ? Number.POSITIVE_INFINITY : cap;
+  }
+
+  /** The most members any phase has (read once: every limiter the debate makes asks). */
+  #largestPhase(): number {
+    if (this.#mostMembers === undefined) {
+      let most = 0;
+      for (const phase of this.#board.phases) most = Math.max(most, phase.members.length);
+      this.#mostMembers = most;
+    }
+    return this.#mostMembers;
   }
 
   #caps(): { global: number; perAdapter: Readonly<Record<string, number>> } {
-    const option = this.#options.concurrency;
-    const board = this.#board.concurrency;
-    if (option === undefined) return board;
-    if (typeof option === 'number') return { global: option, perAdapter: board.perAdapter };
-    return { global: option.global ?? board.global, perAdapter: { ...board.perAdapter, ...option.perAdapter } };
+    return (this.#capsInForce ??= capsInForce(this.#options.concurrency, this.#board.concurrency));
   }
 
   #validateInput(): { ok: true; question: string } | { ok: false; message: string } {
@@ -325,7 +340,7 @@ class DebateRun {
     const { question, memberTimeoutMs, budget } = this.#options;
     if (typeof question !== 'string' || question.trim() === '') return { ok: false, message: 'question must be a non-empty string' };
     const caps = this.#caps();
-    const badCap = [caps.global, ...Object.values(caps.perAdapter)].find((cap) => !(Number.isInteger(cap) && cap >= 1));
+    const badCap = firstBadCap(caps);
     if (badCap !== undefined) return { ok: false, message: `concurrency caps must be integers of 1 or more, got ${badCap}` };
     if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return { ok: false, message: `memberTimeoutMs must be above 0, got ${memberTimeoutMs}` };
     for (const key of ['maxCalls', 'maxTokens'] as const) {
@@ -343,7 +358,7 @@ class DebateRun {
    */
   #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
     (event as { at?: number }).at = this.#clock.now() - this.#started;
-    this.#events.emit(event as DebateEvent);
+    this.#events?.emit(event as DebateEvent);
   }
 }
 
@@ -353,6 +368,38 @@ class DebateRun {
  */
 function debateStepName(boardId: string, phaseIndex: number, phase: string, memberId: string): string {
   return `debate/${boardId}/${phaseIndex}-${phase}/${memberId}/1`;
+}
+
+/** The debate's usage: the governor's, field by field (a spread of it was a noticeable part of a small debate's own work), and the calls. */
+function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
+  const { inputTokens, outputTokens, cachedInputTokens, costUsd } = usage;
+  if (cachedInputTokens === undefined && costUsd === undefined) return { inputTokens, outputTokens, calls };
+  return {
+    inputTokens,
+    outputTokens,
+    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+    ...(costUsd === undefined ? {} : { costUsd }),
+    calls,
+  };
+}
+
+/** The caps a debate runs under: the caller's option over the board's own. */
+function capsInForce(option: ConcurrencyOption | undefined, board: Board['concurrency']): { global: number; perAdapter: Readonly<Record<string, number>> } {
+  if (option === undefined) return board;
+  if (typeof option === 'number') return { global: option, perAdapter: board.perAdapter };
+  return { global: option.global ?? board.global, perAdapter: { ...board.perAdapter, ...option.perAdapter } };
+}
+
+/** The first cap that is not a whole number of 1 or more, or undefined (a walk: no list of the caps is made). */
+function firstBadCap(caps: { global: number; perAdapter: Readonly<Record<string, number>> }): number | undefined {
+  const valid = (cap: number) => Number.isInteger(cap) && cap >= 1;
+  if (!valid(caps.global)) return caps.global;
+  for (const key in caps.perAdapter) {
+    if (!Object.hasOwn(caps.perAdapter, key)) continue;
+    const cap = caps.perAdapter[key] as number;
+    if (!valid(cap)) return cap;
+  }
+  return undefined;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

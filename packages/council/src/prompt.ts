@@ -77,14 +77,15 @@ export class EarlierPhases {
   /** Adds a finished phase: its valid contributions and its members that gave no vote. */
   append(phaseIndex: number, phaseName: string, contributions: readonly Contribution[], failures: readonly MemberFailure[]): void {
     if (contributions.length === 0 && failures.length === 0) return;
-    const lines = [`## Phase ${phaseIndex + 1}: ${phaseName}`];
+    // Appended line by line (a rope, no list of lines to join).
+    let block = `\n## Phase ${phaseIndex + 1}: ${phaseName}`;
     for (const c of contributions) {
-      lines.push(`### ${c.memberId}`, c.statement, `Scores: ${scoresLine(c.scores)}`);
+      block += `\n### ${c.memberId}\n${c.statement}\nScores: ${scoresLine(c.scores)}`;
       // Frozen: later phases' requests hold the same entry, so no adapter may change it for them.
       this.#entries.push(Object.freeze({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
     }
-    for (const f of failures) lines.push(`(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`);
-    this.#blocks += `\n${lines.join('\n')}`;
+    for (const f of failures) block += `\n(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`;
+    this.#blocks += block;
   }
 
   /** The requests for every member of `phase`, which sees exactly the phases appended so far. */
