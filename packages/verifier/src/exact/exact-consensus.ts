@@ -51,7 +51,8 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
 
   const axisWeights = axes.map((axis) => rubric.weights[axis]);
   let memberPlaces = 0;
-  for (const vote of valid) if (vote.weight !== undefined) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
+  // Whole weights (the usual ones) have no places: no need to count them.
+  for (const vote of valid) if (vote.weight !== undefined && !Number.isInteger(vote.weight)) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
   const weights: ExactInt[] = [];
   const units: number[] = [];
   const weightTotal = new ExactTotal();
@@ -62,14 +63,22 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const plainWeight = vote.weight ?? 1;
-    const weight = scaledWithin(plainWeight, memberPlaces);
-    const memberUnits = rowUnits(rows, i * width, axisWeights);
+    // With no places to scale by, a weight (at most MAX_MEMBER_WEIGHT) counts as it is.
+    const weight = memberPlaces === 0 && Number.isSafeInteger(plainWeight) ? plainWeight : scaledWithin(plainWeight, memberPlaces);
+    // One pass over the row: the member's rubric-weighted sum and its share of each axis sum.
+    const at = i * width;
+    let approx = 0;
+    for (let a = 0; a < width; a += 1) {
+      const score = rows[at + a] as number;
+      approx += (axisWeights[a] as number) * score;
+      axisSums[a] = (axisSums[a] as number) + plainWeight * score;
+    }
+    const memberUnits = unitsOfRow(approx, rows, at, axisWeights);
     weights.push(weight);
     units.push(memberUnits);
     weightTotal.add(weight, 1);
     scoreTotal.add(weight, memberUnits);
     weightSum += plainWeight;
-    for (let a = 0; a < width; a += 1) axisSums[a] = (axisSums[a] as number) + plainWeight * (rows[i * width + a] as number);
   }
   const scoreUnits = ratioUnits(scoreTotal, weightTotal);
   const verdictOf = verdictRule(rubric.thresholds);
@@ -134,9 +143,14 @@ export function exactMemberUnits<A extends string>(scores: Readonly<Record<A, nu
  * the rounding could go either way, is computed again in exact decimals.
  */
 function rowUnits(rows: Row, at: number, axisWeights: readonly number[]): number {
-  const width = axisWeights.length;
   let approx = 0;
-  for (let a = 0; a < width; a += 1) approx += (axisWeights[a] as number) * (rows[at + a] as number);
+  for (let a = 0; a < axisWeights.length; a += 1) approx += (axisWeights[a] as number) * (rows[at + a] as number);
+  return unitsOfRow(approx, rows, at, axisWeights);
+}
+
+/** `rowUnits`, given the row's rubric-weighted sum as summed in floating point (`approx`, in axis order). */
+function unitsOfRow(approx: number, rows: Row, at: number, axisWeights: readonly number[]): number {
+  const width = axisWeights.length;
   const decided = roundedIfClear(approx, (width + 4) * EPSILON * approx);
   if (decided !== undefined) return clamp(decided);
   let rubricPlaces = 0;
