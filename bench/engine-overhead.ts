@@ -14,7 +14,8 @@
  * so every sample carries its share of garbage collection, the shapes taking turns) and the largest over the smallest; target <= 1.2.
  */
 import { safeRun } from '@conclave/core';
-import { buildPhaseRequests, DebateEngine, MAX_PHASE_MEMBERS, parseMemberReply } from '@conclave/council';
+import { buildPhaseRequests, parseMemberReply } from '@conclave/council/internal';
+import { DebateEngine, MAX_PHASE_MEMBERS } from '@conclave/council';
 import { instantAdapter, replyText, success, syntheticBoard } from './fixtures.js';
 import { figure, round, roundStats, sample, sampleSync, stats, type BenchResult } from './harness.js';
 

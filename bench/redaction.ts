@@ -4,7 +4,7 @@
  * it), lines without one that it alters (≤ 2 %), and the time to redact a 10 MB gate log
  * (< 200 ms) with a few secrets in it and the run's secret values listed, as the loop calls it.
  */
-import { redactSecrets, SECRET_RULE_SET } from '@conclave/taskloop';
+import { redactSecrets, SECRET_RULE_SET } from '@conclave/taskloop/security';
 import { figure, round, roundStats, sampleSync, stats, type BenchResult } from './harness.js';
 import { LOG_LINES, NEGATIVE_LINES, positiveLines } from './redaction-corpus.js';
 

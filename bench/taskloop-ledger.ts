@@ -12,7 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkLedger, flip, initLedger, nextRunnable, openLedger, parsePlan, planFromTasks } from '@conclave/taskloop';
+import { checkLedger, flip, initLedger, nextRunnable, openLedger, parsePlan, planFromTasks } from '@conclave/taskloop/ledger';
 import { figure, round, roundStats, sample, stats, type BenchResult } from './harness.js';
 
 const PARENTS = 1_000;

@@ -20,7 +20,8 @@ import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseSpec, runTaskLoop, type Builder, type EvidenceBundle } from '@conclave/taskloop';
+import { parseSpec } from '@conclave/taskloop/spec';
+import { runTaskLoop, type Builder, type EvidenceBundle } from '@conclave/taskloop';
 import { figure, round, stats, type BenchResult } from './harness.js';
 
 const TASKS = 20;

@@ -9,7 +9,7 @@
  * style); at depth 0 the build runs for real, so three. The issue gives no target: figures only.
  */
 import type { ModelRequest } from '@conclave/core';
-import { buildInputPack, modelVerifierKinds, runVerifier, type InputPack, type VerifierKind, type VerifierStates } from '@conclave/taskloop';
+import { buildInputPack, modelVerifierKinds, runVerifier, type InputPack, type VerifierKind, type VerifierStates } from '@conclave/taskloop/judgement';
 import { scriptedAdapter } from '@conclave/testing';
 import { figure, type BenchResult } from './harness.js';
 

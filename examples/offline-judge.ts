@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@conclave/core';
 import { scriptedAdapter } from '@conclave/testing';
-import { SPLIT_PROTOCOL, VERIFIER_PROTOCOL, type VerifierKind, type VerifierStates } from '@conclave/taskloop';
+import { SPLIT_PROTOCOL, VERIFIER_PROTOCOL, type VerifierKind, type VerifierStates } from '@conclave/taskloop/judgement';
 
 /** The bulleted lines under a heading of a request, e.g. the acceptance criteria or the failures. */
 function bullets(request: ModelRequest, heading: string): string[] {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePlan } from '@conclave/taskloop';
+import { parsePlan } from '@conclave/taskloop/ledger';
 
 /** What the plan says at one moment. */
 export type PlanTicks = { readonly state: 'absent' } | { readonly state: 'unparseable'; readonly reason: string } | { readonly state: 'ok'; readonly ticked: ReadonlySet<string> };

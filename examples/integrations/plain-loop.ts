@@ -1,7 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { createGuardian } from '@conclave/guardian';
-import { gateDefinitionSchema, runGates, safeBuild, scrubbedEnv, secretValuesFrom, type BuildFeedback, type BuildTask, type GateRunReport } from '@conclave/taskloop';
+import { gateDefinitionSchema, runGates, type GateRunReport } from '@conclave/taskloop/gates';
+import { safeBuild } from '@conclave/taskloop/builders';
+import { scrubbedEnv, secretValuesFrom } from '@conclave/taskloop/security';
+import type { BuildFeedback, BuildTask } from '@conclave/taskloop';
 import { scriptedAdapter } from '@conclave/testing';
 import { offlineAgent, sampleWorkspace } from '../sample-workspace.js';
 

@@ -2,7 +2,8 @@ import { formatIssue, type Issue } from '@conclave/core';
 import type { BoardIssue, BoardIssueCode } from '@conclave/council';
 import type { BriefIssue, BriefIssueCode } from '@conclave/meeting';
 import type { RubricIssue } from '@conclave/scoring';
-import type { PlanIssue, PlanIssueCode, SpecIssue, SpecIssueCode } from '@conclave/taskloop';
+import type { PlanIssue, PlanIssueCode } from '@conclave/taskloop/ledger';
+import type { SpecIssue, SpecIssueCode } from '@conclave/taskloop';
 import { describe, expectTypeOf, it } from 'vitest';
 
 // Type-level tests: `npm run typecheck` proves them, and vitest runs the file so each one is

@@ -2,7 +2,9 @@ import * as z from 'zod';
 import type { DecisionRecord, PanelVerdict, VerificationReport, EmissionDecision } from '@conclave/verifier';
 import type { DebateResult } from '@conclave/council';
 import type { AdrDraft, MeetingResult } from '@conclave/meeting';
-import type { EvidenceBundle, GuardianTimelineEntry, PlanItem, TaskLoopResult, TimelineEntry } from '@conclave/taskloop';
+import type { EvidenceBundle, TaskLoopResult, TimelineEntry } from '@conclave/taskloop';
+import type { GuardianTimelineEntry } from '@conclave/taskloop/guardian';
+import type { PlanItem } from '@conclave/taskloop/ledger';
 
 /**
  * The one file format every conclave run is saved in, and the only input the HTML report reads.

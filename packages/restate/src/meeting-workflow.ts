@@ -1,4 +1,5 @@
-import { formatBriefIssue, loadBrief, runMeeting, type BriefInput, type MeetingAdapters, type MeetingOptions, type MeetingResult } from '@conclave/meeting';
+import { loadBrief, runMeeting, type BriefInput, type MeetingAdapters, type MeetingOptions, type MeetingResult } from '@conclave/meeting';
+import { formatIssue } from '@conclave/core';
 import * as restate from '@restatedev/restate-sdk';
 import { runJournaled } from './journaled-steps.js';
 import { WORKFLOW_OPTIONS } from './retry-policy.js';
@@ -27,7 +28,7 @@ export function meetingWorkflow(options: MeetingWorkflowOptions) {
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: MeetingSubmission): Promise<MeetingResult> => {
         const loaded = loadBrief(submission.brief);
-        if (loaded.isErr()) throw new restate.TerminalError(`the submitted brief does not load:\n${loaded.error.map(formatBriefIssue).join('\n')}`, { errorCode: 400 });
+        if (loaded.isErr()) throw new restate.TerminalError(`the submitted brief does not load:\n${loaded.error.map(formatIssue).join('\n')}`, { errorCode: 400 });
         const { brief: _brief, ...rest } = submission;
         return runJournaled(ctx, (runStep) => runMeeting(loaded.value, { ...rest, adapters: options.adapters, runStep }));
       },

@@ -17,7 +17,7 @@ import {
   type TrackRecord,
   type Vote,
 } from '@conclave/scoring';
-import { writeFileAtomic } from '@conclave/taskloop';
+import { writeFileAtomic } from '@conclave/taskloop/ledger';
 import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';

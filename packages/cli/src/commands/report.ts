@@ -1,5 +1,5 @@
 import { parseRunRecordText, renderReport } from '@conclave/report';
-import { redactDeep, secretValuesFrom } from '@conclave/taskloop';
+import { redactDeep, secretValuesFrom } from '@conclave/taskloop/security';
 import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';

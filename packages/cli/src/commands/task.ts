@@ -2,22 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { formatIssue } from '@conclave/core';
 import { runRecord, type TaskRunRecord } from '@conclave/report';
-import {
-  CONCLAVE_DIR,
-  createCommandBuilder,
-  createGuardian,
-  guardianResolutionsText,
-  readRunEvidence,
-  readRunSettings,
-  redactDeep,
-  runTaskLoop,
-  secretValuesFrom,
-  writeRunSettings,
-  type Guardian,
-  type TaskLoopResult,
-  type TaskSpec,
-  type TimelineEntry,
-} from '@conclave/taskloop';
+import { CONCLAVE_DIR } from '@conclave/taskloop/ledger';
+import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec, type TimelineEntry } from '@conclave/taskloop';
+import { createGuardian, guardianResolutionsText, type Guardian } from '@conclave/taskloop/guardian';
+import { readRunSettings, writeRunSettings } from '@conclave/taskloop/internal';
+import { redactDeep, secretValuesFrom } from '@conclave/taskloop/security';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';

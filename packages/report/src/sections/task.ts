@@ -1,4 +1,6 @@
-import type { EvidenceBundle, GuardianTimelineEntry, PlanItem, TaskLoopResult, TimelineEntry } from '@conclave/taskloop';
+import type { EvidenceBundle, TaskLoopResult, TimelineEntry } from '@conclave/taskloop';
+import type { GuardianTimelineEntry } from '@conclave/taskloop/guardian';
+import type { PlanItem } from '@conclave/taskloop/ledger';
 import { badge, bullets, duration, facts, heading, html, join, list, num, pre, table, type SafeHtml, type Tone } from '../html.js';
 import type { TaskRunRecord } from '../run-record.js';
 import { guarded, sectionId, type SectionContext } from '../section-context.js';

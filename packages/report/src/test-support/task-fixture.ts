@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModelAdapter } from '@conclave/core';
-import { createCommandBuilder, createGuardian, parseSpec, readRunEvidence, runTaskLoop, SPLIT_PROTOCOL, type GuardianOptions, type TaskLoopResult, type TaskSpec } from '@conclave/taskloop';
+import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec } from '@conclave/taskloop';
+import { createGuardian, type GuardianOptions } from '@conclave/taskloop/guardian';
+import { parseSpec } from '@conclave/taskloop/spec';
+import { SPLIT_PROTOCOL } from '@conclave/taskloop/judgement';
 import { runRecord, type TaskRunRecord } from '../run-record.js';
 
 const AGENT = fileURLToPath(new URL('task-agent.js', import.meta.url));
