@@ -1,5 +1,6 @@
-import { errorMessage, type RunStep } from '@conclave/core';
-import { formatSpecIssue, parseSpec, runTaskLoop, type Builder, type CommandPolicy, type TaskLoopResult } from '@conclave/taskloop';
+import { errorMessage, formatIssue, type RunStep } from '@conclave/core';
+import { parseTaskSpec, runTaskLoop, type Builder, type TaskLoopResult } from '@conclave/taskloop';
+import type { CommandPolicy } from '@conclave/taskloop/security';
 import * as restate from '@restatedev/restate-sdk';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
@@ -60,8 +61,8 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
         // Read once: a spec edited while the run is resumed must not change what the journal replays.
         const read = await ctx.run<SpecRead>('task/spec', () => readFile(specPath, 'utf8').then((text) => ({ text }), (error: unknown) => ({ refused: `cannot read the spec ${specPath}: ${errorMessage(error)}` })));
         if ('refused' in read) throw new restate.TerminalError(read.refused, { errorCode: 400 });
-        const parsed = parseSpec(read.text, specPath);
-        if (!parsed.ok) throw new restate.TerminalError(`the submitted spec does not parse:\n${parsed.issues.map(formatSpecIssue).join('\n')}`, { errorCode: 400 });
+        const parsed = parseTaskSpec(read.text, specPath);
+        if (parsed.isErr()) throw new restate.TerminalError(`the submitted spec does not parse:\n${parsed.error.map(formatIssue).join('\n')}`, { errorCode: 400 });
         let first = false;
         const base = await ctx.run<WorkTreeBase | { refused: string }>('task/base', () => {
           first = true;
@@ -69,7 +70,7 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
         });
         if ('refused' in base) throw new restate.TerminalError(base.refused, { errorCode: 400 });
         // A replay must meet the tree its journal started from (ADR 0036), not one a killed attempt advanced.
-        if (!first) await restoreWorkTree(workspace, base, parsed.spec.branch);
+        if (!first) await restoreWorkTree(workspace, base, parsed.value.branch);
         // The loop halts with io_error when a step throws (ADR 0036); a step thrown by Restate's
         // cancellation is the caller's abort, so the run is reported as aborted — still halted, no box ticked by it.
         let cancelled: string | undefined;
@@ -84,7 +85,7 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
         const result = await runJournaled(ctx, (runStep) =>
           runTaskLoop({
             workspace,
-            spec: parsed.spec,
+            spec: parsed.value,
             builder,
             runStep: journalBuildEdits(watchCancellation(runStep), workspace),
             // An attempt Restate gave up on (its connection dropped, the server died) must stop
