@@ -64,6 +64,7 @@ export { createClaudeAgentSdkBuilder } from './builders/claude-agent-sdk-builder
 export type { AttemptDecision, AttemptState, HaltReason, JudgedAttempt, LoopConfig, LoopEffect, LoopEvent, LoopState, RunBudget, TaskDisposition } from './loop/loop-step.js';
 export { decideAttempt, feedbackFrom, initialLoopState, loopStep } from './loop/loop-step.js';
 export type { EvidenceBundle, TimelineEntry } from './loop/evidence-store.js';
+export type { TaskLoopEvent, TaskLoopEventType } from './loop/task-loop-event.js';
 export type { BundleJudgement } from './loop/evidence-store.js';
 export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
