@@ -51,7 +51,7 @@ export type { ProcessOutcome, ProcessSpec } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
 
 // Builders: the agent that does the work.
-export type { BuildContext, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builders/builder.js';
+export type { BuildContext, BuildFailure, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builders/builder.js';
 export type { SafeBuildOptions } from './builders/safe-build.js';
 export { safeBuild } from './builders/safe-build.js';
 export { renderBuildPrompt } from './builders/build-prompt.js';
@@ -66,7 +66,7 @@ export { decideAttempt, feedbackFrom, initialLoopState, loopStep } from './loop/
 export type { EvidenceBundle, TimelineEntry } from './loop/evidence-store.js';
 export type { TaskLoopEvent, TaskLoopEventType } from './loop/task-loop-event.js';
 export type { BundleJudgement } from './loop/evidence-store.js';
-export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
+export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult, TaskLoopStopReason } from './loop/run-task-loop.js';
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
 export type { RunTaskContext } from './loop/run-task.js';
 export { runTask } from './loop/run-task.js';
@@ -107,7 +107,7 @@ export { askStructured, exchangesCostUsd } from './model/ask-structured.js';
 
 // Guardian: alignment monitoring of progress reports against the original intent.
 // Deprecated: the guardian moved to @conclave/guardian; these re-exports stay for one release.
-export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, JobRefusal, PendingReport, Transition } from '@conclave/guardian';
+export type { AlignmentStatus, EvaluationOutcome, GuardianBlock, GuardianError, GuardianMode, GuardianState, GuardianTransition, JobRefusal, PendingReport, Transition } from '@conclave/guardian';
 export { applyOutcomeStep, enqueueReportStep, GUARDIAN_MODES, initialGuardianState, jobGate, startJobStep, switchModeStep, unblockStep } from '@conclave/guardian';
 export type { GuardianIntent, GuardianRequestInput, GuardianVerdict, ProgressKind, ProgressReport, TrajectoryEntry } from '@conclave/guardian';
 export { GUARDIAN_PROTOCOL, GUARDIAN_SYSTEM, guardianIntentPrefix, guardianRequest, guardianResolutionsText, guardianVerdictSchema, progressReportSchema } from '@conclave/guardian';

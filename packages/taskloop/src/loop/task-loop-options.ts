@@ -90,7 +90,7 @@ export interface TaskLoopOptions {
  * Why a run ended, in one word: `done` (every box ticked), `blocked` (the guardian), the budget
  * or limit that stopped it, or the halt's own kind.
  */
-export type StopReason =
+export type TaskLoopStopReason =
   | 'done'
   | 'incomplete'
   | 'blocked'
@@ -105,6 +105,9 @@ export type StopReason =
   | 'io_error'
   | 'refused'
   | 'disabled';
+
+/** @deprecated Renamed `TaskLoopStopReason` (council's is `DebateStopReason`); this alias goes in the next release. */
+export type StopReason = TaskLoopStopReason;
 
 /** Why the loop refused to start; nothing was changed. */
 export interface StartRefusal {
@@ -123,8 +126,8 @@ export interface TaskLoopResult {
    * `refused`: it never started. `disabled`: the loop was off and the builder ran once per task.
    */
   readonly outcome: 'completed' | 'incomplete' | 'halted' | 'refused' | 'disabled';
-  /** The stop in one word (see `StopReason`); `stop` has the detail. */
-  readonly reason: StopReason;
+  /** The stop in one word (see `TaskLoopStopReason`); `stop` has the detail. */
+  readonly reason: TaskLoopStopReason;
   readonly stop?: HaltReason | StartRefusal;
   readonly runId?: string;
   readonly branch?: string;

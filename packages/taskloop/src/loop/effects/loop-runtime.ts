@@ -14,7 +14,7 @@ import { appendTimeline } from '../evidence-store.js';
 import type { JudgeOutput } from '../judge-attempt.js';
 import type { LoopEvent } from '../loop-step.js';
 import type { ProcessJournal } from '../process-journal.js';
-import type { RunRecord } from '../run-record.js';
+import type { RunIdentity } from '../run-record.js';
 import type { TaskContext } from '../task-context.js';
 import type { TaskLoopOptions } from '../task-loop-options.js';
 import { remainingMs, signalOf, type TaskDeadline } from './task-clock.js';
@@ -36,7 +36,7 @@ export interface LoopRuntime {
   readonly secrets: readonly string[];
   /** Every effect that costs money or time goes through it (ADR 0036). */
   readonly runStep: RunStep;
-  readonly run: RunRecord;
+  readonly run: RunIdentity;
   readonly resumed: boolean;
   /** The run's key (ADR 0025): in memory for the run, and in a 0600 file outside the workspace for a resume. */
   readonly key: Buffer;
