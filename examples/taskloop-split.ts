@@ -27,7 +27,7 @@ const result = await runTaskLoop({
     ruleOptions: { splitAfter: 1, splitFromAttempt: 1 },
     grants: 'restrict',
   },
-  onProgress: (entry) => console.log(`  ${entry.state.padEnd(8)} ${(entry.taskId ?? '').padEnd(11)} ${entry.attempt === undefined ? '' : `#${entry.attempt} `}${entry.detail ?? ''}`.trimEnd()),
+  onEvent: (event) => console.log(`  ${event.type.padEnd(8)} ${(event.taskId ?? '').padEnd(11)} ${event.attempt === undefined ? '' : `#${event.attempt} `}${event.detail ?? ''}`.trimEnd()),
 });
 
 console.log(`outcome: ${result.outcome} (${result.reason})`);

@@ -25,7 +25,7 @@ const result = await runTaskLoop({
   spec,
   builder,
   commandPolicy: { allow: ['node --test'] },
-  onProgress: (entry) => console.log(`  ${entry.state.padEnd(8)} ${(entry.taskId ?? '').padEnd(10)} ${entry.attempt === undefined ? '' : `#${entry.attempt} `}${entry.detail ?? ''}`.trimEnd()),
+  onEvent: (event) => console.log(`  ${event.type.padEnd(8)} ${(event.taskId ?? '').padEnd(10)} ${event.attempt === undefined ? '' : `#${event.attempt} `}${event.detail ?? ''}`.trimEnd()),
 });
 
 console.log(`outcome: ${result.outcome}`);

@@ -61,6 +61,8 @@ export { parseRunResult } from './run-result-schema.js';
 export type { SafeRunOptions } from './safe-run.js';
 export { DEFAULT_TIMEOUT_MS, safeRun } from './safe-run.js';
 export { sleep } from './sleep.js';
+export type { AskCall, AskResult, AskStructuredOptions, ModelExchange } from './ask-structured.js';
+export { askStructured } from './ask-structured.js';
 export type { StructuredParse } from './structured-output.js';
 export { parseStructured, repairRequest } from './structured-output.js';
 export type { StructuredRunOptions } from './structured-run.js';

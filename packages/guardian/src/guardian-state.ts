@@ -61,7 +61,10 @@ export type GuardianError =
   | { readonly kind: 'disposed'; readonly message: string };
 
 /** A transition's result: the next state, or why the transition is not allowed. */
-export type Transition<T = GuardianState> = { readonly ok: true; readonly state: T } | { readonly ok: false; readonly error: GuardianError };
+export type GuardianTransition<T = GuardianState> = { readonly ok: true; readonly state: T } | { readonly ok: false; readonly error: GuardianError };
+
+/** @deprecated Renamed `GuardianTransition`; this alias goes in the next release. */
+export type Transition<T = GuardianState> = GuardianTransition<T>;
 
 /** The state a new guardian starts in: status `aligned` (the default when guardian mode starts), nothing pending. */
 export function initialGuardianState(mode: GuardianMode, hasIntent: boolean): GuardianState {
@@ -74,8 +77,8 @@ export function initialGuardianState(mode: GuardianMode, hasIntent: boolean): Gu
  * block stays); switching to the current mode is refused as a no-op the caller did not mean.
  * Reports already queued are still evaluated, and their verdicts still apply, after a switch.
  */
-export function switchModeStep(state: GuardianState, to: GuardianMode): Transition {
-  const refuse = (message: string): Transition => ({ ok: false, error: { kind: 'invalid_mode_switch', from: state.mode, to, message } });
+export function switchModeStep(state: GuardianState, to: GuardianMode): GuardianTransition {
+  const refuse = (message: string): GuardianTransition => ({ ok: false, error: { kind: 'invalid_mode_switch', from: state.mode, to, message } });
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
   if (to === state.mode) return refuse(`the assignment is already in ${to} mode`);
   if (to === 'guardian' && !state.hasIntent) return refuse('guardian mode requires a linked assignment: give the intent (a non-empty spec)');
@@ -149,7 +152,7 @@ export function applyOutcomeStep(state: GuardianState, reportId: string, outcome
  * direction was confirmed by a person, but no evaluation has yet checked the work against the
  * amended intent; the next aligned verdict makes it `aligned` (see ADR 0014).
  */
-export function unblockStep(state: GuardianState, resolution: string): Transition {
+export function unblockStep(state: GuardianState, resolution: string): GuardianTransition {
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
   if (state.block === undefined) return { ok: false, error: { kind: 'not_blocked', message: 'the assignment is not blocked' } };
   if (resolution.trim() === '') return { ok: false, error: { kind: 'invalid_resolution', message: 'a resolution needs the text a person agreed to' } };

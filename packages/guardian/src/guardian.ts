@@ -1,10 +1,7 @@
 import {
+  askStructured,
   createEventSink,
-  describeFailure,
   errorMessage,
-  parseStructured,
-  repairRequest,
-  safeRun,
   systemClock,
   type Clock,
   type EventBase,
@@ -192,33 +189,24 @@ export function createGuardian(options: GuardianOptions): Guardian {
 
   const evaluate = async (report: ProgressReport, seq: number, signal: AbortSignal): Promise<{ outcome: EvaluationOutcome; calls: number; usage: Usage; latencyMs: number }> => {
     const request: ModelRequest = guardianRequest({ prefix, resolutions: [...resolutions], trajectory: judged.slice(judged.length - window), report, sequence: seq });
-    const run = { timeoutMs, signal, clock };
-    const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
     const started = clock.now();
-    const add = (u: Usage): void => {
-      usage.inputTokens += u.inputTokens;
-      usage.outputTokens += u.outputTokens;
-      usage.cachedInputTokens += u.cachedInputTokens ?? 0;
-    };
-    let reply = await safeRun(options.adapter, request, run);
-    for (let calls = 1; ; calls += 1) {
-      const done = (outcome: EvaluationOutcome) => ({ outcome, calls, usage, latencyMs: Math.max(0, clock.now() - started) });
-      // A schema miss, whether the adapter or we found it, is worth one re-ask; anything else is not.
-      let invalid: { text: string; issues: readonly string[] };
-      // A failed call that was billed (a refusal, an invalid answer) counts too.
-      if (reply.usage !== undefined) add(reply.usage);
-      if (reply.ok) {
-        const parsed = parseStructured(reply.value === undefined ? reply.text : { value: reply.value }, guardianVerdictSchema);
-        if (parsed.ok) return done(parsed.value.status === 'aligned' ? { kind: 'verdict', status: 'aligned' } : { kind: 'verdict', status: parsed.value.status, rationale: parsed.value.rationale });
-        invalid = { text: reply.text, issues: parsed.issues };
-      } else if (reply.failure.kind === 'invalid_output') {
-        invalid = { text: '', issues: reply.failure.issues ?? [reply.failure.message] };
-      } else {
-        return done({ kind: 'failure', reason: `the guardian call failed: ${describeFailure(reply.failure)}` });
-      }
-      if (calls >= 2) return done({ kind: 'failure', reason: `the guardian's reply is not a verdict, even after a re-ask: ${invalid.issues.join('; ')}` });
-      reply = await safeRun(options.adapter, repairRequest(request, invalid.text, invalid.issues), run);
+    const asked = await askStructured(options.adapter, request, guardianVerdictSchema, { timeoutMs, signal, clock });
+    // A failed call that was billed (a refusal, an invalid answer) counts too.
+    const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+    for (const { result } of asked.exchanges) {
+      if (result.usage === undefined) continue;
+      usage.inputTokens += result.usage.inputTokens;
+      usage.outputTokens += result.usage.outputTokens;
+      usage.cachedInputTokens += result.usage.cachedInputTokens ?? 0;
     }
+    const outcome: EvaluationOutcome = asked.ok
+      ? asked.value.status === 'aligned'
+        ? { kind: 'verdict', status: 'aligned' }
+        : { kind: 'verdict', status: asked.value.status, rationale: asked.value.rationale }
+      : asked.kind === 'invalid_output'
+        ? { kind: 'failure', reason: `the guardian's reply is not a verdict, even after a re-ask: ${asked.issues.join('; ')}` }
+        : { kind: 'failure', reason: `the guardian call failed: ${asked.message}` };
+    return { outcome, calls: asked.exchanges.length, usage, latencyMs: Math.max(0, clock.now() - started) };
   };
 
   const apply = (report: ProgressReport, result: { outcome: EvaluationOutcome; calls: number; usage: Usage; latencyMs: number }): void => {
@@ -250,7 +238,7 @@ export function createGuardian(options: GuardianOptions): Guardian {
       try {
         result = await evaluate(report, sequence, controller.signal);
       } catch (thrown) {
-        // Not expected (safeRun never rejects), but a bug here must not align anything.
+        // Not expected (askStructured never rejects), but a bug here must not align anything.
         result = { outcome: { kind: 'failure', reason: `the guardian crashed: ${errorMessage(thrown)}` }, calls: 1, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
       }
       inFlight = undefined;

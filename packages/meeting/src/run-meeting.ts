@@ -1,16 +1,16 @@
 import {
   addUsage,
+  askStructured,
   bindAdapter,
   CallGovernor,
   createEventSink,
   errorMessage,
-  parseStructured,
-  repairRequest,
   systemClock,
   ZERO_USAGE,
   type Clock,
   type EventListener,
   type ModelAdapter,
+  type ModelExchange,
   type ModelRequest,
   type ModelRunResult,
   type RunStep,
@@ -400,20 +400,17 @@ class MeetingRun {
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
     if (!bound.ok) return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: bound.message }, reasked: false };
-    const adapter = bound.adapter;
-    const first = await this.#run(adapter, request, `${step}/1`);
-    if ('notRun' in first) return { ok: false, reason: first.notRun, reasked: false };
-    const checked = checkReply(first, schema);
-    if (checked.ok) return { ok: true, value: checked.value, reasked: false };
-    const paid = first.usage;
-    if (checked.reason.kind !== 'invalid_output') return { ok: false, reason: checked.reason, reasked: false, ...(paid === undefined ? {} : { usage: paid }) };
-    const invalidText = first.ok ? first.text : '';
-    const second = await this.#run(adapter, repairRequest(request, invalidText, checked.reason.issues), `${step}/2`);
-    if ('notRun' in second) return { ok: false, reason: second.notRun, reasked: true, ...(paid === undefined ? {} : { usage: paid }) };
-    const rechecked = checkReply(second, schema);
-    if (rechecked.ok) return { ok: true, value: rechecked.value, reasked: true };
-    const total = paid === undefined ? second.usage : second.usage === undefined ? paid : addUsage(paid, second.usage);
-    return { ok: false, reason: rechecked.reason, reasked: true, ...(total === undefined ? {} : { usage: total }) };
+    const asked = await askStructured(bound.adapter, request, schema, { call: (adapter, r, attempt) => this.#run(adapter, r, `${step}/${attempt}`) });
+    if (asked.ok) return { ok: true, value: asked.value, reasked: asked.reasked };
+    const usage = paidUsage(asked.exchanges);
+    const reason: AbstainReason =
+      asked.kind === 'not_run'
+        ? asked.reason
+        : asked.kind === 'invalid_output'
+          ? { kind: 'invalid_output', issues: asked.issues }
+          : // Only safeRun's own throw leaves no failure, and the governor's calls answer instead.
+            { kind: 'adapter_failed', failure: asked.failure ?? { kind: 'adapter_threw', how: 'threw', message: asked.message } };
+    return { ok: false, reason, reasked: asked.reasked, ...(usage === undefined ? {} : { usage }) };
   }
 
   async #run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult | { notRun: AbstainReason }> {
@@ -460,14 +457,11 @@ function meetingStepName(round: number, purpose: 'turn' | 'curation' | 'synthesi
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** Validates a reply; a schema miss (from the adapter or from us) is `invalid_output`, the one case worth a re-ask. */
-function checkReply<T>(result: ModelRunResult, schema: ZodType<T>): { ok: true; value: T } | { ok: false; reason: AbstainReason } {
-  if (!result.ok) {
-    if (result.failure.kind === 'invalid_output') return { ok: false, reason: { kind: 'invalid_output', issues: result.failure.issues ?? [result.failure.message] } };
-    return { ok: false, reason: { kind: 'adapter_failed', failure: result.failure } };
-  }
-  const parsed = parseStructured(result.value === undefined ? result.text : { value: result.value }, schema);
-  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, reason: { kind: 'invalid_output', issues: parsed.issues } };
+/** What the calls of one structured ask cost, failed ones included; undefined when none reported usage. */
+function paidUsage(exchanges: readonly ModelExchange[]): Usage | undefined {
+  let total: Usage | undefined;
+  for (const { result } of exchanges) if (result.usage !== undefined) total = total === undefined ? result.usage : addUsage(total, result.usage);
+  return total;
 }
 
 /** The front-runner: the top of the deterministic tally over live options (merged preferences count for their target). */

@@ -3,7 +3,8 @@
 // ./loop, ./judgement, ./guardian) or ./internal, for conclave's own packages (ADR 0039).
 
 // Run: the loop over a plan, or one task at whatever level it asks for.
-export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult } from './loop/run-task-loop.js';
+export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult, TaskLoopStopReason } from './loop/run-task-loop.js';
+export type { TaskLoopEvent, TaskLoopEventType } from './loop/task-loop-event.js';
 export { describeHalt, runTaskLoop } from './loop/run-task-loop.js';
 export type { RunTaskContext } from './loop/run-task.js';
 export { runTask } from './loop/run-task.js';
@@ -20,7 +21,7 @@ export type { ProjectConfig } from './config/project-config.js';
 export { readProjectConfig } from './config/project-config.js';
 
 // Builders: the agent that does the work.
-export type { BuildContext, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builders/builder.js';
+export type { BuildContext, BuildFailure, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builders/builder.js';
 export type { CommandBuilderOptions } from './builders/command-builder.js';
 export { createCommandBuilder } from './builders/command-builder.js';
 export type { ClaudeAgentSdkBuilderOptions } from './builders/claude-agent-sdk-builder.js';

@@ -71,7 +71,7 @@ export async function demoCommand(ctx: CommandContext, boardArg: string | undefi
     // A deterministic stand-in for a coding agent (no model): its first attempt leaves a TODO the gates catch.
     const agent = join(DEMO_DIR, 'tasks/offline-agent.js');
     const builder = createCommandBuilder({ command: `'${process.execPath}' '${agent}'`, promptVia: 'stdin', name: 'offline-agent' });
-    const result = await runTaskLoop({ workspace, spec, builder, commandPolicy: { allow: ['node --test'] }, env: ctx.io.env, onProgress: taskListener(ctx.progress) });
+    const result = await runTaskLoop({ workspace, spec, builder, commandPolicy: { allow: ['node --test'] }, env: ctx.io.env, onEvent: taskListener(ctx.progress) });
     task = { result, record: await taskRecord(workspace, spec, specPath, result, true, ctx.io.env) };
   } catch (error) {
     throw new CliError(`the demo's task could not run: ${(error as Error).message}`, [], EXIT.no, 'the demo needs git on PATH');

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { formatIssue } from '@conclave/core';
+import { formatIssue, type EventListener } from '@conclave/core';
 import { runRecord, type TaskRunRecord } from '@conclave/report';
 import { CONCLAVE_DIR } from '@conclave/taskloop/ledger';
-import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec, type TimelineEntry } from '@conclave/taskloop';
+import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec, type TaskLoopEvent, type TimelineEntry } from '@conclave/taskloop';
 import { createGuardian, guardianResolutionsText, type Guardian } from '@conclave/taskloop/guardian';
 import { readRunSettings, writeRunSettings } from '@conclave/taskloop/internal';
 import { redactDeep, secretValuesFrom } from '@conclave/taskloop/security';
@@ -88,13 +88,13 @@ async function currentRun(workspace: string, shown: string): Promise<{ runId: st
   return { runId: run.runId, specId: String(run.specId), branch: String(run.branch), ...(typeof run.startedAt === 'string' ? { startedAt: run.startedAt } : {}) };
 }
 
-/** A task loop's timeline entries as progress. */
-export function taskListener(progress: Progress): (entry: Omit<TimelineEntry, 'at'>) => void {
-  return (entry) => {
-    const attempt = entry.attempt === undefined ? '' : ` #${entry.attempt}`;
-    progress.event(`${entry.state.padEnd(8)} ${entry.taskId ?? ''}${attempt}${entry.detail === undefined ? '' : ` ${entry.detail}`}`.trimEnd());
-    if (entry.state === 'build' || entry.state === 'retry') progress.status(`task ${entry.taskId ?? ''}${attempt}: gates next`);
-    else if (entry.state === 'validate') progress.status(`task ${entry.taskId ?? ''}${attempt}: recording`);
+/** A task loop's events as progress. */
+export function taskListener(progress: Progress): EventListener<TaskLoopEvent> {
+  return (event) => {
+    const attempt = event.attempt === undefined ? '' : ` #${event.attempt}`;
+    progress.event(`${event.type.padEnd(8)} ${event.taskId ?? ''}${attempt}${event.detail === undefined ? '' : ` ${event.detail}`}`.trimEnd());
+    if (event.type === 'build' || event.type === 'retry') progress.status(`task ${event.taskId ?? ''}${attempt}: gates next`);
+    else if (event.type === 'validate') progress.status(`task ${event.taskId ?? ''}${attempt}: recording`);
   };
 }
 
@@ -146,7 +146,7 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
       env: ctx.io.env,
       ...(state.allow === undefined || state.allow.length === 0 ? {} : { commandPolicy: { allow: [...state.allow] } }),
       ...(guardian === undefined ? {} : { guardian }),
-      onProgress: taskListener(ctx.progress),
+      onEvent: taskListener(ctx.progress),
       // Ctrl-C kills the builder's or gate's process group and halts the run (`aborted`), resumable.
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });

@@ -65,12 +65,20 @@ export interface BuildContext {
  */
 export type BuildFailureKind = 'timeout' | 'aborted' | 'spawn_failed' | 'exit_nonzero' | 'agent_error' | 'permission_denied' | 'threw';
 
-/** How a build ran. Failures are values: a builder reports them here rather than throwing. */
-export interface BuildResult {
-  /** The builder ran properly. Not completion: the gates decide that. */
-  readonly ok: boolean;
-  /** Present exactly when `ok` is false. */
-  readonly failure?: { kind: BuildFailureKind; message: string };
+/** Why a build did not run properly. */
+export interface BuildFailure {
+  readonly kind: BuildFailureKind;
+  readonly message: string;
+}
+
+/**
+ * How a build ran. Failures are values: a builder reports them here rather than throwing. `ok`
+ * (the builder ran properly; not completion: the gates decide that) or not, with its `failure`.
+ */
+export type BuildResult = BuildRun & ({ readonly ok: true; readonly failure?: never } | { readonly ok: false; readonly failure: BuildFailure });
+
+/** What every build reports, whether it ran properly or not. */
+export interface BuildRun {
   /** The builder's own short account of what it did (or why it failed), redacted. */
   readonly summary: string;
   /** What the builder printed or said, bounded and redacted, for the evidence bundle. */

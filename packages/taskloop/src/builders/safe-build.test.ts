@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { HOSTILE_WAYS, hostileAt, hostileObject } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
-import type { BuildContext, BuildResult, BuildTask, Builder } from './builder.js';
+import type { BuildContext, BuildResult, BuildRun, BuildTask, Builder } from './builder.js';
 import { safeBuild } from './safe-build.js';
 import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 
 const task: BuildTask = { id: 'T1', text: 'do it', specId: 's', specTitle: 'S', acceptance: [], constraints: [], specBody: '' };
 const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({ workspace: '/tmp', timeoutMs: 5_000, env: {}, secretValues: ['hunter2-secret'], ...overrides });
 const builder = (build: Builder['build']): Builder => ({ name: 'test', build });
-const ok = (extra: Partial<BuildResult> = {}): BuildResult => ({ ok: true, summary: 'done', transcript: 'did it', durationMs: 1, ...extra });
+const ok = (extra: Partial<BuildRun> = {}): BuildResult => ({ ok: true, summary: 'done', transcript: 'did it', durationMs: 1, ...extra });
 
 describe('safeBuild', () => {
   it('passes a good result through, timing it itself', async () => {
@@ -82,7 +82,9 @@ describe('safeBuild', () => {
   });
 
   it('gives a failure without a reason one', async () => {
-    const result = await safeBuild(builder(() => Promise.resolve({ ok: false, summary: '', transcript: '', durationMs: 0 })), task, undefined, context());
+    // What a JavaScript builder can return although the type forbids it: a failure without its reason.
+    const sloppy = { ok: false, summary: '', transcript: '', durationMs: 0 } as unknown as BuildResult;
+    const result = await safeBuild(builder(() => Promise.resolve(sloppy)), task, undefined, context());
     expect(result.failure).toEqual({ kind: 'agent_error', message: 'builder "test" reported a failure without saying why' });
   });
 

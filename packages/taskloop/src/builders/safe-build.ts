@@ -1,7 +1,7 @@
 import { describePlainDataRefusal, errorMessage, toPlainData } from '@conclave/core';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import { redactSecrets } from '../security/redact.js';
-import type { BuildContext, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builder.js';
+import type { BuildContext, BuildFailure, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builder.js';
 
 /** Every failure kind, as a record so adding a kind to the type without listing it here fails to compile. */
 const FAILURE_KINDS: Readonly<Record<BuildFailureKind, true>> = { timeout: true, aborted: true, spawn_failed: true, exit_nonzero: true, agent_error: true, permission_denied: true, threw: true };
@@ -115,7 +115,7 @@ function normalize(value: unknown, name: string): BuildResult {
     ...(Array.isArray(result.permissionDenials) ? { permissionDenials: result.permissionDenials.map(String) } : {}),
   };
   if (result.ok) return { ok: true, summary, transcript, durationMs: 0, ...extras };
-  const failure: Partial<NonNullable<BuildResult['failure']>> = typeof result.failure === 'object' && result.failure !== null ? result.failure : {};
+  const failure: Partial<BuildFailure> = typeof result.failure === 'object' && result.failure !== null ? result.failure : {};
   const kind: BuildFailureKind = typeof failure.kind === 'string' && Object.hasOwn(FAILURE_KINDS, failure.kind) ? failure.kind : 'agent_error';
   const message = typeof failure.message === 'string' && failure.message !== '' ? failure.message : `builder "${name}" reported a failure without saying why`;
   return { ok: false, failure: { kind, message }, summary, transcript, durationMs: 0, ...extras };
@@ -131,14 +131,14 @@ function stopped(why: 'timeout' | 'aborted', context: BuildContext, reported: Bu
 
 function sanitize(result: BuildResult, secrets: readonly string[], durationMs: number): BuildResult {
   const redact = (text: string): string => redactSecrets(text, secrets);
-  return {
+  const run = {
     ...result,
-    ...(result.failure !== undefined ? { failure: { kind: result.failure.kind, message: redact(result.failure.message) } } : {}),
     summary: redact(result.summary),
     transcript: redact(result.transcript),
     durationMs,
     ...(result.permissionDenials !== undefined ? { permissionDenials: result.permissionDenials.map(redact) } : {}),
   };
+  return run.ok ? run : { ...run, failure: { kind: run.failure.kind, message: redact(run.failure.message) } };
 }
 
 function isCount(value: unknown): value is number {

@@ -57,8 +57,8 @@ export async function runModelVerifier<K extends VerifierKind>(kind: K, adapter:
 
   const asked = await askStructured(adapter, request, verifierSchemas[kind], options);
   if (!asked.ok) {
-    const message = asked.kind === 'invalid_output' ? `the ${kind} verifier's reply does not fit its schema: ${(asked.issues ?? []).join('; ')}` : asked.message;
-    return fail({ kind: asked.kind, message, ...(asked.issues === undefined ? {} : { issues: asked.issues }) }, asked.exchanges);
+    if (asked.kind === 'adapter_failed') return fail({ kind: asked.kind, message: asked.message }, asked.exchanges);
+    return fail({ kind: asked.kind, message: `the ${kind} verifier's reply does not fit its schema: ${asked.issues.join('; ')}`, issues: asked.issues }, asked.exchanges);
   }
   // A model only ever infers a build from the diff: it cannot claim to have run one.
   const state = (kind === 'build' ? { ...(asked.value as BuildState), inferred: true } : asked.value) as VerifierStates[K];

@@ -21,7 +21,7 @@ export function feedbackFrom(attempt: FinishedAttempt, maxRetries: number): Buil
     failedGates.push({ name: 'judgement', type: 'verifiers', reason: judged.reasons[0] ?? 'not proven complete', excerpt: excerptOf([judged.reasons.join('\n')]) });
   }
   if (failedGates.length === 0 && attempt.build !== undefined && !attempt.build.ok) {
-    failedGates.push({ name: 'builder', type: 'builder', reason: attempt.build.failure?.message ?? 'the builder did not run properly', excerpt: excerptOf([attempt.build.summary]) });
+    failedGates.push({ name: 'builder', type: 'builder', reason: attempt.build.failure.message, excerpt: excerptOf([attempt.build.summary]) });
   }
   return { attempt: attempt.attempt + 1, maxRetries, failedGates };
 }

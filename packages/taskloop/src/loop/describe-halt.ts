@@ -1,6 +1,6 @@
 import { match } from 'ts-pattern';
 import type { HaltReason } from './loop-step.js';
-import type { StopReason } from './task-loop-options.js';
+import type { TaskLoopStopReason } from './task-loop-options.js';
 
 /** One line for a halt, for the timeline and the CLI. */
 export function describeHalt(reason: HaltReason): string {
@@ -17,10 +17,10 @@ export function describeHalt(reason: HaltReason): string {
 }
 
 /** The one-word stop reason of a finished run. */
-export function stopReasonOf(outcome: 'completed' | 'incomplete' | 'halted', halted: HaltReason | undefined): StopReason {
+export function stopReasonOf(outcome: 'completed' | 'incomplete' | 'halted', halted: HaltReason | undefined): TaskLoopStopReason {
   if (halted === undefined) return outcome === 'completed' ? 'done' : 'incomplete';
   return match(halted)
-    .with({ kind: 'guardian_blocked' }, (): StopReason => 'blocked')
-    .with({ kind: 'task_failed' }, (r): StopReason => (r.disposition === 'max_depth' || r.disposition === 'gave_up' ? r.disposition : 'task_failed'))
+    .with({ kind: 'guardian_blocked' }, (): TaskLoopStopReason => 'blocked')
+    .with({ kind: 'task_failed' }, (r): TaskLoopStopReason => (r.disposition === 'max_depth' || r.disposition === 'gave_up' ? r.disposition : 'task_failed'))
     .otherwise((r) => r.kind);
 }

@@ -1,4 +1,5 @@
 import type { ModelAdapter } from '@conclave/core';
+import type { Verdict } from '@conclave/scoring';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import type { GateRunReport } from '../gates/run-gates.js';
 import { proveCompletion, type CompletionFacts } from '../judgement/completion-proof.js';
@@ -22,7 +23,7 @@ export type ReviewGate = (input: { readonly task: TaskContext; readonly attempt:
 
 /** A review board's verdict, as the loop records it. Anything but `GO` is not a completion. */
 export interface ReviewVerdict {
-  readonly verdict: 'GO' | 'PIVOT' | 'NO_GO';
+  readonly verdict: Verdict;
   readonly score?: number;
   /** Members whose own verdict differs from the board's, with theirs. */
   readonly dissent: readonly string[];

@@ -23,7 +23,7 @@ export const CONCLAVE_GITIGNORE = '# Written by conclave: local files that chang
 export const STATE_TAMPERED_FIX = `the run's records were changed by someone other than the orchestrator: put back its last committed records (git checkout HEAD -- ${CONCLAVE_DIR}/) and resume, or remove ${CONCLAVE_DIR}/ and start the run again`;
 
 /** The run's identity, written once at start, so a rerun knows it is resuming and what it is resuming. */
-export interface RunRecord {
+export interface RunIdentity {
   readonly runId: string;
   readonly specId: string;
   readonly specSha256: string;

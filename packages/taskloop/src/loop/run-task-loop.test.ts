@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { systemClock } from '@conclave/core';
 import { describe, expect, it } from 'vitest';
 import type { Builder } from '../builders/builder.js';
 import { parsePlan } from '../ledger/plan-parse.js';
@@ -9,6 +10,7 @@ import { noChildShellLeft } from '../test-support/child-shells.js';
 import { loopFixtures, sampleSpec } from '../test-support/temp-repo.js';
 import type { EvidenceBundle } from './evidence-store.js';
 import { runTaskLoop } from './run-task-loop.js';
+import type { TaskLoopEvent } from './task-loop-event.js';
 
 const { repo, spec, agent, policy, onCleanup } = loopFixtures();
 
@@ -57,6 +59,33 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'finish']);
     // The run's git shell ends with the run: nothing of it is left running.
     await noChildShellLeft();
+  }, 60_000);
+
+  it('reports each step as a typed event stamped by its clock, the deprecated onProgress alongside, and ignores a listener that throws', async () => {
+    const { dir } = await repo();
+    let now = 1_000;
+    // A clock that ticks 5 ms a reading: only the run's clock can have stamped these times.
+    const clock = { ...systemClock, now: () => (now += 5) };
+    const events: TaskLoopEvent[] = [];
+    const entries: string[] = [];
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec()),
+      builder: agent('flaky'),
+      commandPolicy: policy,
+      clock,
+      onEvent: (event) => {
+        events.push(event);
+        throw new Error('a broken listener');
+      },
+      onProgress: (entry) => entries.push(entry.state),
+    });
+    expect(result.outcome).toBe('completed');
+    expect(events.map((e) => e.type)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'finish']);
+    expect(entries).toEqual(events.map((e) => e.type));
+    expect(events.map((e) => e.at)).toEqual(events.map((_, i) => 1_005 + 5 * i));
+    expect(events[0]).toEqual(expect.objectContaining({ type: 'build', taskId: 'first', attempt: 1 }));
+    expect(events.every((e) => !('state' in e))).toBe(true);
   }, 60_000);
 
   it('stops with validation_failed_max_retries and the evidence when the gates never pass; the box stays unticked', async () => {

@@ -16,7 +16,7 @@ import type { TaskContext } from './task-context.js';
 import type { TaskLoopOptions, TaskLoopResult } from './task-loop-options.js';
 
 export { describeHalt } from './describe-halt.js';
-export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult } from './task-loop-options.js';
+export type { PlanSource, StartRefusal, StopReason, TaskLoopOptions, TaskLoopResult, TaskLoopStopReason } from './task-loop-options.js';
 
 /**
  * Runs the guarded task loop: for each runnable task of the plan, build → validate with the

@@ -20,7 +20,7 @@ import { timeline } from './effects/loop-runtime.js';
 import { readSignedRunAttempts, runDir } from './evidence-store.js';
 import { gitStatus, switchToBranch } from './git.js';
 import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
-import { CONCLAVE_GITIGNORE, newRunIdentity, readRunFile, refusal, RUN_FILE, snapshotSha, STATE_TAMPERED_FIX, type RunRecord } from './run-record.js';
+import { CONCLAVE_GITIGNORE, newRunIdentity, readRunFile, refusal, RUN_FILE, snapshotSha, STATE_TAMPERED_FIX, type RunIdentity } from './run-record.js';
 import { commitInterrupted } from './commit-interrupted.js';
 import { readSplits, type TaskContext } from './task-context.js';
 import type { StartRefusal, TaskLoopOptions } from './task-loop-options.js';
@@ -42,7 +42,7 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
   if (!status.ok) return refusal('not_a_repository', status.message, status.fix);
   const found = await readRunFile(workspace);
   if (found === 'corrupt') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
-  let existing: RunRecord | undefined;
+  let existing: RunIdentity | undefined;
   let key: Buffer | undefined;
   if (found !== undefined) {
     // Nothing of a run record counts (its spec hash, its policy, its task) until its signature does.
@@ -50,9 +50,9 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
     if ('ok' in read) return refusal('state_tampered', read.message, read.fix);
     const verified = verifyRecord(read.key, 'run', found.text);
     if (!verified.ok) return refusal('state_tampered', `${RUN_FILE} ${describeUnverified(verified.why)}: it was not written by the orchestrator`, STATE_TAMPERED_FIX);
-    const record = verified.record as Partial<RunRecord>;
+    const record = verified.record as Partial<RunIdentity>;
     if (record.runId !== found.runId || typeof record.specSha256 !== 'string' || typeof record.branch !== 'string' || typeof record.specId !== 'string') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
-    existing = record as RunRecord;
+    existing = record as RunIdentity;
     key = read.key;
   }
   const mismatch = existing === undefined ? dirtyTree(options, status.dirty) : runMismatch(options, existing, root);
@@ -63,7 +63,7 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
     if (!config.ok) return refusal('config_invalid', `${PROJECT_CONFIG_FILE} has ${config.issues.length} problem(s)`, 'fix each issue listed', config.issues);
     policy = config.config.commands;
   }
-  const run: RunRecord = existing ?? {
+  const run: RunIdentity = existing ?? {
     ...(await runStep('run/identity', () => Promise.resolve(newRunIdentity()))),
     specId: spec.id,
     specSha256: sha256(spec.source),
@@ -148,7 +148,7 @@ function dirtyTree(options: TaskLoopOptions, dirty: readonly string[]): StartRef
 }
 
 /** A resume refuses a spec or a task other than the one the run started with. */
-function runMismatch(options: TaskLoopOptions, existing: RunRecord, root: TaskContext | undefined): StartRefusal | undefined {
+function runMismatch(options: TaskLoopOptions, existing: RunIdentity, root: TaskContext | undefined): StartRefusal | undefined {
   const { spec, workspace } = options;
   if (existing.specSha256 !== sha256(spec.source) && snapshotSha(workspace) !== existing.specSha256) {
     // `task resume` reads the spec from the snapshot: one that no longer has the signed hash was rewritten.

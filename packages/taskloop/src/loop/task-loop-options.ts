@@ -1,4 +1,4 @@
-import type { RunStep } from '@conclave/core';
+import type { Clock, EventListener, RunStep } from '@conclave/core';
 import type { BuildResult, Builder } from '../builders/builder.js';
 import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { Guardian } from '@conclave/guardian';
@@ -9,6 +9,7 @@ import type { SpecIssue } from '../spec/spec-issue.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 import type { TimelineEntry } from './evidence-store.js';
 import type { JudgementOptions } from './judge-attempt.js';
+import type { TaskLoopEvent } from './task-loop-event.js';
 import type { HaltReason, TaskDisposition } from './loop-step.js';
 
 /** Where the plan comes from when the workspace has none yet. */
@@ -58,7 +59,17 @@ export interface TaskLoopOptions {
    * gates and the kernel's completion proof decide alone.
    */
   readonly judgement?: JudgementOptions;
-  /** Called with each timeline entry as it is written. */
+  /**
+   * Receives each step of the run as a typed event (`type` the step, `at` from `clock`), as it is
+   * written to the timeline. A listener that throws is ignored: it never stops the run.
+   */
+  readonly onEvent?: EventListener<TaskLoopEvent>;
+  /** The clock that stamps `onEvent`'s events; `systemClock` by default. */
+  readonly clock?: Clock;
+  /**
+   * Called with each timeline entry as it is written.
+   * @deprecated Use `onEvent`, whose events carry `type` and `at` like every engine's; `onProgress` goes in the next release.
+   */
   readonly onProgress?: (entry: Omit<TimelineEntry, 'at'>) => void;
   /**
    * Where the run's key is kept (ADR 0025); by default `$CONCLAVE_STATE_DIR`, else
@@ -79,7 +90,7 @@ export interface TaskLoopOptions {
  * Why a run ended, in one word: `done` (every box ticked), `blocked` (the guardian), the budget
  * or limit that stopped it, or the halt's own kind.
  */
-export type StopReason =
+export type TaskLoopStopReason =
   | 'done'
   | 'incomplete'
   | 'blocked'
@@ -94,6 +105,9 @@ export type StopReason =
   | 'io_error'
   | 'refused'
   | 'disabled';
+
+/** @deprecated Renamed `TaskLoopStopReason` (council's is `DebateStopReason`); this alias goes in the next release. */
+export type StopReason = TaskLoopStopReason;
 
 /** Why the loop refused to start; nothing was changed. */
 export interface StartRefusal {
@@ -112,8 +126,8 @@ export interface TaskLoopResult {
    * `refused`: it never started. `disabled`: the loop was off and the builder ran once per task.
    */
   readonly outcome: 'completed' | 'incomplete' | 'halted' | 'refused' | 'disabled';
-  /** The stop in one word (see `StopReason`); `stop` has the detail. */
-  readonly reason: StopReason;
+  /** The stop in one word (see `TaskLoopStopReason`); `stop` has the detail. */
+  readonly reason: TaskLoopStopReason;
   readonly stop?: HaltReason | StartRefusal;
   readonly runId?: string;
   readonly branch?: string;

@@ -33,7 +33,7 @@ export interface ModelPlannerOptions {
 export function createModelPlanner(adapter: ModelAdapter, options: ModelPlannerOptions = {}): (spec: TaskSpec) => Promise<readonly PlanTaskInput[]> {
   return async (spec) => {
     const asked = await askStructured(adapter, plannerRequest(spec), plannerReplySchema, options);
-    if (!asked.ok) throw new Error(asked.kind === 'invalid_output' ? `the planner's reply is not a task list: ${(asked.issues ?? []).join('; ')}` : `the planner model failed: ${asked.message}`);
+    if (!asked.ok) throw new Error(asked.kind === 'invalid_output' ? `the planner's reply is not a task list: ${asked.issues.join('; ')}` : `the planner model failed: ${asked.message}`);
     return asked.value.tasks.map((task) => (task.subtasks === undefined || task.subtasks.length === 0 ? task.title : { title: task.title, children: task.subtasks }));
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunStep } from '@conclave/core';
+import { systemClock, type RunStep } from '@conclave/core';
 import type { Level } from '../../gates/gate-definition.js';
 import type { GateRunContext } from '../../gates/run-gates.js';
 import { writeFileAtomic } from '../../ledger/atomic-write.js';
@@ -14,7 +14,7 @@ import { appendTimeline } from '../evidence-store.js';
 import type { JudgeOutput } from '../judge-attempt.js';
 import type { LoopEvent } from '../loop-step.js';
 import type { ProcessJournal } from '../process-journal.js';
-import type { RunRecord } from '../run-record.js';
+import type { RunIdentity } from '../run-record.js';
 import type { TaskContext } from '../task-context.js';
 import type { TaskLoopOptions } from '../task-loop-options.js';
 import { remainingMs, signalOf, type TaskDeadline } from './task-clock.js';
@@ -36,7 +36,7 @@ export interface LoopRuntime {
   readonly secrets: readonly string[];
   /** Every effect that costs money or time goes through it (ADR 0036). */
   readonly runStep: RunStep;
-  readonly run: RunRecord;
+  readonly run: RunIdentity;
   readonly resumed: boolean;
   /** The run's key (ADR 0025): in memory for the run, and in a 0600 file outside the workspace for a resume. */
   readonly key: Buffer;
@@ -95,10 +95,18 @@ export function gateContext(rt: LoopRuntime, taskId: string, level: Level): Gate
 /** What writing the timeline needs: the run is known once its record is. */
 export type TimelineTarget = Pick<LoopRuntime, 'options' | 'workspace' | 'secrets' | 'run'>;
 
-/** Appends one entry to the run's timeline and reports it to `onProgress`, redacted. */
+/** Appends one entry to the run's timeline and reports it to `onEvent` (and the deprecated `onProgress`), redacted. */
 export function timeline(rt: TimelineTarget, raw: Parameters<typeof appendTimeline>[2]): void {
   // The timeline is persisted and shown (the CLI prints progress): a halt's detail can quote output.
   const entry = redactDeep(raw, rt.secrets);
+  if (rt.options.onEvent !== undefined) {
+    const { state, ...step } = entry;
+    try {
+      rt.options.onEvent({ type: state, at: (rt.options.clock ?? systemClock).now(), ...step });
+    } catch {
+      // A broken listener is the caller's bug; it must not stop the run (as every engine's sink).
+    }
+  }
   rt.options.onProgress?.(entry);
   try {
     appendTimeline(rt.workspace, rt.run.runId, entry);

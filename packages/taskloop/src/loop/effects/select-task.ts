@@ -1,4 +1,4 @@
-import type { BuildResult } from '../../builders/builder.js';
+import type { BuildFailureKind, BuildResult } from '../../builders/builder.js';
 import { isRunnable } from '../../ledger/plan-runnable.js';
 import { attemptDir, readSignedAttempts, type EvidenceBundle } from '../evidence-store.js';
 import { feedbackFrom, type AttemptState, type LoopEvent } from '../loop-step.js';
@@ -45,6 +45,17 @@ function attemptFromBundle(bundle: EvidenceBundle): AttemptState {
     report: { level: bundle.level, gates: bundle.gates, passed: bundle.gatesPassed, skipped: bundle.skippedGates },
     ...(bundle.builder === null
       ? {}
-      : { build: { ok: bundle.builder.ok, summary: bundle.builder.summary, transcript: '', durationMs: bundle.builder.durationMs, ...(bundle.builder.failure === undefined ? {} : { failure: bundle.builder.failure as BuildResult['failure'] & object }) } }),
+      : { build: buildFromBundle(bundle.builder) }),
   };
+}
+
+/**
+ * The build a signed bundle recorded (the loop wrote its failure from a `BuildResult`). A failed
+ * build whose bundle lacks the failure is still a failure, never a success.
+ */
+function buildFromBundle(builder: NonNullable<EvidenceBundle['builder']>): BuildResult {
+  const run = { summary: builder.summary, transcript: '', durationMs: builder.durationMs };
+  if (builder.ok) return { ok: true, ...run };
+  const failure = builder.failure ?? { kind: 'agent_error', message: 'the builder did not run properly' };
+  return { ok: false, ...run, failure: { kind: failure.kind as BuildFailureKind, message: failure.message } };
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEOUT_MS } from '@conclave/core';
 import type { TaskSpec } from '../../spec/task-spec.js';
 import type { HaltReason, LoopEvent } from '../loop-step.js';
-import type { RunRecord } from '../run-record.js';
+import type { RunIdentity } from '../run-record.js';
 import type { TaskLoopOptions } from '../task-loop-options.js';
 
 /**
@@ -20,7 +20,7 @@ export interface TaskDeadline {
 interface Clocked {
   readonly options: Pick<TaskLoopOptions, 'signal' | 'judgement'>;
   readonly spec: TaskSpec;
-  readonly run: Pick<RunRecord, 'startedAt'>;
+  readonly run: Pick<RunIdentity, 'startedAt'>;
   task: TaskDeadline | undefined;
 }
 type BudgetExhausted = Extract<HaltReason, { kind: 'budget_exhausted' }>;
