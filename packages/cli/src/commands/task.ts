@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { formatIssue, type EventListener } from '@conclave/core';
 import { runRecord, type TaskRunRecord } from '@conclave/report';
 import { CONCLAVE_DIR } from '@conclave/taskloop/ledger';
-import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec, type TaskLoopEvent, type TimelineEntry } from '@conclave/taskloop';
+import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec, type TaskLoopEvent } from '@conclave/taskloop';
 import { createGuardian, guardianResolutionsText, type Guardian } from '@conclave/taskloop/guardian';
 import { readRunSettings, writeRunSettings } from '@conclave/taskloop/internal';
 import { redactDeep, secretValuesFrom } from '@conclave/taskloop/security';
