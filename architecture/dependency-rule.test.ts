@@ -23,7 +23,9 @@ function workspaceImports(sources: readonly string[]): Map<string, string> {
 describe('the dependency rule holds for every package', () => {
   it('places every package in the rule, and names only packages that exist', () => {
     expect(packages.map((pkg) => pkg.folder).sort()).toEqual(Object.keys(DEPENDENCY_RULE).sort());
-    const unknown = Object.values(DEPENDENCY_RULE).flat().filter((folder) => !packages.some((pkg) => pkg.folder === folder));
+    const unknown = Object.values(DEPENDENCY_RULE)
+      .flat()
+      .filter((folder) => !packages.some((pkg) => pkg.folder === folder));
     expect(unknown).toEqual([]);
   });
 
@@ -32,22 +34,31 @@ describe('the dependency rule holds for every package', () => {
     expect(importCycles(graph)).toEqual([]);
   });
 
-  it.each(packages.map((pkg) => [pkg.folder, pkg] as const))('%s imports and depends on only the packages the rule allows', (folder, pkg) => {
-    const allowed = new Set(DEPENDENCY_RULE[folder] ?? []);
-    const imported = [...workspaceImports(pkg.sources)].filter(([to]) => to !== folder && !allowed.has(to)).map(([to, file]) => `${file} imports @conclave/${to}`);
-    const declared = pkg.runtimeDependencies.flatMap((name) => {
-      const to = folderOf.get(name);
-      return to === undefined || allowed.has(to) ? [] : [`package.json depends on ${name}`];
-    });
-    expect([...imported, ...declared]).toEqual([]);
-  });
+  it.each(packages.map((pkg) => [pkg.folder, pkg] as const))(
+    '%s imports and depends on only the packages the rule allows',
+    (folder, pkg) => {
+      const allowed = new Set(DEPENDENCY_RULE[folder] ?? []);
+      const imported = [...workspaceImports(pkg.sources)]
+        .filter(([to]) => to !== folder && !allowed.has(to))
+        .map(([to, file]) => `${file} imports @conclave/${to}`);
+      const declared = pkg.runtimeDependencies.flatMap((name) => {
+        const to = folderOf.get(name);
+        return to === undefined || allowed.has(to) ? [] : [`package.json depends on ${name}`];
+      });
+      expect([...imported, ...declared]).toEqual([]);
+    },
+  );
 
   it.each(Object.entries(PURE_PACKAGES))('%s is pure: no Node built-in in its shipped source', (folder, nodeOnly) => {
     const pkg = packages.find((candidate) => candidate.folder === folder);
     expect(pkg?.sources.length).toBeGreaterThan(0);
     const offenders = (pkg?.sources ?? [])
       .filter((file) => !nodeOnly.some((dir) => relative(pkg?.dir ?? '', file).startsWith(dir)))
-      .flatMap((file) => importsOf(file).filter((specifier) => isBuiltin(specifier)).map((specifier) => `${relative(PACKAGES_ROOT, file)} imports ${specifier}`));
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => isBuiltin(specifier))
+          .map((specifier) => `${relative(PACKAGES_ROOT, file)} imports ${specifier}`),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -55,7 +66,9 @@ describe('the dependency rule holds for every package', () => {
     const markdown = readFileSync(join(PACKAGES_ROOT, '..', 'docs', 'architecture.md'), 'utf8');
     const diagram = /```mermaid\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
     const drawn = [...diagram.matchAll(/^\s*([\w-]+)\s*-->\s*([\w-]+)\s*$/gm)].map((match) => `${match[1]} --> ${match[2]}`).sort();
-    const rule = Object.entries(DEPENDENCY_RULE).flatMap(([from, to]) => to.map((target) => `${from} --> ${target}`)).sort();
+    const rule = Object.entries(DEPENDENCY_RULE)
+      .flatMap(([from, to]) => to.map((target) => `${from} --> ${target}`))
+      .sort();
     expect(drawn).toEqual(rule);
   });
 });

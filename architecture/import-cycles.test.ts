@@ -31,6 +31,13 @@ describe('the cycle finder', () => {
     ]);
     expect(importCycles(graph)).toEqual(expect.arrayContaining([['build-prompt', 'safe-build'], ['self'], ['a', 'b', 'c']]));
     expect(importCycles(graph)).toHaveLength(3);
-    expect(importCycles(new Map([['x', ['y']], ['y', []]]))).toEqual([]);
+    expect(
+      importCycles(
+        new Map([
+          ['x', ['y']],
+          ['y', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -38,8 +38,15 @@ export function workspacePackages(): WorkspacePackage[] {
     .map((entry) => {
       const dir = join(PACKAGES_ROOT, entry.name);
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
-      const bundled = [pkg.bundleDependencies, pkg.bundledDependencies].flatMap((list) => (Array.isArray(list) ? (list as readonly string[]) : []));
-      const runtimeDependencies = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {}), ...bundled];
+      const bundled = [pkg.bundleDependencies, pkg.bundledDependencies].flatMap((list) =>
+        Array.isArray(list) ? (list as readonly string[]) : [],
+      );
+      const runtimeDependencies = [
+        ...Object.keys(pkg.dependencies ?? {}),
+        ...Object.keys(pkg.peerDependencies ?? {}),
+        ...Object.keys(pkg.optionalDependencies ?? {}),
+        ...bundled,
+      ];
       return { folder: entry.name, name: pkg.name, dir, runtimeDependencies, sources: shippedSources(join(dir, 'src')) };
     });
 }
@@ -73,7 +80,14 @@ export function packageName(specifier: string): string {
 
 /** The files each of `files` imports by a relative path: one package's own import graph. */
 export function localImportGraph(files: readonly string[]): Map<string, string[]> {
-  return new Map(files.map((file) => [file, importsOf(file).filter((specifier) => specifier.startsWith('.')).map((specifier) => resolveRelative(file, specifier))]));
+  return new Map(
+    files.map((file) => [
+      file,
+      importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolveRelative(file, specifier)),
+    ]),
+  );
 }
 
 /**

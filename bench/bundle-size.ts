@@ -58,7 +58,11 @@ interface AppSize {
 /** The package a bundled file belongs to: `zod`, `@scope/name`, or `packages/<name>` for ours. */
 function packageOf(file: string): string {
   const inModules = file.split('node_modules/').at(-1) ?? file;
-  if (inModules !== file) return inModules.split('/').slice(0, inModules.startsWith('@') ? 2 : 1).join('/');
+  if (inModules !== file)
+    return inModules
+      .split('/')
+      .slice(0, inModules.startsWith('@') ? 2 : 1)
+      .join('/');
   const ours = /packages\/([^/]+)\//.exec(file);
   return ours === null ? '(the app)' : `@conclave/${ours[1] ?? ''}`;
 }
@@ -79,9 +83,14 @@ async function bundle(source: string): Promise<AppSize> {
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
   const byPackage: Record<string, number> = {};
   for (const output of Object.values(result.metafile.outputs)) {
-    for (const [file, input] of Object.entries(output.inputs)) byPackage[packageOf(file)] = (byPackage[packageOf(file)] ?? 0) + input.bytesInOutput;
+    for (const [file, input] of Object.entries(output.inputs))
+      byPackage[packageOf(file)] = (byPackage[packageOf(file)] ?? 0) + input.bytesInOutput;
   }
-  const sorted = Object.fromEntries(Object.entries(byPackage).filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1]));
+  const sorted = Object.fromEntries(
+    Object.entries(byPackage)
+      .filter(([, bytes]) => bytes > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
   return { minifiedBytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length, byPackage: sorted };
 }
 
@@ -105,5 +114,12 @@ export async function bundleSize(): Promise<BenchResult> {
     figure('verifier-only app, minified', verifier.minifiedBytes / KB, 'KB'),
     figure('guardian-only app, gzipped', guardian.gzipBytes / KB, 'KB'),
   ];
-  return { name: 'bundle-size', figures, details: { bundler: 'esbuild, platform browser, ESM, es2022, minify, tree shaking; gzip level 9', apps: { 'debate-only': debate, 'verifier-only': verifier, 'guardian-only': guardian } } };
+  return {
+    name: 'bundle-size',
+    figures,
+    details: {
+      bundler: 'esbuild, platform browser, ESM, es2022, minify, tree shaking; gzip level 9',
+      apps: { 'debate-only': debate, 'verifier-only': verifier, 'guardian-only': guardian },
+    },
+  };
 }

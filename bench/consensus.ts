@@ -32,11 +32,14 @@ function measure(count: number, withTarget: boolean) {
   const input = votes(count, count);
   const calls = Math.max(1, Math.round(VOTES_PER_SAMPLE / count));
   let scored = 0;
-  const samples = sampleSync(() => {
-    for (let i = 0; i < calls; i += 1) {
-      if (aggregateConsensus(input, { rubric: PRODUCT_RUBRIC }).status === 'scored') scored += 1;
-    }
-  }, { warmup: WARMUP, iterations: SAMPLES });
+  const samples = sampleSync(
+    () => {
+      for (let i = 0; i < calls; i += 1) {
+        if (aggregateConsensus(input, { rubric: PRODUCT_RUBRIC }).status === 'scored') scored += 1;
+      }
+    },
+    { warmup: WARMUP, iterations: SAMPLES },
+  );
   const time = stats(samples);
   const votesPerSample = count * calls;
   // The median sample gives the median rate; the p95 (slow) sample gives the rate 95% of samples beat.
@@ -54,7 +57,13 @@ function measure(count: number, withTarget: boolean) {
   ];
   return {
     figures,
-    details: { votesPerCall: count, callsPerSample: calls, allScored: scored === calls * (SAMPLES + WARMUP), sampleMs: roundStats(stats(samples), 4), votesPerSecond: { median: Math.round(median), atP95SampleTime: Math.round(slow) } },
+    details: {
+      votesPerCall: count,
+      callsPerSample: calls,
+      allScored: scored === calls * (SAMPLES + WARMUP),
+      sampleMs: roundStats(stats(samples), 4),
+      votesPerSecond: { median: Math.round(median), atP95SampleTime: Math.round(slow) },
+    },
   };
 }
 

@@ -20,7 +20,10 @@ const MAX_LATENCY_MS = 200;
 const SEEDS = [1, 2, 3, 4, 5] as const;
 const TARGET = { op: '<=', value: 1.05 } as const;
 /** Larger boards (phases × members a phase), seeds 1–3 each, concurrency = members a phase. */
-const LARGE_SHAPES = [[8, 32], [4, 64]] as const;
+const LARGE_SHAPES = [
+  [8, 32],
+  [4, 64],
+] as const;
 const LARGE_SEEDS = [1, 2, 3] as const;
 const LARGE_TARGET = { op: '<=', value: 1.03 } as const;
 
@@ -96,8 +99,14 @@ export async function criticalPath(): Promise<BenchResult> {
     for (const seed of LARGE_SEEDS) {
       const s = script(largeBoard, seed, MIN_LATENCY_MS, MAX_LATENCY_MS);
       const { wallMs, result } = await debate(largeBoard, s, undefined, members);
-      if (result.status !== 'completed' || result.transcript.length !== phases * members) throw new Error(`the ${phases} × ${members} debate of seed ${seed} lost a member`);
-      ratios.push({ seed, wallMs: round(wallMs), idealMs: round(idealMs(largeBoard, s.latency).total), ratio: round(wallMs / idealMs(largeBoard, s.latency).total, 4) });
+      if (result.status !== 'completed' || result.transcript.length !== phases * members)
+        throw new Error(`the ${phases} × ${members} debate of seed ${seed} lost a member`);
+      ratios.push({
+        seed,
+        wallMs: round(wallMs),
+        idealMs: round(idealMs(largeBoard, s.latency).total),
+        ratio: round(wallMs / idealMs(largeBoard, s.latency).total, 4),
+      });
     }
     large.push({ phases, members, worst: Math.max(...ratios.map((r) => r.ratio)), runs: ratios });
   }
@@ -105,10 +114,17 @@ export async function criticalPath(): Promise<BenchResult> {
   return {
     name: 'critical-path',
     figures: [
-      ...runs.map((r) => figure(`wall / ideal, seed ${r.seed} (${r.wallMs.toFixed(1)} / ${r.idealMs.toFixed(1)} ms)`, r.ratio, 'ratio', TARGET)),
+      ...runs.map((r) =>
+        figure(`wall / ideal, seed ${r.seed} (${r.wallMs.toFixed(1)} / ${r.idealMs.toFixed(1)} ms)`, r.ratio, 'ratio', TARGET),
+      ),
       figure('wall / ideal, worst seed', worst, 'ratio', TARGET),
-      ...large.map((l) => figure(`wall / ideal, ${l.phases} × ${l.members}, worst of seeds ${LARGE_SEEDS.join(', ')}`, l.worst, 'ratio', LARGE_TARGET)),
-      figure('runs with every member valid', runs.filter((r) => r.failures === 0).length, `of ${runs.length}`, { op: '>=', value: runs.length }),
+      ...large.map((l) =>
+        figure(`wall / ideal, ${l.phases} × ${l.members}, worst of seeds ${LARGE_SEEDS.join(', ')}`, l.worst, 'ratio', LARGE_TARGET),
+      ),
+      figure('runs with every member valid', runs.filter((r) => r.failures === 0).length, `of ${runs.length}`, {
+        op: '>=',
+        value: runs.length,
+      }),
     ],
     details: {
       board: `${PHASES} phases × ${MEMBERS} members`,

@@ -50,37 +50,56 @@ export async function engineOverhead(): Promise<BenchResult> {
   const options = { question: 'launch the benchmark product', adapters: { offline: adapter }, concurrency: 16 };
 
   let invalidRuns = 0;
-  const runMs = await sample(async () => {
-    const result = await engine.run(board, options);
-    if (result.status !== 'completed' || result.transcript.length !== CALLS) invalidRuns += 1;
-  }, { warmup: WARMUP_RUNS, iterations: RUNS });
+  const runMs = await sample(
+    async () => {
+      const result = await engine.run(board, options);
+      if (result.status !== 'completed' || result.transcript.length !== CALLS) invalidRuns += 1;
+    },
+    { warmup: WARMUP_RUNS, iterations: RUNS },
+  );
   const perCall = stats(runMs.map((ms) => (ms * US_PER_MS) / CALLS));
 
   // The pieces, each on the same inputs the debate gives them.
   const phase = board.phases[1];
   if (phase === undefined) throw new Error('the synthetic board has no second phase');
   const first = await engine.run(board, options);
-  const view = { board, question: 'Should we launch the benchmark product?', facts: [], earlier: first.transcript.filter((c) => c.phaseIndex === 0), earlierFailures: [] };
+  const view = {
+    board,
+    question: 'Should we launch the benchmark product?',
+    facts: [],
+    earlier: first.transcript.filter((c) => c.phaseIndex === 0),
+    earlierFailures: [],
+  };
   const requests = buildPhaseRequests(view, phase, 1);
   const request = requests[0];
   if (request === undefined) throw new Error('no request was built');
 
   const BATCH = 200;
   const buildMs = sampleSync(() => buildPhaseRequests(view, phase, 1), { warmup: 500, iterations: 2000 });
-  const parseMs = sampleSync(() => {
-    for (let i = 0; i < BATCH; i += 1) parseMemberReply({ text: REPLY }, 'p1-m1', board.rubric);
-  }, { warmup: 50, iterations: 300 });
-  const safeRunMs = await sample(async () => {
-    const pending = [];
-    for (let i = 0; i < BATCH; i += 1) pending.push(safeRun(adapter, request, { timeoutMs: 120_000 }));
-    await Promise.all(pending);
-  }, { warmup: 50, iterations: 300 });
+  const parseMs = sampleSync(
+    () => {
+      for (let i = 0; i < BATCH; i += 1) parseMemberReply({ text: REPLY }, 'p1-m1', board.rubric);
+    },
+    { warmup: 50, iterations: 300 },
+  );
+  const safeRunMs = await sample(
+    async () => {
+      const pending = [];
+      for (let i = 0; i < BATCH; i += 1) pending.push(safeRun(adapter, request, { timeoutMs: 120_000 }));
+      await Promise.all(pending);
+    },
+    { warmup: 50, iterations: 300 },
+  );
 
-  const shapes = [...PHASE_SWEEP.map((phases) => ({ phases, members: SWEEP_PHASE_MEMBERS })), ...MEMBER_SWEEP.map((members) => ({ phases: PHASES, members }))];
+  const shapes = [
+    ...PHASE_SWEEP.map((phases) => ({ phases, members: SWEEP_PHASE_MEMBERS })),
+    ...MEMBER_SWEEP.map((members) => ({ phases: PHASES, members })),
+  ];
   const swept = await sweep(shapes, adapter);
   const phaseSweep = swept.slice(0, PHASE_SWEEP.length);
   const memberSweep = swept.slice(PHASE_SWEEP.length);
-  const spread = (rows: readonly { fastestUs: number }[]) => Math.max(...rows.map((r) => r.fastestUs)) / Math.min(...rows.map((r) => r.fastestUs));
+  const spread = (rows: readonly { fastestUs: number }[]) =>
+    Math.max(...rows.map((r) => r.fastestUs)) / Math.min(...rows.map((r) => r.fastestUs));
 
   const buildPerMember = stats(buildMs.map((ms) => (ms * US_PER_MS) / MEMBERS));
   const parsePerCall = stats(parseMs.map((ms) => (ms * US_PER_MS) / BATCH));
@@ -115,7 +134,13 @@ export async function engineOverhead(): Promise<BenchResult> {
       runs: RUNS,
       perCallUs: roundStats(perCall),
       runMs: roundStats(stats(runMs)),
-      sweeps: { callsPerSample: SAMPLE_CALLS, samplesPerShape: SWEEP_SAMPLES, concurrency: 'members of a phase', phases: phaseSweep, members: memberSweep },
+      sweeps: {
+        callsPerSample: SAMPLE_CALLS,
+        samplesPerShape: SWEEP_SAMPLES,
+        concurrency: 'members of a phase',
+        phases: phaseSweep,
+        members: memberSweep,
+      },
       pieces: {
         safeRunUsPerCall: roundStats(safeRunPerCall),
         parseMemberReplyUsPerCall: roundStats(parsePerCall),
@@ -144,7 +169,8 @@ async function sweep(shapes: readonly { phases: number; members: number }[], ada
     const once = async () => {
       for (let r = 0; r < runsPerSample; r += 1) {
         const result = await engine.run(board, options);
-        if (result.status !== 'completed' || result.transcript.length !== calls) throw new Error(`a ${phases} × ${members} run lost a member`);
+        if (result.status !== 'completed' || result.transcript.length !== calls)
+          throw new Error(`a ${phases} × ${members} run lost a member`);
       }
     };
     return { phases, members, calls, runsPerSample, once, samples: [] as number[] };
@@ -161,6 +187,14 @@ async function sweep(shapes: readonly { phases: number; members: number }[], ada
   }
   return runs.map(({ phases, members, calls, runsPerSample, samples }) => {
     const perCall = stats(samples.map((ms) => (ms * US_PER_MS) / (calls * runsPerSample)));
-    return { phases, members, samples: samples.length, runsPerSample, fastestUs: round(perCall.min), medianUs: round(perCall.median), meanUs: round(perCall.mean) };
+    return {
+      phases,
+      members,
+      samples: samples.length,
+      runsPerSample,
+      fastestUs: round(perCall.min),
+      medianUs: round(perCall.median),
+      meanUs: round(perCall.mean),
+    };
   });
 }

@@ -140,7 +140,10 @@ export function printTable(title: string, result: BenchResult): void {
   const rows = result.figures.map((fig) => [fig.label, formatNumber(fig.value), fig.unit, formatTarget(fig.target), verdict(fig)]);
   const widths = header.map((cell, c) => Math.max(cell.length, ...rows.map((row) => (row[c] ?? '').length)));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, c) => (c === 1 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((cell, c) => (c === 1 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0)))
+      .join('  ')
+      .trimEnd();
   console.log(`\n## ${title} (${result.name})`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -166,5 +169,12 @@ export function round(value: number, digits = 3): number {
 
 /** `stats` with every field rounded. */
 export function roundStats(s: Stats, digits = 3): Stats {
-  return { n: s.n, min: round(s.min, digits), median: round(s.median, digits), p95: round(s.p95, digits), max: round(s.max, digits), mean: round(s.mean, digits) };
+  return {
+    n: s.n,
+    min: round(s.min, digits),
+    median: round(s.median, digits),
+    p95: round(s.p95, digits),
+    max: round(s.max, digits),
+    mean: round(s.mean, digits),
+  };
 }

@@ -42,4 +42,3 @@ export function probeMicros(): number {
   for (let unit = 0; unit < UNITS; unit += 1) workload();
   return ((performance.now() - started) * 1000) / UNITS;
 }
-

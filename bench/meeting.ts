@@ -27,7 +27,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { figure, round as roundTo, type BenchResult } from './harness.js';
 
 const ROUNDS = 4;
-const sentence = (who: string, what: string, n: number) => `${who} ${what} ${n}: ${'a considered point about cost, latency and the on-call burden '.repeat(2).trim()}.`;
+const sentence = (who: string, what: string, n: number) =>
+  `${who} ${what} ${n}: ${'a considered point about cost, latency and the on-call burden '.repeat(2).trim()}.`;
 
 function stanceFor(memberId: string, round: number, slate: readonly string[]): Stance {
   const option = slate[(round + memberId.length) % slate.length] as string;
@@ -42,7 +43,8 @@ function stanceFor(memberId: string, round: number, slate: readonly string[]): S
   };
 }
 
-const promptTokens = (request: ModelRequest) => countTokens(request.system ?? '') + request.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+const promptTokens = (request: ModelRequest) =>
+  countTokens(request.system ?? '') + request.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
 
 export async function meeting(): Promise<BenchResult> {
   const brief = parseBrief(await readFile(new URL('../examples/briefs/data-platform.yaml', import.meta.url), 'utf8'))._unsafeUnwrap();
@@ -55,20 +57,35 @@ export async function meeting(): Promise<BenchResult> {
     const meta = request.metadata as unknown as MeetingRequestMetadata;
     if (meta.phase === 'synthesis') return { value: { rationale: 'r', rejected: [], risks: [], followUps: [] } };
     if (meta.phase === 'curation') {
-      return { value: { summary: [1, 2, 3, 4].map((n) => sentence('facilitator', 'summary', n)).join(' '), tensions: [1, 2].map((n) => sentence('facilitator', 'tension', n)), merges: [] } };
+      return {
+        value: {
+          summary: [1, 2, 3, 4].map((n) => sentence('facilitator', 'summary', n)).join(' '),
+          tensions: [1, 2].map((n) => sentence('facilitator', 'tension', n)),
+          merges: [],
+        },
+      };
     }
     const stance = stanceFor(meta.memberId, meta.round, meta.slate);
     (stances[meta.round] ??= []).push(stance);
     return { value: stance };
   });
   const result = await runMeeting(six, { adapters: () => members, maxRounds: ROUNDS });
-  if (result.warnings.some((w) => w.kind === 'curation_fallback')) throw new Error('a curation call failed: the figures would not describe a full meeting');
+  if (result.warnings.some((w) => w.kind === 'curation_fallback'))
+    throw new Error('a curation call failed: the figures would not describe a full meeting');
   const n = six.roster.length;
   const ours = members.calls.reduce((sum, call) => sum + promptTokens(call.request), 0);
 
   // The baseline: the same calls, but each one carries the brief and the whole transcript so far.
-  const base = Math.min(...members.calls.filter((c) => (c.request.metadata as unknown as MeetingRequestMetadata).phase === 'prep').map((c) => promptTokens(c.request)));
-  const transcriptBefore = (round: number) => stances.slice(0, round).flat().reduce((sum, s) => sum + countTokens(JSON.stringify(s)), 0);
+  const base = Math.min(
+    ...members.calls
+      .filter((c) => (c.request.metadata as unknown as MeetingRequestMetadata).phase === 'prep')
+      .map((c) => promptTokens(c.request)),
+  );
+  const transcriptBefore = (round: number) =>
+    stances
+      .slice(0, round)
+      .flat()
+      .reduce((sum, s) => sum + countTokens(JSON.stringify(s)), 0);
   const baseline = members.calls.reduce((sum, call) => {
     const meta = call.request.metadata as unknown as MeetingRequestMetadata;
     return sum + base + (meta.phase === 'prep' ? 0 : transcriptBefore(meta.phase === 'synthesis' ? stances.length : meta.round));
@@ -85,7 +102,13 @@ export async function meeting(): Promise<BenchResult> {
       figure('ours / baseline', ours / baseline, 'ratio', { op: '<=', value: 0.6 }),
       ...panel.figures,
     ],
-    details: { outcome: result.outcome, stopReason: result.stopReason, rounds: stances.length - 1, tokenizer: 'gpt-tokenizer o200k_base', panelOfFive: panel.details },
+    details: {
+      outcome: result.outcome,
+      stopReason: result.stopReason,
+      rounds: stances.length - 1,
+      tokenizer: 'gpt-tokenizer o200k_base',
+      panelOfFive: panel.details,
+    },
   };
 }
 
@@ -108,11 +131,17 @@ function panelStance(memberId: string, round: number): Stance {
   return {
     preferredOption: option,
     confidence: round === 0 ? 0.6 : 0.7,
-    reasons: [sentence(memberId, 'standing reason', 1), sentence(memberId, 'standing reason', 2), sentence(memberId, `reason new in round ${round}`, 3)],
+    reasons: [
+      sentence(memberId, 'standing reason', 1),
+      sentence(memberId, 'standing reason', 2),
+      sentence(memberId, `reason new in round ${round}`, 3),
+    ],
     concerns: [sentence(memberId, 'standing concern', 1)],
     objections: [
       { text: sentence(memberId, `objection new in round ${round}`, 1), severity: 'minor', against: option === 'aws' ? 'gcp' : 'aws' },
-      ...(memberId === 'cfo' && round === 1 ? [{ text: sentence(memberId, 'substantive objection', 1), severity: 'substantive' as const, against: 'gcp' }] : []),
+      ...(memberId === 'cfo' && round === 1
+        ? [{ text: sentence(memberId, 'substantive objection', 1), severity: 'substantive' as const, against: 'gcp' }]
+        : []),
     ],
     proposedOptions: [],
     privateReasoning: sentence(memberId, 'private reasoning', 1).repeat(2),
@@ -126,14 +155,25 @@ async function panelOfFive(brief: Brief) {
   const said: { memberId: string; round: number; stance: Stance }[] = [];
   const adapter = scriptedAdapter((request) => {
     const meta = request.metadata as unknown as MeetingRequestMetadata;
-    if (meta.phase === 'synthesis') return { value: { rationale: sentence('facilitator', 'rationale', 1), rejected: [], risks: [], followUps: [] } };
-    if (meta.phase === 'curation') return { value: { summary: [1, 2].map((n) => sentence('facilitator', 'summary', n)).join(' '), tensions: [sentence('facilitator', 'tension', 1)], merges: [] } };
+    if (meta.phase === 'synthesis')
+      return { value: { rationale: sentence('facilitator', 'rationale', 1), rejected: [], risks: [], followUps: [] } };
+    if (meta.phase === 'curation')
+      return {
+        value: {
+          summary: [1, 2].map((n) => sentence('facilitator', 'summary', n)).join(' '),
+          tensions: [sentence('facilitator', 'tension', 1)],
+          merges: [],
+        },
+      };
     const stance = panelStance(meta.memberId, meta.round);
     said.push({ memberId: meta.memberId, round: meta.round, stance });
     return { value: stance };
   });
   const result = await runMeeting(brief, { adapters: () => adapter, maxRounds: ROUNDS });
-  const calls = adapter.calls.map((c) => ({ meta: c.request.metadata as unknown as MeetingRequestMetadata, tokens: promptTokens(c.request) }));
+  const calls = adapter.calls.map((c) => ({
+    meta: c.request.metadata as unknown as MeetingRequestMetadata,
+    tokens: promptTokens(c.request),
+  }));
   const ours = calls.reduce((sum, c) => sum + c.tokens, 0);
   const rounds = Math.max(...said.map((s) => s.round));
   const label = (memberId: string) => `Member ${String.fromCharCode(65 + brief.roster.findIndex((m) => m.id === memberId))}`;
@@ -144,17 +184,27 @@ async function panelOfFive(brief: Brief) {
   // A debate that broadcasts only the previous round.
   let broadcast = prepTokens;
   for (let r = 1; r <= rounds; r += 1) {
-    const previous = outputsOf(r - 1).map((s) => shared(label(s.memberId), s.stance)).join('\n');
+    const previous = outputsOf(r - 1)
+      .map((s) => shared(label(s.memberId), s.stance))
+      .join('\n');
     for (const member of brief.roster) {
       const system = calls.find((c) => c.meta.phase === 'prep' && c.meta.memberId === member.id)?.tokens ?? 0;
       broadcast += system + countTokens(`Round ${r}. Every member's stance in the previous round:\n${previous}\nUpdate your stance.`);
     }
   }
-  broadcast += countTokens(`${briefText}\nFinal stances:\n${outputsOf(rounds).map((s) => shared(label(s.memberId), s.stance)).join('\n')}\nWrite up the decision.`);
+  broadcast += countTokens(
+    `${briefText}\nFinal stances:\n${outputsOf(rounds)
+      .map((s) => shared(label(s.memberId), s.stance))
+      .join('\n')}\nWrite up the decision.`,
+  );
 
   // llm-council: answers (our prep requests), anonymised peer ranking, chairman.
-  const answers = outputsOf(0).map((s) => `Response ${label(s.memberId).slice(-1)}:\n${shared('', s.stance)}`).join('\n\n');
-  const reviews = outputsOf(1).map((s) => `Model: ${label(s.memberId)}\nRanking: ${shared('', s.stance)}`).join('\n\n');
+  const answers = outputsOf(0)
+    .map((s) => `Response ${label(s.memberId).slice(-1)}:\n${shared('', s.stance)}`)
+    .join('\n\n');
+  const reviews = outputsOf(1)
+    .map((s) => `Model: ${label(s.memberId)}\nRanking: ${shared('', s.stance)}`)
+    .join('\n\n');
   const ranking = countTokens(llmCouncilRanking(briefText, answers));
   const council = prepTokens + brief.roster.length * ranking + countTokens(llmCouncilChairman(briefText, answers, reviews));
 
@@ -173,7 +223,12 @@ async function panelOfFive(brief: Brief) {
       calls: calls.length,
       tokens: { ours, previousRoundBroadcast: broadcast, llmCouncil: council },
       ratios: { previousRoundBroadcast: roundTo(ours / broadcast, 3), llmCouncil: roundTo(ours / council, 3) },
-      oursByPhase: Object.fromEntries((['prep', 'curation', 'round', 'synthesis'] as const).map((phase) => [phase, calls.filter((c) => c.meta.phase === phase).reduce((sum, c) => sum + c.tokens, 0)])),
+      oursByPhase: Object.fromEntries(
+        (['prep', 'curation', 'round', 'synthesis'] as const).map((phase) => [
+          phase,
+          calls.filter((c) => c.meta.phase === phase).reduce((sum, c) => sum + c.tokens, 0),
+        ]),
+      ),
     },
   };
 }
@@ -233,9 +288,30 @@ Provide a clear, well-reasoned final answer that represents the council's collec
 }
 
 function rawBrief(brief: Awaited<ReturnType<typeof parseBrief>> extends infer R ? (R extends { value: infer B } ? B : never) : never) {
-  return { question: brief.question, options: brief.options, constraints: brief.constraints, successCriteria: brief.successCriteria, context: brief.context };
+  return {
+    question: brief.question,
+    options: brief.options,
+    constraints: brief.constraints,
+    successCriteria: brief.successCriteria,
+    context: brief.context,
+  };
 }
 
-function rawMember(member: { id: string; role: string; focusAreas: readonly string[]; disposition: string; model: string; facilitator: boolean; context?: readonly string[] }) {
-  return { id: member.id, role: member.role, focusAreas: member.focusAreas, disposition: member.disposition, model: member.model, ...(member.facilitator ? { facilitator: true } : {}) };
+function rawMember(member: {
+  id: string;
+  role: string;
+  focusAreas: readonly string[];
+  disposition: string;
+  model: string;
+  facilitator: boolean;
+  context?: readonly string[];
+}) {
+  return {
+    id: member.id,
+    role: member.role,
+    focusAreas: member.focusAreas,
+    disposition: member.disposition,
+    model: member.model,
+    ...(member.facilitator ? { facilitator: true } : {}),
+  };
 }

@@ -42,7 +42,14 @@ type Runner = (adapter: ModelAdapter) => Promise<number>;
 /** A member's request as a framework user writes it: the question and every earlier statement. */
 function memberRequest(board: Board, phase: number, member: number, earlier: readonly Said[]): ModelRequest {
   const who = board.phases[phase]?.members[member];
-  const transcript = earlier.map((s) => `### ${s.memberId}\n${s.statement}\nScores: ${Object.entries(s.scores).map(([axis, value]) => `${axis} ${value}`).join(', ')}`).join('\n');
+  const transcript = earlier
+    .map(
+      (s) =>
+        `### ${s.memberId}\n${s.statement}\nScores: ${Object.entries(s.scores)
+          .map(([axis, value]) => `${axis} ${value}`)
+          .join(', ')}`,
+    )
+    .join('\n');
   return {
     system: 'You are one member of a council. Reply with one JSON object: {"statement": "...", "scores": {...}}.',
     messages: [
@@ -69,7 +76,8 @@ async function callMember(adapter: ModelAdapter, board: Board, phase: number, me
 
 function conclaveRunner(board: Board): Runner {
   const engine = new DebateEngine();
-  return async (adapter) => (await engine.run(board, { question: QUESTION, adapters: { offline: adapter }, concurrency: MEMBERS })).transcript.length;
+  return async (adapter) =>
+    (await engine.run(board, { question: QUESTION, adapters: { offline: adapter }, concurrency: MEMBERS })).transcript.length;
 }
 
 /** LangGraph.js: each phase fans its members out with `Send`; a join node moves to the next phase once all have answered. */
@@ -80,9 +88,15 @@ function langGraphRunner(board: Board): Runner {
     transcript: Annotation<Said[]>({ reducer: (all, more) => all.concat(more), default: () => [] }),
   });
   const fanOut = (state: typeof State.State) =>
-    state.phase >= board.phases.length ? END : (board.phases[state.phase]?.members ?? []).map((_, m) => new Send('member', { phase: state.phase, member: m, earlier: state.transcript }));
+    state.phase >= board.phases.length
+      ? END
+      : (board.phases[state.phase]?.members ?? []).map(
+          (_, m) => new Send('member', { phase: state.phase, member: m, earlier: state.transcript }),
+        );
   const graph = new StateGraph(State)
-    .addNode('member', async (input: { phase: number; member: number; earlier: Said[] }) => ({ transcript: await callMember(adapter as ModelAdapter, board, input.phase, input.member, input.earlier) }))
+    .addNode('member', async (input: { phase: number; member: number; earlier: Said[] }) => ({
+      transcript: await callMember(adapter as ModelAdapter, board, input.phase, input.member, input.earlier),
+    }))
     .addNode('join', (state: typeof State.State) => ({ phase: state.phase + 1 }))
     .addConditionalEdges(START, fanOut, ['member', END])
     .addEdge('member', 'join')
@@ -114,7 +128,10 @@ function mastraRunner(board: Board): Runner {
       id: `member-${p}`,
       inputSchema: memberInputSchema,
       outputSchema: z.object({ earlier: z.array(saidSchema), said: z.array(saidSchema) }),
-      execute: async ({ inputData }) => ({ earlier: inputData.earlier, said: await callMember(adapter as ModelAdapter, board, inputData.phase, inputData.member, inputData.earlier) }),
+      execute: async ({ inputData }) => ({
+        earlier: inputData.earlier,
+        said: await callMember(adapter as ModelAdapter, board, inputData.phase, inputData.member, inputData.earlier),
+      }),
     });
     const join = createStep({
       id: `join-${p}`,
@@ -139,9 +156,12 @@ async function perCall(runner: Runner, runs: number): Promise<{ meanUs: number; 
   const reply = replyText('A fixed, valid statement from a zero-latency member.', { feasibility: 7, revenue: 6.5, cx: 8, ttm: 5, risk: 6 });
   const adapter = instantAdapter(success(reply, 0, 'offline:m'));
   let short = 0;
-  const runMs = await sample(async () => {
-    if ((await runner(adapter)) !== CALLS) short += 1;
-  }, { warmup: Math.ceil(runs / 4), iterations: runs });
+  const runMs = await sample(
+    async () => {
+      if ((await runner(adapter)) !== CALLS) short += 1;
+    },
+    { warmup: Math.ceil(runs / 4), iterations: runs },
+  );
   if (short > 0) throw new Error(`${short} runs lost a member`);
   const perCallUs = stats(runMs.map((ms) => (ms * US_PER_MS) / CALLS));
   return { meanUs: perCallUs.mean, medianUs: perCallUs.median };
@@ -191,7 +211,13 @@ export async function peers(): Promise<BenchResult> {
     ],
     details: {
       board: `${PHASES} phases × ${MEMBERS} members, every member of a phase in flight at once`,
-      engines: measured.map((m) => ({ name: m.name, runs: m.runs, meanUs: round(m.meanUs), medianUs: round(m.medianUs), criticalPath: m.criticalPath })),
+      engines: measured.map((m) => ({
+        name: m.name,
+        runs: m.runs,
+        meanUs: round(m.meanUs),
+        medianUs: round(m.medianUs),
+        criticalPath: m.criticalPath,
+      })),
     },
   };
 }

@@ -71,19 +71,41 @@ async function timedRound(random: () => number, sides: readonly TimedSide[]): Pr
 }
 
 async function overheadFigures(): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
-  const anthropicServer = await createFakeAnthropicServer(() => ({ kind: 'reply', text: 'ok', usage: { input_tokens: 10, output_tokens: 1 } }));
-  const openaiServer = await createFakeOpenAIServer(() => ({ kind: 'reply', content: 'ok', usage: { promptTokens: 10, completionTokens: 1 } }));
+  const anthropicServer = await createFakeAnthropicServer(() => ({
+    kind: 'reply',
+    text: 'ok',
+    usage: { input_tokens: 10, output_tokens: 1 },
+  }));
+  const openaiServer = await createFakeOpenAIServer(() => ({
+    kind: 'reply',
+    content: 'ok',
+    usage: { promptTokens: 10, completionTokens: 1 },
+  }));
   try {
     const rawAnthropic = new Anthropic({ apiKey: 'bench', baseURL: anthropicServer.url, maxRetries: 0 });
     const anthropic = createAnthropicAdapter({ model: 'claude-bench', apiKey: 'bench', baseURL: anthropicServer.url });
     const a = await alternating(
-      () => rawAnthropic.messages.create({ model: 'claude-bench', max_tokens: 16, system: 'You are terse.', messages: [{ role: 'user', content: 'Say ok.' }] }),
+      () =>
+        rawAnthropic.messages.create({
+          model: 'claude-bench',
+          max_tokens: 16,
+          system: 'You are terse.',
+          messages: [{ role: 'user', content: 'Say ok.' }],
+        }),
       () => safeRun(anthropic, request),
     );
     const rawOpenAI = new OpenAI({ apiKey: 'bench', baseURL: openaiServer.baseURL, maxRetries: 0 });
     const openai = createOpenAIAdapter({ model: 'gpt-bench', apiKey: 'bench', baseURL: openaiServer.baseURL });
     const o = await alternating(
-      () => rawOpenAI.chat.completions.create({ model: 'gpt-bench', max_completion_tokens: 16, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Say ok.' }] }),
+      () =>
+        rawOpenAI.chat.completions.create({
+          model: 'gpt-bench',
+          max_completion_tokens: 16,
+          messages: [
+            { role: 'system', content: 'You are terse.' },
+            { role: 'user', content: 'Say ok.' },
+          ],
+        }),
       () => safeRun(openai, request),
     );
     const target = { op: '<=', value: 1.1 } as const;
@@ -119,7 +141,11 @@ async function debateBodies(board: Board): Promise<ChatCompletionCreateParamsNon
   const recorder = await createFakeOpenAIServer(() => ({ kind: 'reply', content: reply }));
   try {
     const providers = adaptersFromEnv({ env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: recorder.baseURL } });
-    await DebateEngine.run(board, { question: 'q', adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'openai:')), concurrency: 64 });
+    await DebateEngine.run(board, {
+      question: 'q',
+      adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'openai:')),
+      concurrency: 64,
+    });
     return recorder.requests.map((recorded) => recorded.body as ChatCompletionCreateParamsNonStreaming);
   } finally {
     await recorder.close();
@@ -141,7 +167,10 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
     const random = mulberry32(64);
     let last: DebateResult | undefined;
     for (const cap of [undefined, 16, 8]) {
-      const providers = adaptersFromEnv({ env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: server.baseURL }, ...(cap === undefined ? {} : { maxConcurrency: { openai: cap } }) });
+      const providers = adaptersFromEnv({
+        env: { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: server.baseURL },
+        ...(cap === undefined ? {} : { maxConcurrency: { openai: cap } }),
+      });
       const rawBurst = async (): Promise<void> => {
         const limit = createLimiter(cap ?? Number.POSITIVE_INFINITY);
         await Promise.all(bodies.map((body) => limit(() => raw.chat.completions.create(body))));
@@ -151,14 +180,22 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
         await Promise.all(bodies.map((body) => limit(() => plainPost(agent, `${server.baseURL}/chat/completions`, JSON.stringify(body)))));
       };
       const debate = async (): Promise<void> => {
-        last = await DebateEngine.run(board, { question: 'q', adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'openai:')), concurrency: 64 });
+        last = await DebateEngine.run(board, {
+          question: 'q',
+          adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'openai:')),
+          concurrency: 64,
+        });
         if (last.failures.length > 0) throw new Error(`bench debate failed: ${JSON.stringify(last.failures[0])}`);
       };
       // One unmeasured run of each opens the connections and warms the code.
       await httpBurst();
       await rawBurst();
       await debate();
-      const walls = { http: { run: httpBurst, times: [] as number[] }, raw: { run: rawBurst, times: [] as number[] }, debate: { run: debate, times: [] as number[] } };
+      const walls = {
+        http: { run: httpBurst, times: [] as number[] },
+        raw: { run: rawBurst, times: [] as number[] },
+        debate: { run: debate, times: [] as number[] },
+      };
       for (let run = 0; run < ROUNDS; run += 1) await timedRound(random, [walls.http, walls.raw, walls.debate]);
       const ideal = Math.ceil(64 / (cap ?? 64)) * LATENCY;
       const wall = stats(walls.debate.times).median;
@@ -172,7 +209,11 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
       // Judged against the raw SDK making the same 64 requests in the same run (ADR 0019): what is
       // left above that is the client's and the machine's, not conclave's.
       figures.push(figure(`64 members, ${name}: wall / raw SDK wall`, wall / floor, 'ratio', { op: '<=', value: 1.1 }));
-      details[name] = { debateWallsMs: walls.debate.times.map((w) => round(w, 1)), rawWallsMs: walls.raw.times.map((w) => round(w, 1)), httpWallsMs: walls.http.times.map((w) => round(w, 1)) };
+      details[name] = {
+        debateWallsMs: walls.debate.times.map((w) => round(w, 1)),
+        rawWallsMs: walls.raw.times.map((w) => round(w, 1)),
+        httpWallsMs: walls.http.times.map((w) => round(w, 1)),
+      };
     }
     return { figures, details, result: last as DebateResult };
   } finally {
@@ -184,12 +225,22 @@ async function concurrencyFigures(): Promise<{ figures: Figure[]; details: Recor
 /** POSTs `body` as JSON with node:http and parses the answer. */
 function plainPost(agent: http.Agent, url: string, body: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`HTTP ${response.statusCode ?? '?'}: ${text}`))));
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer bench', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`HTTP ${response.statusCode ?? '?'}: ${text}`)),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -197,7 +248,11 @@ function plainPost(agent: http.Agent, url: string, body: string): Promise<unknow
 
 /** Starts `bench/fake-openai-child.ts` and resolves once it prints its base URL. */
 export function startChildServer(latencyMs: number): Promise<{ baseURL: string; close: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('fake-openai-child.ts', import.meta.url)), String(latencyMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('fake-openai-child.ts', import.meta.url)), String(latencyMs)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.once('error', reject);
@@ -218,11 +273,16 @@ async function prefixShareFigures(): Promise<Figure[]> {
   try {
     const providers = adaptersFromEnv({ env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url } });
     const board = syntheticBoard(3, 6, 'bench-prefix');
-    await DebateEngine.run(board, { question: 'Should we ship?', adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'anthropic:')) });
+    await DebateEngine.run(board, {
+      question: 'Should we ship?',
+      adapters: (ref) => providers.source(ref.replace(/^[a-z-]+:/, 'anthropic:')),
+    });
     const bodies = server.requests.map((r) => r.body as { system?: unknown; messages: { content: unknown }[] });
     const figures: Figure[] = [];
     for (let phase = 0; phase < 3; phase += 1) {
-      const members = bodies.slice(phase * 6, phase * 6 + 6).map((body) => [JSON.stringify(body.system ?? ''), ...body.messages.map((m) => JSON.stringify(m.content))]);
+      const members = bodies
+        .slice(phase * 6, phase * 6 + 6)
+        .map((body) => [JSON.stringify(body.system ?? ''), ...body.messages.map((m) => JSON.stringify(m.content))]);
       const total = members.reduce((sum, parts) => sum + parts.join('').length, 0);
       const shared = members.reduce((sum, parts) => sum + commonPrefix(parts.join(''), members[0]?.join('') ?? '').length, 0);
       figures.push(figure(`phase ${phase + 1}: prompt bytes in the shared prefix`, (100 * shared) / total, '%'));

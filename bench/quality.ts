@@ -14,7 +14,16 @@
  * failures); the accuracy lost from ρ = 0 to ρ = 0.8 ≤ 1.25 × the optimum's loss; never below
  * plain majority.
  */
-import { calibrate, calibratedVerdict, EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type CalibratedVote, type Calibration, type TrackRecord } from '@conclave/scoring';
+import {
+  calibrate,
+  calibratedVerdict,
+  EMPTY_TRACK_RECORD,
+  recordDecision,
+  recordOutcome,
+  type CalibratedVote,
+  type Calibration,
+  type TrackRecord,
+} from '@conclave/scoring';
 import { mulberry32 } from './fixtures.js';
 import { figure, round, type BenchResult } from './harness.js';
 import { likelihoodRatio, neymanPearsonRecall, optimalAccuracy, simulate, type Decision, type Judge, type Jury } from './quality/jury.js';
@@ -44,7 +53,8 @@ function votesOf(jury: Jury, decision: Decision): CalibratedVote[] {
   const votes: CalibratedVote[] = [];
   jury.judges.forEach((judge, i) => {
     const belief = decision.believesGo[i];
-    if (belief !== undefined) votes.push({ memberId: judge.id, verdict: belief ? 'GO' : 'NO_GO', ...(judge.family === undefined ? {} : { family: judge.family }) });
+    if (belief !== undefined)
+      votes.push({ memberId: judge.id, verdict: belief ? 'GO' : 'NO_GO', ...(judge.family === undefined ? {} : { family: judge.family }) });
   });
   return votes;
 }
@@ -126,7 +136,8 @@ function measureSetting(n: number, profile: Profile, rho: number, failureRate: n
   const todaySaysGo = (d: Decision) => (d.scores as number[]).reduce((t, s) => t + s, 0) / d.scores.length >= 7;
   const todayFalseGo = noGo.filter(todaySaysGo).length / noGo.length;
   const np = neymanPearsonRecall(jury, todayFalseGo);
-  const atRate = (d: Decision) => calibratedVerdict(votesOf(jury, d), calibration, { minValidVotes: QUORUM, falseGoRate: todayFalseGo }).verdict === 'GO';
+  const atRate = (d: Decision) =>
+    calibratedVerdict(votesOf(jury, d), calibration, { minValidVotes: QUORUM, falseGoRate: todayFalseGo }).verdict === 'GO';
   return {
     ...row,
     todayFalseGo,
@@ -140,7 +151,9 @@ function measureSetting(n: number, profile: Profile, rho: number, failureRate: n
 export function quality(): BenchResult {
   const rows: Row[] = [];
   let seed = 25;
-  for (const n of SIZES) for (const profile of PROFILES) for (const rho of RHOS) for (const failureRate of FAILURE_RATES) rows.push(measureSetting(n, profile, rho, failureRate, (seed += 1)));
+  for (const n of SIZES)
+    for (const profile of PROFILES)
+      for (const rho of RHOS) for (const failureRate of FAILURE_RATES) rows.push(measureSetting(n, profile, rho, failureRate, (seed += 1)));
 
   printRows(rows);
   const independent = rows.filter((r) => r.rho === 0);
@@ -148,7 +161,8 @@ export function quality(): BenchResult {
   // Recall is compared where the rule kept to the rate it was given (within simulation noise):
   // a rule that overshoots the rate buys recall it was not allowed to.
   const withRecall = rows.filter((r) => r.neymanPearsonRecall !== undefined && r.neymanPearsonRecall > 0);
-  const rateNoise = (r: Row) => 2 * Math.sqrt(((r.todayFalseGo as number) * (1 - (r.todayFalseGo as number))) / (DECISIONS / 2)) + 1 / DECISIONS;
+  const rateNoise = (r: Row) =>
+    2 * Math.sqrt(((r.todayFalseGo as number) * (1 - (r.todayFalseGo as number))) / (DECISIONS / 2)) + 1 / DECISIONS;
   const overshoots = withRecall.filter((r) => (r.calibratedFalseGo as number) > (r.todayFalseGo as number) + rateNoise(r));
   const recallRatio = Math.min(...withRecall.map((r) => (r.calibratedRecall as number) / (r.neymanPearsonRecall as number)));
   const randomisedRatio = Math.min(...withRecall.map((r) => (r.calibratedRecall as number) / (r.neymanPearsonRandomised as number)));
@@ -171,13 +185,34 @@ export function quality(): BenchResult {
     name: 'quality',
     figures: [
       figure('calibrated ÷ optimum accuracy, worst independent setting', round(accuracyRatio, 4), '×', { op: '>=', value: 0.98 }),
-      figure("calibrated ÷ Neyman–Pearson GO recall at today's false-GO rate, worst setting", round(recallRatio, 4), '×', { op: '>=', value: 0.98 }),
+      figure("calibrated ÷ Neyman–Pearson GO recall at today's false-GO rate, worst setting", round(recallRatio, 4), '×', {
+        op: '>=',
+        value: 0.98,
+      }),
       figure("calibrated ÷ randomised Neyman–Pearson bound at today's false-GO rate, worst setting", round(randomisedRatio, 4), '×'),
-      figure('settings where the calibrated rule said GO wrongly more often than the rate it was given', overshoots.length, `of ${withRecall.length}`),
-      figure(`accuracy lost from ρ = 0 to ρ = 0.8, calibrated ÷ optimum, worst of ${measurable.length} settings where the optimum loses`, round(lossRatio, 3), '×', { op: '<=', value: 1.25 }),
-      figure('settings where the optimum loses nothing but the calibrated rule does (beyond noise)', lossBeyondNoise, `of ${losses.length - measurable.length}`, { op: '<=', value: 0 }),
+      figure(
+        'settings where the calibrated rule said GO wrongly more often than the rate it was given',
+        overshoots.length,
+        `of ${withRecall.length}`,
+      ),
+      figure(
+        `accuracy lost from ρ = 0 to ρ = 0.8, calibrated ÷ optimum, worst of ${measurable.length} settings where the optimum loses`,
+        round(lossRatio, 3),
+        '×',
+        { op: '<=', value: 1.25 },
+      ),
+      figure(
+        'settings where the optimum loses nothing but the calibrated rule does (beyond noise)',
+        lossBeyondNoise,
+        `of ${losses.length - measurable.length}`,
+        { op: '<=', value: 0 },
+      ),
       figure('settings below plain majority (beyond simulation noise)', belowMajority, `of ${rows.length}`, { op: '<=', value: 0 }),
-      figure("today's rule ÷ optimum accuracy, worst independent setting", round(Math.min(...independent.map((r) => r.today / r.optimum)), 4), '×'),
+      figure(
+        "today's rule ÷ optimum accuracy, worst independent setting",
+        round(Math.min(...independent.map((r) => r.today / r.optimum)), 4),
+        '×',
+      ),
       figure('decisions per setting', DECISIONS, 'decisions'),
     ],
     details: { decisions: DECISIONS, trackRecord: TRACK_RECORD, quorum: QUORUM, rows },
@@ -186,10 +221,17 @@ export function quality(): BenchResult {
 
 function printRows(rows: readonly Row[]): void {
   const pct = (x: number | undefined) => (x === undefined ? '' : (100 * x).toFixed(1));
-  console.log("\nsetting (n, judges, ρ, failures)   | best single | majority | today | calibrated | optimum | GO recall at today's false-GO rate: calibrated / Neyman–Pearson");
+  console.log(
+    "\nsetting (n, judges, ρ, failures)   | best single | majority | today | calibrated | optimum | GO recall at today's false-GO rate: calibrated / Neyman–Pearson",
+  );
   for (const r of rows) {
     const setting = `${String(r.n).padStart(2)} ${r.profile.padEnd(7)} ρ=${r.rho.toFixed(1)} f=${r.failureRate.toFixed(1)}`;
-    const recall = r.neymanPearsonRecall === undefined ? '' : `${pct(r.calibratedRecall)} / ${pct(r.neymanPearsonRecall)} (randomised ${pct(r.neymanPearsonRandomised)}) at ${pct(r.todayFalseGo)} % false GO; calibrated's ${pct(r.calibratedFalseGo)} %`;
-    console.log(`${setting.padEnd(34)} | ${pct(r.bestSingle).padStart(11)} | ${pct(r.majority).padStart(8)} | ${pct(r.today).padStart(5)} | ${pct(r.calibrated).padStart(10)} | ${(pct(r.optimum) + (r.optimumExact ? '' : '*')).padStart(7)} | ${recall}`);
+    const recall =
+      r.neymanPearsonRecall === undefined
+        ? ''
+        : `${pct(r.calibratedRecall)} / ${pct(r.neymanPearsonRecall)} (randomised ${pct(r.neymanPearsonRandomised)}) at ${pct(r.todayFalseGo)} % false GO; calibrated's ${pct(r.calibratedFalseGo)} %`;
+    console.log(
+      `${setting.padEnd(34)} | ${pct(r.bestSingle).padStart(11)} | ${pct(r.majority).padStart(8)} | ${pct(r.today).padStart(5)} | ${pct(r.calibrated).padStart(10)} | ${(pct(r.optimum) + (r.optimumExact ? '' : '*')).padStart(7)} | ${recall}`,
+    );
   }
 }

@@ -38,14 +38,19 @@ export function redaction(): BenchResult {
     figures: [
       figure(`recall on ${positives.length} lines holding a secret`, recall * 100, '%', { op: '>=', value: 99 }),
       figure(`lines without a secret altered (of ${NEGATIVE_LINES.length})`, alteredShare * 100, '%', { op: '<=', value: 2 }),
-      figure(`redact a ${round(Buffer.byteLength(log) / 1024 / 1024, 1)} MB gate log, median`, timing.median, 'ms', { op: '<', value: 200 }),
+      figure(`redact a ${round(Buffer.byteLength(log) / 1024 / 1024, 1)} MB gate log, median`, timing.median, 'ms', {
+        op: '<',
+        value: 200,
+      }),
     ],
     details: {
       ruleSet: SECRET_RULE_SET,
       positives: positives.length,
       formats: new Set(positives.map(({ format }) => format)).size,
       missedFormats,
-      missedExamples: missed.slice(0, 10).map(({ format, line }) => ({ format, line: line.replace(/[A-Za-z0-9]{6}(?=[A-Za-z0-9]{4})/g, '······') })),
+      missedExamples: missed
+        .slice(0, 10)
+        .map(({ format, line }) => ({ format, line: line.replace(/[A-Za-z0-9]{6}(?=[A-Za-z0-9]{4})/g, '······') })),
       negatives: NEGATIVE_LINES.length,
       altered,
       logBytes: Buffer.byteLength(log),

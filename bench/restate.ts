@@ -31,7 +31,11 @@ function board(id: string, phases: number, members: number): BoardInput {
     id,
     phases: Array.from({ length: phases }, (_, p) => ({
       name: `p${p}`,
-      members: Array.from({ length: members }, (_, m) => ({ id: `m${p}-${m}`, persona: 'A member of the benchmark council.', model: `openai:m${p}-${m}` })),
+      members: Array.from({ length: members }, (_, m) => ({
+        id: `m${p}-${m}`,
+        persona: 'A member of the benchmark council.',
+        model: `openai:m${p}-${m}`,
+      })),
     })),
   };
 }
@@ -62,16 +66,28 @@ async function throughput(restate: RestateServer, fakeBaseURL: string, workerCou
     const client = conclaveClient({ ingressUrl: restate.ingressUrl });
     const submission = { board: board('throughput', PHASES, MEMBERS), question: 'Should we ship it?' };
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: COUNCILS }, (_, i) => client.runDebate(`throughput-${workerCount}-${i}`, submission)));
+    const results = await Promise.all(
+      Array.from({ length: COUNCILS }, (_, i) => client.runDebate(`throughput-${workerCount}-${i}`, submission)),
+    );
     const wallMs = performance.now() - started;
     const completed = results.filter((r) => r.status === 'completed' && r.failures.length === 0).length;
     // Why a member failed, when one did: the figure counts only councils where every member answered.
     const failures: Record<string, number> = {};
     for (const failure of results.flatMap((r) => r.failures)) {
-      const kind = failure.reason.kind === 'adapter_failed' ? `adapter_failed:${failure.reason.failure.kind}:${failure.reason.failure.message.slice(0, 80)}` : failure.reason.kind;
+      const kind =
+        failure.reason.kind === 'adapter_failed'
+          ? `adapter_failed:${failure.reason.failure.kind}:${failure.reason.failure.message.slice(0, 80)}`
+          : failure.reason.kind;
       failures[kind] = (failures[kind] ?? 0) + 1;
     }
-    return { workers: workerCount, wallMs: round(wallMs, 1), ratio: round(wallMs / (PHASES * LATENCY_MS), 2), completed, failures, connections: [...balancer.connections] };
+    return {
+      workers: workerCount,
+      wallMs: round(wallMs, 1),
+      ratio: round(wallMs / (PHASES * LATENCY_MS), 2),
+      completed,
+      failures,
+      connections: [...balancer.connections],
+    };
   } finally {
     balancer.server.close();
     for (const worker of workers) await worker.close();
@@ -122,7 +138,9 @@ export async function restate(): Promise<BenchResult> {
       name: 'restate',
       figures: [
         ...runs.map((r) => figure(`${COUNCILS} councils, ${r.workers} worker(s): wall time (${r.completed} completed)`, r.wallMs, 'ms')),
-        ...runs.map((r) => figure(`${COUNCILS} councils, ${r.workers} worker(s): wall / critical-path bound (${PHASES * LATENCY_MS} ms)`, r.ratio, 'ratio')),
+        ...runs.map((r) =>
+          figure(`${COUNCILS} councils, ${r.workers} worker(s): wall / critical-path bound (${PHASES * LATENCY_MS} ms)`, r.ratio, 'ratio'),
+        ),
         figure('per call, direct (in process, 0 ms fake)', cost.directMsPerCall, 'ms'),
         figure('per call, journaled step on Restate (0 ms fake)', cost.journaledMsPerCall, 'ms'),
         figure('journaled step / direct call', round(cost.journaledMsPerCall / cost.directMsPerCall, 2), 'ratio'),

@@ -112,11 +112,26 @@ for (const bench of selected) {
     const missed = judged.filter((f) => f.pass === false).map((f) => f.label);
     console.log(`(${(durationMs / 1000).toFixed(1)} s)`);
     await writeResult(bench.name, { ...result, title: bench.title, startedAt, durationMs, environment });
-    entries.push({ name: bench.name, title: bench.title, durationMs, passed: judged.length - missed.length, failed: missed.length, missed });
+    entries.push({
+      name: bench.name,
+      title: bench.title,
+      durationMs,
+      passed: judged.length - missed.length,
+      failed: missed.length,
+      missed,
+    });
   } catch (thrown) {
     const error = thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown);
     console.error(`\n## ${bench.title} (${bench.name}) CRASHED\n${error}`);
-    entries.push({ name: bench.name, title: bench.title, durationMs: round(performance.now() - benchStarted, 1), passed: 0, failed: 0, missed: [], error });
+    entries.push({
+      name: bench.name,
+      title: bench.title,
+      durationMs: round(performance.now() - benchStarted, 1),
+      passed: 0,
+      failed: 0,
+      missed: [],
+      error,
+    });
     process.exitCode = 1;
   }
 }
@@ -124,7 +139,12 @@ for (const bench of selected) {
 // Let warnings emitted on the last ticks arrive before they are reported.
 await new Promise((resolve) => setImmediate(resolve));
 const totalMs = round(performance.now() - started, 1);
-const processWarnings = [...warnings.values()].map((w) => ({ name: w.name, message: w.message, count: w.count, benchmarks: [...w.benchmarks] }));
+const processWarnings = [...warnings.values()].map((w) => ({
+  name: w.name,
+  message: w.message,
+  count: w.count,
+  benchmarks: [...w.benchmarks],
+}));
 const missedAll = entries.flatMap((e) => e.missed.map((label) => `${e.name}: ${label}`));
 const crashed = entries.filter((e) => e.error !== undefined).map((e) => e.name);
 await writeResult('summary', {

@@ -38,18 +38,25 @@ const TRANSCRIPT = text(6_000, [
   'user: Yes, all or nothing per file. And please no dashboard: they live in spreadsheets.',
 ]);
 
-const promptChars = (request: ModelRequest) => (request.system ?? '').length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
-const cacheableChars = (request: ModelRequest) => (request.system ?? '').length + request.messages.reduce((sum, m) => sum + (m.cacheable === true ? m.content.length : 0), 0);
+const promptChars = (request: ModelRequest) =>
+  (request.system ?? '').length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
+const cacheableChars = (request: ModelRequest) =>
+  (request.system ?? '').length + request.messages.reduce((sum, m) => sum + (m.cacheable === true ? m.content.length : 0), 0);
 
 export async function taskloopGuardian(): Promise<BenchResult> {
   const adapter = scriptedAdapter(() => ({ text: ALIGNED_REPLY }));
   const guardian = createGuardian({ adapter, intent: { spec: SPEC, context: TRANSCRIPT } });
   for (let n = 1; n <= REPORTS; n += 1) {
-    guardian.report({ id: `attempt-${n}`, kind: n % 4 === 0 ? 'task_completed' : 'attempt', summary: `Task ${Math.ceil(n / 2)}: parsed the export, rejected 3 rows with line numbers, all-or-nothing insert passed the gate.` });
+    guardian.report({
+      id: `attempt-${n}`,
+      kind: n % 4 === 0 ? 'task_completed' : 'attempt',
+      summary: `Task ${Math.ceil(n / 2)}: parsed the export, rejected 3 rows with line numbers, all-or-nothing insert passed the gate.`,
+    });
   }
   await guardian.idle();
   const requests = adapter.calls.map((c) => c.request);
-  if (requests.length !== REPORTS || guardian.status !== 'aligned') throw new Error(`expected ${REPORTS} aligned evaluations, got ${requests.length} (${guardian.status})`);
+  if (requests.length !== REPORTS || guardian.status !== 'aligned')
+    throw new Error(`expected ${REPORTS} aligned evaluations, got ${requests.length} (${guardian.status})`);
   const prompt = requests.reduce((sum, r) => sum + promptChars(r), 0);
   const cacheable = requests.reduce((sum, r) => sum + cacheableChars(r), 0);
   const prefixes = new Set(requests.map((r) => r.messages[0]?.content));

@@ -53,7 +53,11 @@ function planOf(tasks: number): string {
  * ratio of two noisy times: the same build measured 2.10–2.26 × for it on a quiet machine, and
  * up to 3.9 × at a load average of 11.
  */
-function parseScaling(): { readonly rows: readonly { readonly tasks: number; readonly medianMs: number; readonly fastestMs: number }[]; readonly growth: number; readonly steps: readonly number[] } {
+function parseScaling(): {
+  readonly rows: readonly { readonly tasks: number; readonly medianMs: number; readonly fastestMs: number }[];
+  readonly growth: number;
+  readonly steps: readonly number[];
+} {
   const plans = SCALES.map((tasks) => {
     const text = planOf(tasks);
     const parsed = parsePlan(text);
@@ -74,7 +78,8 @@ function parseScaling(): { readonly rows: readonly { readonly tasks: number; rea
   const ys = rows.map((row) => Math.log2(row.fastestMs));
   const meanX = xs.reduce((sum, x) => sum + x, 0) / xs.length;
   const meanY = ys.reduce((sum, y) => sum + y, 0) / ys.length;
-  const slope = xs.reduce((sum, x, i) => sum + (x - meanX) * ((ys[i] as number) - meanY), 0) / xs.reduce((sum, x) => sum + (x - meanX) ** 2, 0);
+  const slope =
+    xs.reduce((sum, x, i) => sum + (x - meanX) * ((ys[i] as number) - meanY), 0) / xs.reduce((sum, x) => sum + (x - meanX) ** 2, 0);
   return { rows, growth: 2 ** slope, steps: rows.slice(1).map((row, i) => row.fastestMs / (rows[i]?.fastestMs ?? Number.NaN)) };
 }
 
@@ -93,11 +98,14 @@ export async function taskloopLedger(): Promise<BenchResult> {
     // Flip leaves in document order; every fourth flip also completes its parent (two boxes, one write).
     const leaves = ledger.plan.items.filter((item) => item.childIds.length === 0).map((item) => item.id);
     let next = 0;
-    const flips = await sample(async () => {
-      const result = await flip(ledger, leaves[next] as string);
-      next += 1;
-      if (!result.ok) throw new Error(`flip failed: ${result.kind}`);
-    }, { warmup: 20, iterations: FLIPS });
+    const flips = await sample(
+      async () => {
+        const result = await flip(ledger, leaves[next] as string);
+        next += 1;
+        if (!result.ok) throw new Error(`flip failed: ${result.kind}`);
+      },
+      { warmup: 20, iterations: FLIPS },
+    );
     const flipStats = stats(flips);
     const check = stats(await sample(() => checkLedger(ledger), { warmup: 5, iterations: 50 }));
     const runnable = stats(await sample(() => nextRunnable(ledger.plan), { warmup: 5, iterations: 50 }));
@@ -111,11 +119,31 @@ export async function taskloopLedger(): Promise<BenchResult> {
         figure('nextRunnable, median', runnable.median, 'ms'),
         figure(`full parsePlan of ${items} tasks (not done per flip), median`, parse.median, 'ms'),
         figure('parsePlan of 10,000 tasks, median', at10k, 'ms', { op: '<', value: 100 }),
-        figure('parsePlan time when the plan doubles (fitted over 1.25k → 20k, fastest rounds), ratio', growth, '×', { op: '<=', value: 2.2 }),
+        figure('parsePlan time when the plan doubles (fitted over 1.25k → 20k, fastest rounds), ratio', growth, '×', {
+          op: '<=',
+          value: 2.2,
+        }),
         figure('  worst single doubling of the fastest rounds', Math.max(...steps), '×'),
         figure('openLedger after a restart (parses), median', open.median, 'ms'),
       ],
-      details: { parseScaling: scaling.map((row) => ({ tasks: row.tasks, medianMs: round(row.medianMs, 2), fastestMs: round(row.fastestMs, 2), perTaskUs: round((row.medianMs * 1000) / row.tasks, 2) })), growthPerDoubling: round(growth, 3), doublingSteps: steps.map((ratio) => round(ratio, 2)), items, planBytes: Buffer.byteLength(text), flips: roundStats(flipStats), check: roundStats(check), nextRunnable: roundStats(runnable), parse: roundStats(parse), open: roundStats(open), parseToFlipRatio: round(parse.median / flipStats.median, 1) },
+      details: {
+        parseScaling: scaling.map((row) => ({
+          tasks: row.tasks,
+          medianMs: round(row.medianMs, 2),
+          fastestMs: round(row.fastestMs, 2),
+          perTaskUs: round((row.medianMs * 1000) / row.tasks, 2),
+        })),
+        growthPerDoubling: round(growth, 3),
+        doublingSteps: steps.map((ratio) => round(ratio, 2)),
+        items,
+        planBytes: Buffer.byteLength(text),
+        flips: roundStats(flipStats),
+        check: roundStats(check),
+        nextRunnable: roundStats(runnable),
+        parse: roundStats(parse),
+        open: roundStats(open),
+        parseToFlipRatio: round(parse.median / flipStats.median, 1),
+      },
     };
   } finally {
     await rm(workspace, { recursive: true, force: true });

@@ -55,7 +55,11 @@ interface LoopRunTiming {
 
 export async function taskloopLoop(): Promise<BenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-taskloop-loop-'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' },
+    });
   try {
     git('init', '-q', '-b', 'main');
     await writeFile(join(dir, 'README.md'), '# bench\n');
@@ -147,7 +151,9 @@ async function timedRun(dir: string, run: number): Promise<LoopRunTiming> {
   let excluded = 0;
   for (const [taskId, count] of seen) {
     for (let n = 1; n <= count; n += 1) {
-      const bundle = JSON.parse(await readFile(join(dir, '.conclave/runs', result.runId as string, taskId, `attempt-${n}`, 'evidence.json'), 'utf8')) as EvidenceBundle;
+      const bundle = JSON.parse(
+        await readFile(join(dir, '.conclave/runs', result.runId as string, taskId, `attempt-${n}`, 'evidence.json'), 'utf8'),
+      ) as EvidenceBundle;
       attempts += 1;
       excluded += (bundle.builder?.durationMs ?? 0) + bundle.gates.reduce((sum, gate) => sum + gate.durationMs, 0);
     }

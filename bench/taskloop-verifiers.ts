@@ -9,7 +9,14 @@
  * style); at depth 0 the build runs for real, so three. The issue gives no target: figures only.
  */
 import type { ModelRequest } from '@conclave/core';
-import { buildInputPack, modelVerifierKinds, runVerifier, type InputPack, type VerifierKind, type VerifierStates } from '@conclave/taskloop/judgement';
+import {
+  buildInputPack,
+  modelVerifierKinds,
+  runVerifier,
+  type InputPack,
+  type VerifierKind,
+  type VerifierStates,
+} from '@conclave/taskloop/judgement';
 import { scriptedAdapter } from '@conclave/testing';
 import { figure, type BenchResult } from './harness.js';
 
@@ -18,8 +25,17 @@ const TARGET_DIFF_BYTES = 300 * 1024;
 
 const REPLIES: VerifierStates = {
   build: { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true },
-  alignment: { score: 0.9, coverage: [{ criterion: 'every handler validates its input', met: true, why: 'each handler parses with zod' }], constraintIssues: [] },
-  bigPicture: { score: 0.85, supportsParent: true, supportsNext: [{ spec: 'api-docs', supports: true, why: 'handlers keep their names' }], risks: [] },
+  alignment: {
+    score: 0.9,
+    coverage: [{ criterion: 'every handler validates its input', met: true, why: 'each handler parses with zod' }],
+    constraintIssues: [],
+  },
+  bigPicture: {
+    score: 0.85,
+    supportsParent: true,
+    supportsNext: [{ spec: 'api-docs', supports: true, why: 'handlers keep their names' }],
+    risks: [],
+  },
   style: { issues: [{ rule: 'no-console', count: 2, examples: ['console.log(body)'] }] },
 };
 
@@ -30,7 +46,8 @@ const REPLIES: VerifierStates = {
 function syntheticDiff(): string {
   const weights = Array.from({ length: FILES }, (_, f) => 1 + ((f * 37) % 11) ** 2 / 8);
   const totalWeight = weights.reduce((a, b) => a + b, 0);
-  const line = (f: number, l: number, sign: string) => `${sign}  const handler${l} = validate(request.body, schema${f}); // route ${f}.${l} keeps its contract\n`;
+  const line = (f: number, l: number, sign: string) =>
+    `${sign}  const handler${l} = validate(request.body, schema${f}); // route ${f}.${l} keeps its contract\n`;
   const lineBytes = Buffer.byteLength(line(10, 10, '+'));
   return weights
     .map((weight, f) => {
@@ -43,9 +60,12 @@ function syntheticDiff(): string {
     .join('');
 }
 
-const promptChars = (request: ModelRequest) => (request.system ?? '').length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
+const promptChars = (request: ModelRequest) =>
+  (request.system ?? '').length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
 
-async function round(pack: InputPack): Promise<{ readonly calls: number; readonly chars: number; readonly byKind: Record<string, number> }> {
+async function round(
+  pack: InputPack,
+): Promise<{ readonly calls: number; readonly chars: number; readonly byKind: Record<string, number> }> {
   const adapter = scriptedAdapter((request) => ({ value: REPLIES[request.metadata?.verifier as VerifierKind] }));
   const results = await Promise.all(modelVerifierKinds(pack.context.depth).map((kind) => runVerifier(kind, adapter, pack)));
   const failed = results.find((result) => !result.ok);
@@ -62,7 +82,11 @@ export async function taskloopVerifiers(): Promise<BenchResult> {
     spec: {
       id: 'route-validation',
       title: 'Validate every route handler input',
-      acceptance: ['every handler validates its input', 'invalid input answers 400 with the issues', 'no handler reads request.body unvalidated'],
+      acceptance: [
+        'every handler validates its input',
+        'invalid input answers 400 with the issues',
+        'no handler reads request.body unvalidated',
+      ],
       constraints: ['no new runtime dependency', 'keep route names stable'],
     },
     attempt: 2,

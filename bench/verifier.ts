@@ -32,7 +32,11 @@ const VOTE_SWEEP = [
 
 function record(voteCount = 8): DecisionRecord {
   const random = mulberry32(7);
-  const votes: Vote[] = Array.from({ length: voteCount }, (_, i) => ({ memberId: `member-${i}`, scores: scoresFrom(random), weight: 1 + (i % 2) }));
+  const votes: Vote[] = Array.from({ length: voteCount }, (_, i) => ({
+    memberId: `member-${i}`,
+    scores: scoresFrom(random),
+    weight: 1 + (i % 2),
+  }));
   const kinds: EvidenceKind[] = ['test', 'gate', 'document', 'measurement', 'model_statement'];
   return {
     id: 'bench-decision',
@@ -91,9 +95,16 @@ function throughput(label: string, fn: () => boolean, target: number | undefined
       figure(`${label}: throughput, all samples`, overall, 'records/s', target === undefined ? undefined : { op: '>=', value: target }),
       figure(`${label}: throughput, median sample`, median, 'records/s'),
       figure(`${label}: time per record, median`, perRecord, 'µs'),
-      figure(`${label}: CPU time per record, median (as records/s: ${Math.round(1e6 / cpuPerRecord).toLocaleString('en-US')})`, cpuPerRecord, 'µs'),
+      figure(
+        `${label}: CPU time per record, median (as records/s: ${Math.round(1e6 / cpuPerRecord).toLocaleString('en-US')})`,
+        cpuPerRecord,
+        'µs',
+      ),
       figure(`${label}: time per record in host-probe units`, perRecord / probe, '×'),
-      figure(`${label}: records approved`, approved, `of ${recordsPerSample * (SAMPLES + WARMUP)}`, { op: '>=', value: recordsPerSample * (SAMPLES + WARMUP) }),
+      figure(`${label}: records approved`, approved, `of ${recordsPerSample * (SAMPLES + WARMUP)}`, {
+        op: '>=',
+        value: recordsPerSample * (SAMPLES + WARMUP),
+      }),
     ],
     recordsPerSecond: Math.round(overall),
     probeMicros: probe,
@@ -108,7 +119,12 @@ export function verifier(): BenchResult {
   // votes, so each takes about as long); the target is on 100 votes.
   const sweep = VOTE_SWEEP.map(({ votes, target }) => {
     const large = record(votes);
-    const result = throughput(`verifyDecision, ${votes} votes`, () => verifyDecision(large).approved, target, Math.max(20, Math.round(VOTES_PER_SAMPLE / votes)));
+    const result = throughput(
+      `verifyDecision, ${votes} votes`,
+      () => verifyDecision(large).approved,
+      target,
+      Math.max(20, Math.round(VOTES_PER_SAMPLE / votes)),
+    );
     return { votes, result };
   });
   return {
@@ -117,14 +133,22 @@ export function verifier(): BenchResult {
       ...single.figures,
       ...panel.figures,
       ...sweep.flatMap(({ result }) => result.figures.filter((f) => !f.label.endsWith('median sample'))),
-      figure('host probe: one unit of a fixed plain-JS workload, median between the samples', (single.probeMicros + panel.probeMicros) / 2, 'µs'),
+      figure(
+        'host probe: one unit of a fixed plain-JS workload, median between the samples',
+        (single.probeMicros + panel.probeMicros) / 2,
+        'µs',
+      ),
     ],
     details: {
       votes: 8,
       evidence: 10,
       verifyDecisionPerSecond: single.recordsPerSecond,
       verifyPanelPerSecond: panel.recordsPerSecond,
-      voteSweep: sweep.map(({ votes, result }) => ({ votes, verifyDecisionPerSecond: result.recordsPerSecond, hostProbeMicros: round(result.probeMicros, 1) })),
+      voteSweep: sweep.map(({ votes, result }) => ({
+        votes,
+        verifyDecisionPerSecond: result.recordsPerSecond,
+        hostProbeMicros: round(result.probeMicros, 1),
+      })),
       hostProbeMicros: { verifyDecision: round(single.probeMicros, 1), verifyPanel: round(panel.probeMicros, 1) },
     },
   };

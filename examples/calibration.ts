@@ -9,7 +9,11 @@ const history: [string, 'GO' | 'NO_GO', Record<string, 'GO' | 'NO_GO'>][] = [
   ['launch-d', 'NO_GO', { cfo: 'NO_GO', pm: 'NO_GO', 'gpt-1': 'GO', 'gpt-2': 'GO' }],
 ];
 for (const [id, outcome, verdicts] of history) {
-  const members = Object.entries(verdicts).map(([memberId, verdict]) => ({ memberId, verdict, family: memberId.startsWith('gpt') ? 'openai' : 'anthropic' }));
+  const members = Object.entries(verdicts).map(([memberId, verdict]) => ({
+    memberId,
+    verdict,
+    family: memberId.startsWith('gpt') ? 'openai' : 'anthropic',
+  }));
   record = recordOutcome(recordDecision(record, id, members), id, outcome);
 }
 
@@ -27,5 +31,6 @@ const decision = calibratedVerdict(
 );
 if (decision.status === 'decided') {
   console.log(`${decision.verdict} P(GO right)=${decision.probabilityGo.toFixed(2)}`);
-  for (const m of decision.members) console.log(`${m.memberId}: reliability ${m.reliability.toFixed(2)} over ${m.evidence}, weight ${m.effectiveWeight.toFixed(2)}`);
+  for (const m of decision.members)
+    console.log(`${m.memberId}: reliability ${m.reliability.toFixed(2)} over ${m.evidence}, weight ${m.effectiveWeight.toFixed(2)}`);
 }

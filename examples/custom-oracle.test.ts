@@ -13,7 +13,15 @@ const record = (passed: boolean): DecisionRecord => ({
   votes,
   consensus: aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC }),
   evidence: [
-    { id: 'e1', sourceId: 'ci', kind: 'gate', strength: 0.9, confidence: 0.9, supports: 'load-test', validation: [{ kind: 'gate', name: 'load-test', passed }] },
+    {
+      id: 'e1',
+      sourceId: 'ci',
+      kind: 'gate',
+      strength: 0.9,
+      confidence: 0.9,
+      supports: 'load-test',
+      validation: [{ kind: 'gate', name: 'load-test', passed }],
+    },
     { id: 'e2', sourceId: 'spec', kind: 'document', strength: 0.6, confidence: 0.8, supports: 'load-test' },
   ],
   claims: [{ id: 'load-test', kind: 'gate_passed', subject: 'load-test', expected: true }],

@@ -59,7 +59,9 @@ describe('the README quick start', () => {
     expect(stdout).toContain('outcome: decided (stopped: converged)');
     expect(stdout).toMatch(/dissent: \w+ \(data engineer\) prefers gcp/);
     expect(stdout).toContain('Status: proposed');
-    expect(await readFile(join(root, 'docs/meeting.md'), 'utf8')).toContain((await readFile(join(root, 'examples/meeting.ts'), 'utf8')).trim());
+    expect(await readFile(join(root, 'docs/meeting.md'), 'utf8')).toContain(
+      (await readFile(join(root, 'examples/meeting.ts'), 'utf8')).trim(),
+    );
   });
 
   it('reports a bad board with file, line, column and fix, exit code 2 and no stack trace', async () => {

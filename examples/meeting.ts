@@ -12,9 +12,26 @@ if (brief.isErr()) throw new Error(brief.error.map(formatIssue).join('\n'));
 const prep: Record<string, string> = { sre: 'aws', sec: 'aws', cfo: 'hybrid', pm: 'gcp', data: 'gcp' };
 const members = scriptedAdapter((request) => {
   const meta = request.metadata as unknown as MeetingRequestMetadata;
-  if (meta.phase === 'synthesis') return { value: { rationale: 'Least change for the on-call team at flat budget.', rejected: [], risks: [], followUps: ['Revisit after the BigQuery pilot.'] } };
+  if (meta.phase === 'synthesis')
+    return {
+      value: {
+        rationale: 'Least change for the on-call team at flat budget.',
+        rejected: [],
+        risks: [],
+        followUps: ['Revisit after the BigQuery pilot.'],
+      },
+    };
   const preferred = meta.round === 0 || meta.memberId === 'data' ? prep[meta.memberId] : 'aws';
-  return { value: { preferredOption: preferred, confidence: 0.75, reasons: [`${meta.memberId} weighs its focus area`], concerns: [], objections: [], proposedOptions: [] } };
+  return {
+    value: {
+      preferredOption: preferred,
+      confidence: 0.75,
+      reasons: [`${meta.memberId} weighs its focus area`],
+      concerns: [],
+      objections: [],
+      proposedOptions: [],
+    },
+  };
 });
 
 const result = await runMeeting(brief.value, { adapters: () => members });
@@ -22,6 +39,8 @@ console.log(`outcome: ${result.outcome} (stopped: ${result.stopReason.kind})`);
 if (result.synthesis) {
   const { decision, dissent } = result.synthesis;
   console.log(`decision: ${decision.title} (${decision.status}), confidence ${result.synthesis.confidence.toFixed(2)}`);
-  console.log(`dissent: ${dissent.present ? dissent.dissenters.map((d) => `${d.name} (${d.role}) prefers ${d.preferredOption}`).join('; ') : dissent.statement}`);
+  console.log(
+    `dissent: ${dissent.present ? dissent.dissenters.map((d) => `${d.name} (${d.role}) prefers ${d.preferredOption}`).join('; ') : dissent.statement}`,
+  );
   console.log(draftAdr(result.synthesis).markdown.split('\n').slice(0, 4).join('\n'));
 }

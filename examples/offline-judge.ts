@@ -24,14 +24,23 @@ export function createOfflineJudge() {
       const gates = bullets(request, 'Why it keeps failing').filter((line) => line.startsWith('gate failed: '));
       const children = gates.slice(0, 4).map((line) => {
         const gate = line.slice('gate failed: '.length);
-        return { title: `Make the ${gate.split(' ')[0] ?? 'failing'} gate pass`, failure: gate, acceptance: [`the ${gate.split(' ')[0] ?? ''} gate passes`] };
+        return {
+          title: `Make the ${gate.split(' ')[0] ?? 'failing'} gate pass`,
+          failure: gate,
+          acceptance: [`the ${gate.split(' ')[0] ?? ''} gate passes`],
+        };
       });
       return { value: { children } };
     }
-    if (request.metadata?.protocol !== VERIFIER_PROTOCOL) return { failure: { kind: 'refused', message: 'the offline judge only answers verifier and split requests' } };
+    if (request.metadata?.protocol !== VERIFIER_PROTOCOL)
+      return { failure: { kind: 'refused', message: 'the offline judge only answers verifier and split requests' } };
     const states: VerifierStates = {
       build: { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true },
-      alignment: { score: 0.9, coverage: bullets(request, 'Acceptance criteria').map((criterion) => ({ criterion, met: true, why: 'offline: the gates decide' })), constraintIssues: [] },
+      alignment: {
+        score: 0.9,
+        coverage: bullets(request, 'Acceptance criteria').map((criterion) => ({ criterion, met: true, why: 'offline: the gates decide' })),
+        constraintIssues: [],
+      },
       bigPicture: { score: 0.9, supportsParent: true, supportsNext: [], risks: [] },
       style: { issues: [] },
     };

@@ -9,7 +9,12 @@ import { createCommandBuilder } from '@conclave/taskloop';
 export async function sampleWorkspace(): Promise<{ readonly workspace: string; readonly git: (...argv: string[]) => string }> {
   const workspace = await mkdtemp(join(tmpdir(), 'conclave-taskloop-example-'));
   await cp(fileURLToPath(new URL('tasks/sample-project', import.meta.url)), workspace, { recursive: true });
-  const identity = { GIT_AUTHOR_NAME: 'example', GIT_AUTHOR_EMAIL: 'example@localhost', GIT_COMMITTER_NAME: 'example', GIT_COMMITTER_EMAIL: 'example@localhost' };
+  const identity = {
+    GIT_AUTHOR_NAME: 'example',
+    GIT_AUTHOR_EMAIL: 'example@localhost',
+    GIT_COMMITTER_NAME: 'example',
+    GIT_COMMITTER_EMAIL: 'example@localhost',
+  };
   const git = (...argv: string[]) => execFileSync('git', argv, { cwd: workspace, encoding: 'utf8', env: { ...process.env, ...identity } });
   git('init', '-q', '-b', 'main');
   git('add', '-A');

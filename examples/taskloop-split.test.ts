@@ -8,7 +8,9 @@ describe('the split example (examples/taskloop-split.ts)', () => {
     const { code, stdout } = await runTs('examples/taskloop-split.ts', ['--clean']);
     expect(code).toBe(0);
     expect(stdout).toContain('outcome: completed (done)');
-    expect(stdout).toContain('farewell#1: failed, failed no-todo, rule table: split (split-on-repeat), kernel proof: not complete, split into farewell.1');
+    expect(stdout).toContain(
+      'farewell#1: failed, failed no-todo, rule table: split (split-on-repeat), kernel proof: not complete, split into farewell.1',
+    );
     expect(stdout).toContain('farewell.1#1: passed, rule table: done (all-checks-pass), kernel proof: complete');
     expect(stdout).toContain('farewell#2 (re-verification): passed, rule table: done (all-checks-pass), kernel proof: complete');
     expect(stdout).toContain('- [x] Add `farewell(name)` to src/greet.js {#farewell}\n  - [x] Make the no-todo gate pass');

@@ -27,7 +27,10 @@ const result = await runTaskLoop({
     ruleOptions: { splitAfter: 1, splitFromAttempt: 1 },
     grants: 'restrict',
   },
-  onEvent: (event) => console.log(`  ${event.type.padEnd(8)} ${(event.taskId ?? '').padEnd(11)} ${event.attempt === undefined ? '' : `#${event.attempt} `}${event.detail ?? ''}`.trimEnd()),
+  onEvent: (event) =>
+    console.log(
+      `  ${event.type.padEnd(8)} ${(event.taskId ?? '').padEnd(11)} ${event.attempt === undefined ? '' : `#${event.attempt} `}${event.detail ?? ''}`.trimEnd(),
+    ),
 });
 
 console.log(`outcome: ${result.outcome} (${result.reason})`);

@@ -13,7 +13,10 @@ describe('the task loop example (examples/taskloop.ts)', () => {
     expect(stdout).toContain('completed: farewell, cli-script');
     expect(stdout).toMatch(/validate farewell +#1 2 gate\(s\), failed: no-todo/);
     expect(stdout).toMatch(/retry +farewell +#2 ran/);
-    const log = stdout.split('\n').filter((line) => /^ {2}\[/.test(line)).map((line) => line.trim());
+    const log = stdout
+      .split('\n')
+      .filter((line) => /^ {2}\[/.test(line))
+      .map((line) => line.trim());
     expect(log).toEqual(['[farewell] attempt 1: failed', '[farewell] attempt 2: passed', '[cli-script] attempt 1: passed']);
     expect(stdout).toContain('no-todo failed: src/greet.js:18 matches /TODO/');
     expect(stdout).toContain('- [x] Ship a command line {#cli}');
@@ -32,7 +35,23 @@ describe('the task loop example (examples/taskloop.ts)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'conclave-spec-'));
     try {
       const file = join(dir, 'bad.md');
-      await writeFile(file, ['---', 'id: bad spec', 'title: A bad spec', 'acceptance: []', 'policy: { failOpen: true }', 'gates:', '  - { type: shell, name: tests, run: node --test, timeout: 5 }', '---', '## Tasks', '', '- [ ] Do it', ''].join('\n'));
+      await writeFile(
+        file,
+        [
+          '---',
+          'id: bad spec',
+          'title: A bad spec',
+          'acceptance: []',
+          'policy: { failOpen: true }',
+          'gates:',
+          '  - { type: shell, name: tests, run: node --test, timeout: 5 }',
+          '---',
+          '## Tasks',
+          '',
+          '- [ ] Do it',
+          '',
+        ].join('\n'),
+      );
       const { code, stdout, stderr } = await runTs('examples/taskloop.ts', [file]);
       expect(code).toBe(2);
       expect(stdout).toBe('');

@@ -25,7 +25,10 @@ const result = await runTaskLoop({
   spec,
   builder,
   commandPolicy: { allow: ['node --test'] },
-  onEvent: (event) => console.log(`  ${event.type.padEnd(8)} ${(event.taskId ?? '').padEnd(10)} ${event.attempt === undefined ? '' : `#${event.attempt} `}${event.detail ?? ''}`.trimEnd()),
+  onEvent: (event) =>
+    console.log(
+      `  ${event.type.padEnd(8)} ${(event.taskId ?? '').padEnd(10)} ${event.attempt === undefined ? '' : `#${event.attempt} `}${event.detail ?? ''}`.trimEnd(),
+    ),
 });
 
 console.log(`outcome: ${result.outcome}`);
@@ -38,7 +41,14 @@ for (const { taskId, disposition } of result.failed) console.log(`failed: ${task
 if (result.branch !== undefined) {
   // One commit per attempt; its Conclave-Evidence trailer names the attempt's evidence folder.
   console.log(`\ngit log main..${result.branch} (oldest first), with each failed gate from the attempt's evidence.json:`);
-  for (const line of git('log', '--reverse', '--format=%s%x09%(trailers:key=Conclave-Evidence,valueonly,separator=)', `main..${result.branch}`).trim().split('\n')) {
+  for (const line of git(
+    'log',
+    '--reverse',
+    '--format=%s%x09%(trailers:key=Conclave-Evidence,valueonly,separator=)',
+    `main..${result.branch}`,
+  )
+    .trim()
+    .split('\n')) {
     const [subject = '', evidenceDir = ''] = line.split('\t');
     console.log(`  ${subject}`);
     const bundle = JSON.parse(await readFile(join(workspace, evidenceDir, 'evidence.json'), 'utf8')) as EvidenceBundle;

@@ -25,8 +25,12 @@ const withChecks = emissionGate(
   { panel },
 );
 
-for (const [label, gate] of [['opinions only', opinionsOnly], ['with a passing test', withChecks]] as const) {
+for (const [label, gate] of [
+  ['opinions only', opinionsOnly],
+  ['with a passing test', withChecks],
+] as const) {
   if (gate.route !== 'panel') continue;
   console.log(`${result.verdict}, ${label}: ${gate.mayAct ? 'may act' : 'do not act'} (panel ${gate.verdict.status})`);
-  for (const lens of gate.verdict.lenses) console.log(`  ${lens.lens}: ${lens.decision}${lens.decision === 'approve' ? '' : ` (${lens.reasons.join('; ')})`}`);
+  for (const lens of gate.verdict.lenses)
+    console.log(`  ${lens.lens}: ${lens.decision}${lens.decision === 'approve' ? '' : ` (${lens.reasons.join('; ')})`}`);
 }

@@ -9,6 +9,9 @@ import { repoRoot } from './workspaces.js';
  * builds at once.
  */
 export default async function buildPackages(): Promise<void> {
-  const build = await runCommand(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: repoRoot });
-  if (build.code !== 0) throw new Error(`the packages must build first (tsc -b tsconfig.build.json), and the build failed:\n${build.stdout}${build.stderr}`);
+  const build = await runCommand(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], {
+    cwd: repoRoot,
+  });
+  if (build.code !== 0)
+    throw new Error(`the packages must build first (tsc -b tsconfig.build.json), and the build failed:\n${build.stdout}${build.stderr}`);
 }

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createFakeAnthropicServer, createFakeOpenAIServer, type FakeAnthropicServer, type FakeOpenAIServer } from '@conclave/testing/servers';
+import {
+  createFakeAnthropicServer,
+  createFakeOpenAIServer,
+  type FakeAnthropicServer,
+  type FakeOpenAIServer,
+} from '@conclave/testing/servers';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { npmEnv, runCommand, type CommandRun } from './run-command.js';
 import { dependencyClosure, readWorkspaces, repoRoot, type Manifest } from './workspaces.js';
@@ -17,7 +22,8 @@ import { dependencyClosure, readWorkspaces, repoRoot, type Manifest } from './wo
 const packed = inject('packed');
 const workRoot = inject('workRoot');
 const workspaces = await readWorkspaces();
-const manifest = (dir: string): Promise<Manifest> => readFile(join(repoRoot, dir, 'package.json'), 'utf8').then((text) => JSON.parse(text) as Manifest);
+const manifest = (dir: string): Promise<Manifest> =>
+  readFile(join(repoRoot, dir, 'package.json'), 'utf8').then((text) => JSON.parse(text) as Manifest);
 const rootManifest = await manifest('.');
 const aiSdkManifest = await manifest('packages/ai-sdk');
 
@@ -47,7 +53,9 @@ async function collectExamples(): Promise<Example[]> {
     if (guide === undefined) throw new Error(`${readme} links to no guide under docs/`);
     guides.add(guide);
   }
-  for (const guide of [...guides].sort()) if (!SHELL_ONLY_GUIDES.includes(guide)) sources.push({ slug: `guide-${guide.slice('docs/'.length, -'.md'.length).replace(/\//g, '-')}`, from: guide });
+  for (const guide of [...guides].sort())
+    if (!SHELL_ONLY_GUIDES.includes(guide))
+      sources.push({ slug: `guide-${guide.slice('docs/'.length, -'.md'.length).replace(/\//g, '-')}`, from: guide });
   const examples: Example[] = [];
   for (const source of sources) {
     const code = firstTsBlock(await readFile(join(repoRoot, source.from), 'utf8'));
@@ -61,13 +69,28 @@ async function collectExamples(): Promise<Example[]> {
 function installedBy(readme: string): Set<string> {
   const section = /^## Install\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
   const commands = section.split('\n').filter((line) => line.startsWith('npm i '));
-  return new Set(commands.flatMap((line) => (line.split('#')[0] ?? '').trim().split(/\s+/).slice(2).filter((word) => !word.startsWith('-'))));
+  return new Set(
+    commands.flatMap((line) =>
+      (line.split('#')[0] ?? '')
+        .trim()
+        .split(/\s+/)
+        .slice(2)
+        .filter((word) => !word.startsWith('-')),
+    ),
+  );
 }
 
 /** The npm packages (not node: built-ins) a piece of code imports. */
 function importedBy(code: string): string[] {
-  const specifiers = [...code.matchAll(/from '([^']+)'/g)].map((match) => match[1] ?? '').filter((specifier) => !specifier.startsWith('node:') && !specifier.startsWith('.'));
-  return specifiers.map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+  const specifiers = [...code.matchAll(/from '([^']+)'/g)]
+    .map((match) => match[1] ?? '')
+    .filter((specifier) => !specifier.startsWith('node:') && !specifier.startsWith('.'));
+  return specifiers.map((specifier) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/'),
+  );
 }
 
 /** What each example must print (one that prints nothing must still exit 0 without a stack trace). */
@@ -117,29 +140,53 @@ const timings: string[] = [];
 /** npm install into `folder`, from the packed tarballs and npm's cache. */
 async function npmInstall(folder: string, specs: readonly string[]): Promise<void> {
   const started = Date.now();
-  await writeFile(join(folder, 'package.json'), `${JSON.stringify({ name: 'conclave-consumer', private: true, type: 'module' }, null, 2)}\n`);
-  const install = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...specs], { cwd: folder, env: npmEnv() });
+  await writeFile(
+    join(folder, 'package.json'),
+    `${JSON.stringify({ name: 'conclave-consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const install = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...specs], {
+    cwd: folder,
+    env: npmEnv(),
+  });
   if (install.code !== 0) throw new Error(`npm install in ${folder} failed:\n${install.stderr}`);
   timings.push(`npm install (${specs.length} specs) ${((Date.now() - started) / 1000).toFixed(1)}s`);
 }
 
 /** Type-checks every example under one resolution mode (nodenext also compiles each next to its source, for node to run). */
-const typeCheck = (config: string) => runCommand(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: consumer });
+const typeCheck = (config: string) =>
+  runCommand(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: consumer });
 
 /** A user's environment: a fresh HOME and temp folder, no key unless the example talks to a provider. */
 function exampleEnv(example: Example): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: join(consumer, 'home'), TMPDIR: join(consumer, 'tmp'), CONCLAVE_STATE_DIR: join(consumer, 'state') };
-  if (!/from '(@conclave\/(anthropic|openai)|@ai-sdk\/[\w-]+)'/.test(example.code) || anthropic === undefined || openai === undefined) return env;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: join(consumer, 'home'),
+    TMPDIR: join(consumer, 'tmp'),
+    CONCLAVE_STATE_DIR: join(consumer, 'state'),
+  };
+  if (!/from '(@conclave\/(anthropic|openai)|@ai-sdk\/[\w-]+)'/.test(example.code) || anthropic === undefined || openai === undefined)
+    return env;
   // The official Anthropic SDK appends /v1 itself; @ai-sdk/anthropic expects it in the base URL.
   const anthropicBase = example.code.includes("'@ai-sdk/anthropic'") ? `${anthropic.url}/v1` : anthropic.url;
-  return { ...env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: anthropicBase, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: openai.baseURL };
+  return {
+    ...env,
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: anthropicBase,
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: openai.baseURL,
+  };
 }
 
 beforeAll(async () => {
-  anthropic = await createFakeAnthropicServer((request) => ({ kind: 'reply', text: replyTo(request.body), usage: { input_tokens: 12, output_tokens: 5 } }));
+  anthropic = await createFakeAnthropicServer((request) => ({
+    kind: 'reply',
+    text: replyTo(request.body),
+    usage: { input_tokens: 12, output_tokens: 5 },
+  }));
   openai = await createFakeOpenAIServer((request) => ({ kind: 'reply', content: replyTo(request.body) }));
   for (const folder of ['home', 'tmp', 'state', 'examples', 'runs']) await mkdir(join(consumer, folder));
-  for (const data of ['boards', 'briefs', 'tasks']) await cp(join(repoRoot, 'examples', data), join(consumer, 'examples', data), { recursive: true });
+  for (const data of ['boards', 'briefs', 'tasks'])
+    await cp(join(repoRoot, 'examples', data), join(consumer, 'examples', data), { recursive: true });
   await copyFile(join(repoRoot, 'examples/sample-workspace.ts'), join(consumer, 'examples/sample-workspace.ts'));
   for (const example of examples) await writeFile(join(consumer, 'examples', `${example.slug}.ts`), example.code);
 
@@ -152,16 +199,37 @@ beforeAll(async () => {
 
   // A user's usual settings: strict, and skipLibCheck, since checking every SDK's declarations
   // would triple the time (attw already checks that ours resolve in both modes).
-  const strict = { target: 'ES2022', lib: ['ES2023', 'DOM'], types: ['node'], strict: true, skipLibCheck: true, verbatimModuleSyntax: true };
-  await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, module: 'NodeNext', moduleResolution: 'NodeNext' }, include: ['examples/*.ts'] }));
-  await writeFile(join(consumer, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...strict, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['examples/*.ts'] }));
+  const strict = {
+    target: 'ES2022',
+    lib: ['ES2023', 'DOM'],
+    types: ['node'],
+    strict: true,
+    skipLibCheck: true,
+    verbatimModuleSyntax: true,
+  };
+  await writeFile(
+    join(consumer, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { ...strict, module: 'NodeNext', moduleResolution: 'NodeNext' }, include: ['examples/*.ts'] }),
+  );
+  await writeFile(
+    join(consumer, 'tsconfig.bundler.json'),
+    JSON.stringify({
+      compilerOptions: { ...strict, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true },
+      include: ['examples/*.ts'],
+    }),
+  );
   const started = Date.now();
   const [nodenext, bundler] = await Promise.all([typeCheck('tsconfig.json'), typeCheck('tsconfig.bundler.json')]);
   typeChecks = { nodenext, bundler };
   timings.push(`tsc nodenext + bundler ${((Date.now() - started) / 1000).toFixed(1)}s`);
   // The report guide renders a saved run: the installed `conclave` writes one, as a user would.
-  const debate = await runCommand(join(consumer, 'node_modules/.bin/conclave'), ['debate', 'examples/boards/product-launch.yaml', '-q', 'Tasca Pay', '--out', 'runs/demo.json'], { cwd: consumer, env: exampleEnv(examples[0] as Example) });
-  if (!existsSync(join(consumer, 'runs/demo.json'))) throw new Error(`conclave debate --out runs/demo.json wrote nothing:\n${debate.stderr}`);
+  const debate = await runCommand(
+    join(consumer, 'node_modules/.bin/conclave'),
+    ['debate', 'examples/boards/product-launch.yaml', '-q', 'Tasca Pay', '--out', 'runs/demo.json'],
+    { cwd: consumer, env: exampleEnv(examples[0] as Example) },
+  );
+  if (!existsSync(join(consumer, 'runs/demo.json')))
+    throw new Error(`conclave debate --out runs/demo.json wrote nothing:\n${debate.stderr}`);
 }, 240_000);
 
 afterAll(async () => {
@@ -174,7 +242,8 @@ describe('a project that installs every packed package', () => {
     const missing: string[] = [];
     for (const example of examples.filter((candidate) => candidate.slug.startsWith('readme-'))) {
       const named = installedBy(await readFile(join(repoRoot, example.from), 'utf8'));
-      for (const imported of importedBy(example.code)) if (!named.has(imported)) missing.push(`${example.from}: the example imports ${imported}, which its Install section does not name`);
+      for (const imported of importedBy(example.code))
+        if (!named.has(imported)) missing.push(`${example.from}: the example imports ${imported}, which its Install section does not name`);
     }
     expect(missing).toEqual([]);
   });
@@ -182,7 +251,10 @@ describe('a project that installs every packed package', () => {
   it('finds one example in every package README and every guide they link to', () => {
     expect(examples.filter((example) => example.from.startsWith('packages/'))).toHaveLength(workspaces.length);
     expect(examples.length).toBeGreaterThan(workspaces.length + 8);
-    expect(Object.keys(PRINTS).filter((slug) => !examples.some((example) => example.slug === slug)), 'expected output for an example that does not exist').toEqual([]);
+    expect(
+      Object.keys(PRINTS).filter((slug) => !examples.some((example) => example.slug === slug)),
+      'expected output for an example that does not exist',
+    ).toEqual([]);
   });
 
   it('type-checks every example with moduleResolution nodenext and bundler', () => {
@@ -209,7 +281,10 @@ describe('a project that installs only @conclave/report (ADR 0029)', () => {
   it('gets neither the meeting nor the task loop, and renders a debate', async () => {
     const lean = await mkdtemp(join(workRoot, 'report-only-'));
     const closure = dependencyClosure(workspaces, '@conclave/report').map((workspace) => workspace.manifest.name);
-    await npmInstall(lean, packed.filter((pkg) => closure.includes(pkg.name)).map((pkg) => pkg.tarball));
+    await npmInstall(
+      lean,
+      packed.filter((pkg) => closure.includes(pkg.name)).map((pkg) => pkg.tarball),
+    );
     for (const left of ['@conclave/meeting', '@conclave/taskloop']) expect(existsSync(join(lean, 'node_modules', left)), left).toBe(false);
     // The README example, as the nodenext type-check compiled it for the full project.
     await copyFile(join(consumer, 'examples/readme-report.js'), join(lean, 'readme-report.js'));

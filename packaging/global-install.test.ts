@@ -20,18 +20,31 @@ const tempDir = (prefix: string) => mkdtemp(join(workRoot, prefix));
 const { version } = JSON.parse(await readFile(join(repoRoot, 'packages/cli/package.json'), 'utf8')) as Manifest;
 
 /** A user's environment: no provider key, a fresh HOME, and PATH for node and git. */
-const userEnv = async (): Promise<NodeJS.ProcessEnv> => ({ PATH: process.env.PATH, HOME: await tempDir('conclave-home-'), USER: 'tester', CI: 'true' });
+const userEnv = async (): Promise<NodeJS.ProcessEnv> => ({
+  PATH: process.env.PATH,
+  HOME: await tempDir('conclave-home-'),
+  USER: 'tester',
+  CI: 'true',
+});
 const timings: string[] = [];
 
 /** `npm i -g` of the cli's packed closure into a fresh prefix; the installed package's folder and its `conclave`. */
-async function installGlobally(options: { readonly omitOptional: boolean }): Promise<{ readonly installed: string; readonly conclave: string }> {
+async function installGlobally(options: {
+  readonly omitOptional: boolean;
+}): Promise<{ readonly installed: string; readonly conclave: string }> {
   const started = Date.now();
   const prefix = join(await tempDir('conclave-prefix-'), 'prefix');
   const cli = dependencyClosure(await readWorkspaces(), '@conclave/cli', options).map((workspace) => workspace.manifest.name);
-  const packed = inject('packed').filter((pkg) => cli.includes(pkg.name)).map((pkg) => pkg.tarball);
+  const packed = inject('packed')
+    .filter((pkg) => cli.includes(pkg.name))
+    .map((pkg) => pkg.tarball);
   expect(packed).toHaveLength(cli.length);
   const omit = options.omitOptional ? ['--omit=optional'] : [];
-  const install = await run('npm', ['install', '--global', '--prefix', prefix, ...omit, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...packed], { cwd: workRoot, env: npmEnv() });
+  const install = await run(
+    'npm',
+    ['install', '--global', '--prefix', prefix, ...omit, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...packed],
+    { cwd: workRoot, env: npmEnv() },
+  );
   if (install.code !== 0) throw new Error(`npm install -g ${omit.join(' ')} of the packed tarballs failed:\n${install.stderr}`);
   timings.push(`npm install -g ${omit.join(' ')} ${((Date.now() - started) / 1000).toFixed(1)}s`);
   return { installed: join(prefix, 'lib/node_modules/@conclave/cli'), conclave: join(prefix, 'bin', 'conclave') };
@@ -52,7 +65,7 @@ afterAll(() => {
 });
 
 describe('npm i -g @conclave/cli (packed tarballs, a temp prefix)', () => {
-  it('installs the conclave command with the demo\'s files and without tests', async () => {
+  it("installs the conclave command with the demo's files and without tests", async () => {
     expect(existsSync(conclave)).toBe(true);
     expect((await readdir(join(installed, 'demo'))).sort()).toEqual(['boards', 'briefs', 'tasks']);
     const files = (await readdir(installed, { recursive: true })).filter((file) => !file.startsWith('node_modules'));
@@ -97,7 +110,8 @@ describe('npm i -g @conclave/cli (packed tarballs, a temp prefix)', () => {
 describe('npm i -g --omit=optional @conclave/cli: offline only, without the provider SDKs (ADR 0029)', () => {
   it('installs neither @conclave/providers nor a provider SDK', () => {
     const modules = join(lean.installed, 'node_modules');
-    for (const left of ['@conclave/providers', '@conclave/anthropic', '@conclave/openai', '@anthropic-ai/sdk', 'openai']) expect(existsSync(join(modules, left)), left).toBe(false);
+    for (const left of ['@conclave/providers', '@conclave/anthropic', '@conclave/openai', '@anthropic-ai/sdk', 'openai'])
+      expect(existsSync(join(modules, left)), left).toBe(false);
   });
 
   it('runs a debate offline, and refuses a real model with exit 2, one line and the fix', async () => {
@@ -108,7 +122,10 @@ describe('npm i -g --omit=optional @conclave/cli: offline only, without the prov
     expect(offline.stderr).not.toMatch(/\n\s+at /);
     expect(offline.stdout).toContain('OFFLINE');
     expect(offline.stdout).toMatch(/Emission gate \(T\d\): /);
-    const live = await run(lean.conclave, ['debate', board, '-q', 'Tasca Pay', '--provider', 'anthropic'], { cwd, env: { ...env, ANTHROPIC_API_KEY: 'not-a-real-key' } });
+    const live = await run(lean.conclave, ['debate', board, '-q', 'Tasca Pay', '--provider', 'anthropic'], {
+      cwd,
+      env: { ...env, ANTHROPIC_API_KEY: 'not-a-real-key' },
+    });
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('this install of conclave has no model providers');
     expect(live.stderr).toContain('reinstall without --omit=optional');

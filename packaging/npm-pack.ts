@@ -19,9 +19,16 @@ export interface PackedPackage {
  * `destination`, or with `dryRun` nothing is written and only the file lists come back.
  * Lifecycle scripts never run (`--ignore-scripts`): the build is the caller's job.
  */
-export async function npmPack(workspaces: readonly Workspace[], options: { readonly destination: string } | { readonly dryRun: true }): Promise<PackedPackage[]> {
+export async function npmPack(
+  workspaces: readonly Workspace[],
+  options: { readonly destination: string } | { readonly dryRun: true },
+): Promise<PackedPackage[]> {
   const where = 'dryRun' in options ? ['--dry-run'] : ['--pack-destination', options.destination];
-  const pack = await runCommand('npm', ['pack', '--ignore-scripts', '--json', ...where, ...workspaces.flatMap((workspace) => ['--workspace', workspace.dir])], { cwd: repoRoot, env: npmEnv() });
+  const pack = await runCommand(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', ...where, ...workspaces.flatMap((workspace) => ['--workspace', workspace.dir])],
+    { cwd: repoRoot, env: npmEnv() },
+  );
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
   const entries = JSON.parse(pack.stdout) as { name: string; version: string; filename: string; files: { path: string }[] }[];
   return workspaces.map((workspace) => {

@@ -7,7 +7,9 @@ const HEAD = '# Changelog\n\nAll notable changes.\n\n';
 describe('releaseChangelog', () => {
   it('moves the Unreleased entries under the version and date, and keeps an empty Unreleased on top', () => {
     const before = `${HEAD}## Unreleased\n\n### Added\n- a thing\n\n### Fixed\n- a bug\n\n## [0.1.0] - 2026-11-01\n\n### Added\n- the start\n`;
-    expect(releaseChangelog(before, '0.2.0', '2026-12-01')).toBe(`${HEAD}## Unreleased\n\n## [0.2.0] - 2026-12-01\n\n### Added\n- a thing\n\n### Fixed\n- a bug\n\n## [0.1.0] - 2026-11-01\n\n### Added\n- the start\n`);
+    expect(releaseChangelog(before, '0.2.0', '2026-12-01')).toBe(
+      `${HEAD}## Unreleased\n\n## [0.2.0] - 2026-12-01\n\n### Added\n- a thing\n\n### Fixed\n- a bug\n\n## [0.1.0] - 2026-11-01\n\n### Added\n- the start\n`,
+    );
   });
 
   it('refuses what cannot be released, naming the fix', () => {
@@ -26,7 +28,12 @@ describe('releaseChangelog', () => {
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), fc.array(line, { maxLength: 4 }), (entries, older) => {
         const before = `${HEAD}## Unreleased\n\n${entries.join('\n')}\n\n## [0.1.0] - 2026-11-01\n\n${older.join('\n')}\n`;
         const after = releaseChangelog(before, '0.2.0', '2026-12-01');
-        expect(after.split('\n').filter((text) => text.trim() !== '').sort()).toEqual([...before.split('\n').filter((text) => text.trim() !== ''), '## [0.2.0] - 2026-12-01'].sort());
+        expect(
+          after
+            .split('\n')
+            .filter((text) => text.trim() !== '')
+            .sort(),
+        ).toEqual([...before.split('\n').filter((text) => text.trim() !== ''), '## [0.2.0] - 2026-12-01'].sort());
         expect(after.indexOf('## Unreleased')).toBeLessThan(after.indexOf('## [0.2.0]'));
         expect(() => releaseChangelog(after, '0.2.0', '2026-12-02')).toThrow();
       }),

@@ -16,8 +16,10 @@ export function releaseChangelog(text: string, version: string, date: string): s
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`"${date}" is not a date; give one as YYYY-MM-DD`);
   const lines = text.split('\n');
   const headings = lines.flatMap((line, index) => (line.trimEnd() === UNRELEASED ? [index] : []));
-  if (headings.length !== 1) throw new Error(`CHANGELOG.md must have exactly one "${UNRELEASED}" heading (it has ${headings.length}); fix the file first`);
-  if (lines.some((line) => line.startsWith(`## [${version}]`))) throw new Error(`${version} is already in CHANGELOG.md; bump the version (npx changeset) first`);
+  if (headings.length !== 1)
+    throw new Error(`CHANGELOG.md must have exactly one "${UNRELEASED}" heading (it has ${headings.length}); fix the file first`);
+  if (lines.some((line) => line.startsWith(`## [${version}]`)))
+    throw new Error(`${version} is already in CHANGELOG.md; bump the version (npx changeset) first`);
   const start = (headings[0] as number) + 1;
   const next = lines.findIndex((line, index) => index >= start && line.startsWith('## '));
   const end = next === -1 ? lines.length : next;
@@ -31,7 +33,8 @@ export function releaseChangelog(text: string, version: string, date: string): s
 function main(): void {
   const file = join(repoRoot, 'CHANGELOG.md');
   try {
-    const version = process.argv[2] ?? (JSON.parse(readFileSync(join(repoRoot, 'packages/core/package.json'), 'utf8')) as { version: string }).version;
+    const version =
+      process.argv[2] ?? (JSON.parse(readFileSync(join(repoRoot, 'packages/core/package.json'), 'utf8')) as { version: string }).version;
     const released = releaseChangelog(readFileSync(file, 'utf8'), version, new Date().toISOString().slice(0, 10));
     writeFileSync(`${file}.tmp`, released);
     renameSync(`${file}.tmp`, file);

@@ -11,9 +11,17 @@ export interface CommandRun {
 }
 
 /** Runs a command to the end and returns how it ended; a missing program fails with one line saying what to install. */
-export async function runCommand(file: string, args: readonly string[], options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }): Promise<CommandRun> {
+export async function runCommand(
+  file: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv },
+): Promise<CommandRun> {
   try {
-    const { stdout, stderr } = await exec(file, [...args], { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(file, [...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number | string; stdout?: string; stderr?: string };

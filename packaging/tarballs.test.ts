@@ -37,7 +37,9 @@ function unwanted(name: string, path: string): string | undefined {
 
 /** Every file an export condition or a bin entry points at. */
 function entryFiles(manifest: Manifest): string[] {
-  const targets = Object.values(manifest.exports ?? {}).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+  const targets = Object.values(manifest.exports ?? {}).flatMap((target) =>
+    typeof target === 'string' ? [target] : Object.values(target),
+  );
   return [...targets, ...Object.values(manifest.bin ?? {})].map((target) => posix.normalize(target));
 }
 
@@ -59,10 +61,12 @@ describe.each(dryRun.map((pkg) => [pkg.name, pkg] as const))('%s: npm pack --dry
   const manifest = manifests.get(name) as Manifest;
 
   it('lists only what a user needs, with the README, the LICENSE and the build', () => {
-    expect(pkg.files.flatMap((path) => {
-      const why = unwanted(name, path);
-      return why === undefined ? [] : [`${path}: ${why}`];
-    })).toEqual([]);
+    expect(
+      pkg.files.flatMap((path) => {
+        const why = unwanted(name, path);
+        return why === undefined ? [] : [`${path}: ${why}`];
+      }),
+    ).toEqual([]);
     expect(pkg.files).toEqual(expect.arrayContaining([...ROOT_FILES, 'dist/index.js', 'dist/index.d.ts']));
   });
 
@@ -90,7 +94,8 @@ function binOf(pkg: string, bin: string): string {
 }
 const denyNetwork = fileURLToPath(new URL('deny-network.js', import.meta.url));
 /** Runs a check's command line under the network guard. */
-const offline = (bin: string, args: readonly string[]) => runCommand(process.execPath, ['--import', denyNetwork, bin, ...args], { cwd: repoRoot });
+const offline = (bin: string, args: readonly string[]) =>
+  runCommand(process.execPath, ['--import', denyNetwork, bin, ...args], { cwd: repoRoot });
 
 describe('the offline guard', () => {
   it('fails a process that tries the network', async () => {

@@ -38,14 +38,22 @@ export async function readWorkspaces(): Promise<Workspace[]> {
 }
 
 /** The package named `name` and every workspace package it depends on at run time, transitively (optional dependencies too, unless `omitOptional`). */
-export function dependencyClosure(workspaces: readonly Workspace[], name: string, options: { readonly omitOptional?: boolean } = {}): Workspace[] {
+export function dependencyClosure(
+  workspaces: readonly Workspace[],
+  name: string,
+  options: { readonly omitOptional?: boolean } = {},
+): Workspace[] {
   const byName = new Map(workspaces.map((workspace) => [workspace.manifest.name, workspace]));
   const needed = new Set<Workspace>();
   const visit = (dependency: string): void => {
     const workspace = byName.get(dependency);
     if (workspace === undefined || needed.has(workspace)) return;
     needed.add(workspace);
-    for (const next of Object.keys({ ...workspace.manifest.dependencies, ...(options.omitOptional === true ? {} : workspace.manifest.optionalDependencies) })) visit(next);
+    for (const next of Object.keys({
+      ...workspace.manifest.dependencies,
+      ...(options.omitOptional === true ? {} : workspace.manifest.optionalDependencies),
+    }))
+      visit(next);
   };
   visit(name);
   return [...needed];

@@ -11,6 +11,9 @@ it('the committed API report (api/*.api.md) matches every package entry’s expo
   const committed = (await readdir(join(root, API_REPORT_DIR))).filter((file) => file.endsWith('.api.md')).sort();
   expect(committed, 'the report files: run `npm run api:report`').toEqual([...reports.keys()].sort());
   for (const [file, text] of reports) {
-    expect(await readFile(join(root, API_REPORT_DIR, file), 'utf8'), `${API_REPORT_DIR}/${file} is out of date: run \`npm run api:report\``).toBe(text);
+    expect(
+      await readFile(join(root, API_REPORT_DIR, file), 'utf8'),
+      `${API_REPORT_DIR}/${file} is out of date: run \`npm run api:report\``,
+    ).toBe(text);
   }
 });

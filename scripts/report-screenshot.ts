@@ -19,14 +19,23 @@ try {
   // The demo as a user runs it, but offline whatever keys are set: the picture must not depend on them.
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, USER: 'demo' };
   const errors: string[] = [];
-  const code = await main(['demo', '--provider', 'offline'], { stdout: () => undefined, stderr: (text) => void errors.push(text), env, cwd, isTTY: false });
+  const code = await main(['demo', '--provider', 'offline'], {
+    stdout: () => undefined,
+    stderr: (text) => void errors.push(text),
+    env,
+    cwd,
+    isTTY: false,
+  });
   if (code !== 0) throw new Error(`conclave demo exited ${code}:\n${errors.join('')}`);
   const markup = await readFile(join(cwd, 'demo-report.html'), 'utf8');
 
   const browser = await launchChromium();
   try {
     // The desktop picture, and a phone's first screen beside it (390 × 844 CSS pixels, as the browser tests use).
-    for (const [path, viewport] of [[out, { width: 1280, height: 1600 }], [mobileOut, { width: 390, height: 844 }]] as const) {
+    for (const [path, viewport] of [
+      [out, { width: 1280, height: 1600 }],
+      [mobileOut, { width: 390, height: 844 }],
+    ] as const) {
       const opened = await openReport(browser, markup, viewport);
       await opened.page.screenshot({ path, fullPage: false });
       await opened.close();

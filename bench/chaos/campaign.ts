@@ -96,7 +96,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     counts,
     tasksRebuilt: sum((t) => t.rebuilt.length),
     orphansAfterKills: sum((t) => t.steps.reduce((total, step) => total + step.orphans, 0)),
-    locksFoundBeforeResume: sum((t) => t.steps.filter((step) => step.kind === 'resume').reduce((total, step) => total + step.locksBefore.length, 0)),
+    locksFoundBeforeResume: sum((t) =>
+      t.steps.filter((step) => step.kind === 'resume').reduce((total, step) => total + step.locksBefore.length, 0),
+    ),
     ok: Object.values(counts).every((count) => count === 0),
     failures: records.filter(failed),
     trialRecords: records,

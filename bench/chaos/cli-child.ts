@@ -36,7 +36,10 @@ export interface ChildRun {
 const SAMPLE_MS = 40;
 
 /** Runs node with `argv` in `workspace`; kills it at `kill` (or after `limitMs` as a last resort). */
-export function runCliChild(argv: readonly string[], options: { workspace: string; realWorkspace: string; env: Record<string, string>; kill?: KillMoment; limitMs: number }): Promise<ChildRun> {
+export function runCliChild(
+  argv: readonly string[],
+  options: { workspace: string; realWorkspace: string; env: Record<string, string>; kill?: KillMoment; limitMs: number },
+): Promise<ChildRun> {
   const started = Date.now();
   const tokens = new Set<string>();
   const child = spawn(process.execPath, argv, { cwd: options.workspace, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,7 +81,16 @@ export function runCliChild(argv: readonly string[], options: { workspace: strin
       const finish = (): void => {
         if (done) return;
         done = true;
-        resolve({ killed: killedByUs && signal === 'SIGKILL' && !timedOut, timedOut, code, stdout, stderr, elapsedMs, ...(loopStartMs === undefined ? {} : { loopStartMs }), tokens: [...tokens] });
+        resolve({
+          killed: killedByUs && signal === 'SIGKILL' && !timedOut,
+          timedOut,
+          code,
+          stdout,
+          stderr,
+          elapsedMs,
+          ...(loopStartMs === undefined ? {} : { loopStartMs }),
+          tokens: [...tokens],
+        });
       };
       child.on('close', finish);
       setTimeout(finish, 500).unref();

@@ -18,7 +18,9 @@ const { options } = parsed;
 // With --json (no file) on stdout, progress and the table go to stderr so that stdout is the JSON alone.
 const toStdout = parsed.json === true;
 const say = toStdout ? console.error : console.log;
-say(`kill campaign: seed ${options.seed}, up to ${options.trials} trials from index ${options.offset ?? 0} or ${options.seconds} s, up to ${options.maxKills ?? 3} kills per trial`);
+say(
+  `kill campaign: seed ${options.seed}, up to ${options.trials} trials from index ${options.offset ?? 0} or ${options.seconds} s, up to ${options.maxKills ?? 3} kills per trial`,
+);
 const report = await runCampaign({
   ...options,
   onTrial: (trial, elapsedMs) => say(`  trial ${trial.index} (${(elapsedMs / 1_000).toFixed(0)} s): ${describeSteps(trial)}`),

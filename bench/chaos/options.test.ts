@@ -4,7 +4,10 @@ import { DEFAULT_SEED, parseArgs } from './options.js';
 describe('the kill campaign command line', () => {
   it('has bounded, seeded defaults and reads a replay', () => {
     expect(parseArgs([])).toEqual({ ok: true, options: { seed: DEFAULT_SEED, trials: 20, seconds: 120, offset: 0, maxKills: 3 } });
-    expect(parseArgs(['--seed', '5', '--offset', '7', '--trials', '1'])).toMatchObject({ ok: true, options: { seed: 5, offset: 7, trials: 1 } });
+    expect(parseArgs(['--seed', '5', '--offset', '7', '--trials', '1'])).toMatchObject({
+      ok: true,
+      options: { seed: 5, offset: 7, trials: 1 },
+    });
   });
 
   it('takes --json alone (stdout) or with a file', () => {
@@ -14,6 +17,7 @@ describe('the kill campaign command line', () => {
   });
 
   it('refuses what it cannot read', () => {
-    for (const argv of [['--trials', '0'], ['--kills', '1.5'], ['--seconds', 'x'], ['--colour', 'red'], ['seed']]) expect(parseArgs(argv).ok).toBe(false);
+    for (const argv of [['--trials', '0'], ['--kills', '1.5'], ['--seconds', 'x'], ['--colour', 'red'], ['seed']])
+      expect(parseArgs(argv).ok).toBe(false);
   });
 });

@@ -10,7 +10,9 @@ import type { CampaignOptions } from './campaign.js';
 export const DEFAULT_SEED = 20;
 
 /** What the command line asks for, or the usage text when it cannot be read. `json`: `true` prints JSON instead of the table; a string also writes it to that file. */
-export type ParsedArgs = { readonly ok: true; readonly options: CampaignOptions; readonly json?: true | string } | { readonly ok: false; readonly message: string };
+export type ParsedArgs =
+  | { readonly ok: true; readonly options: CampaignOptions; readonly json?: true | string }
+  | { readonly ok: false; readonly message: string };
 
 /** The usage text. */
 export const USAGE = `usage: npm run chaos -- [--seed N] [--trials N] [--seconds S] [--offset K] [--kills N] [--json [FILE]]
@@ -36,7 +38,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const known = new Set(['seed', 'trials', 'seconds', 'offset', 'kills', 'json']);
   const unknown = [...values.keys()].find((key) => !known.has(key));
   if (unknown !== undefined) return { ok: false, message: `unknown flag --${unknown}\n${USAGE}` };
-  const number = (key: string, fallback: number, valid: (v: number) => boolean): number | string => numberFlag(values, key, fallback, valid);
+  const number = (key: string, fallback: number, valid: (v: number) => boolean): number | string =>
+    numberFlag(values, key, fallback, valid);
   const whole = isWhole;
   const seed = number('seed', DEFAULT_SEED, Number.isInteger);
   const trials = number('trials', 20, (v) => whole(v) && v >= 1);
@@ -48,7 +51,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const json = values.get('json');
   return {
     ok: true,
-    options: { seed: seed as number, trials: trials as number, seconds: seconds as number, offset: offset as number, maxKills: kills as number },
+    options: {
+      seed: seed as number,
+      trials: trials as number,
+      seconds: seconds as number,
+      offset: offset as number,
+      maxKills: kills as number,
+    },
     ...(json === undefined ? {} : { json }),
   };
 }

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { parsePlan } from '@conclave/taskloop/ledger';
 
 /** What the plan says at one moment. */
-export type PlanTicks = { readonly state: 'absent' } | { readonly state: 'unparseable'; readonly reason: string } | { readonly state: 'ok'; readonly ticked: ReadonlySet<string> };
+export type PlanTicks =
+  | { readonly state: 'absent' }
+  | { readonly state: 'unparseable'; readonly reason: string }
+  | { readonly state: 'ok'; readonly ticked: ReadonlySet<string> };
 
 /** The plan's ticked task ids now. */
 export function planTicks(workspace: string): PlanTicks {
@@ -18,7 +21,8 @@ export function planTicks(workspace: string): PlanTicks {
     return { state: 'absent' };
   }
   const parsed = parsePlan(text);
-  if (!parsed.ok) return { state: 'unparseable', reason: parsed.issues.map((issue) => `${issue.line}:${issue.column} ${issue.code}`).join('; ') };
+  if (!parsed.ok)
+    return { state: 'unparseable', reason: parsed.issues.map((issue) => `${issue.line}:${issue.column} ${issue.code}`).join('; ') };
   return { state: 'ok', ticked: new Set(parsed.plan.items.filter((item) => item.checked).map((item) => item.id)) };
 }
 

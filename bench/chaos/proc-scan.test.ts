@@ -15,7 +15,12 @@ afterEach(() => {
 
 function plant(cwd: string, env: Record<string, string>): ChildProcess {
   // Detached and in a session of its own, as a builder a killed run left behind would be.
-  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    detached: true,
+    stdio: 'ignore',
+  });
   planted.push(child);
   return child;
 }

@@ -65,7 +65,10 @@ function inside(cwd: string | undefined, root: string): boolean {
 export function findProcesses(tokens: ReadonlySet<string>, workspace: string): FoundProcess[] {
   return pids()
     .map(read)
-    .filter((found): found is FoundProcess => found !== undefined && ((found.token !== undefined && tokens.has(found.token)) || inside(found.cwd, workspace)));
+    .filter(
+      (found): found is FoundProcess =>
+        found !== undefined && ((found.token !== undefined && tokens.has(found.token)) || inside(found.cwd, workspace)),
+    );
 }
 
 /** The tokens carried by the processes running inside `workspace` now (builders and gates run there). */

@@ -10,7 +10,11 @@ const SUBJECT = /^\[([^\]]+)\] attempt (\d+): (\w+)/;
 /** The attempts' commit subjects on `branch` since `main`, oldest first (none when git cannot tell). */
 export function attemptSubjects(workspace: string, branch: string): string[] {
   try {
-    const out = execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'log', '--reverse', '--format=%s', `main..${branch}`], { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'log', '--reverse', '--format=%s', `main..${branch}`], {
+      cwd: workspace,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return out.split('\n').filter((line) => SUBJECT.test(line));
   } catch {
     return [];

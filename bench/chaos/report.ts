@@ -8,7 +8,12 @@ import type { TrialRecord } from './trial.js';
 
 /** One trial's steps in a line: `run killed@1234ms, resume killed@loop+200ms, resume exit 0`. */
 export function describeSteps(trial: TrialRecord): string {
-  return trial.steps.map((step) => `${step.kind} ${step.killed ? `killed@${step.kill?.from === 'loop' ? 'loop+' : ''}${String(step.kill?.ms)}ms` : `exit ${String(step.code)}`}${step.locksBefore.length > 0 ? ` (locks before: ${step.locksBefore.join(', ')})` : ''}`).join(', ');
+  return trial.steps
+    .map(
+      (step) =>
+        `${step.kind} ${step.killed ? `killed@${step.kill?.from === 'loop' ? 'loop+' : ''}${String(step.kill?.ms)}ms` : `exit ${String(step.code)}`}${step.locksBefore.length > 0 ? ` (locks before: ${step.locksBefore.join(', ')})` : ''}`,
+    )
+    .join(', ');
 }
 
 /** The command that replays trial `index` alone. */
@@ -35,7 +40,7 @@ export function formatReport(report: CampaignReport): string[] {
       ['builders / gates still running right after a kill (reported)', String(report.orphansAfterKills)],
       ['git locks found before a resume (reported)', String(report.locksFoundBeforeResume)],
       ['stale git locks left after the last resume', flag(report.counts.staleLocksLeft)],
-      ['leftover PIDs (killed runs\' token, or cwd in the workspace)', flag(report.counts.leftoverPids)],
+      ["leftover PIDs (killed runs' token, or cwd in the workspace)", flag(report.counts.leftoverPids)],
       ['resumes refused', flag(report.counts.resumesRefused)],
     ]),
   ];
@@ -45,11 +50,19 @@ export function formatReport(report: CampaignReport): string[] {
       lines.push(`- trial ${trial.index}: ${describeSteps(trial)}; ended: ${trial.ending}`);
       for (const id of trial.lost) lines.push(`  lost: ${id}`);
       for (const lock of trial.locksLeft) lines.push(`  lock left: ${lock}`);
-      for (const found of trial.leftovers) lines.push(`  leftover pid ${found.pid}${found.token === undefined ? '' : ` (token ${found.token.slice(0, 8)}…)`}${found.cwd === undefined ? '' : ` in ${found.cwd}`}: ${found.command}`);
+      for (const found of trial.leftovers)
+        lines.push(
+          `  leftover pid ${found.pid}${found.token === undefined ? '' : ` (token ${found.token.slice(0, 8)}…)`}${found.cwd === undefined ? '' : ` in ${found.cwd}`}: ${found.command}`,
+        );
       for (const message of trial.refused) lines.push(`  refused: ${message}`);
       lines.push(`  replay: ${replayCommand(report, trial.index)}`);
     }
   }
-  lines.push('', report.ok ? `PASS: every must-be-zero counter is 0 (seed ${report.seed})` : `FAIL: seed ${report.seed}; replay a failing trial alone with the command above`);
+  lines.push(
+    '',
+    report.ok
+      ? `PASS: every must-be-zero counter is 0 (seed ${report.seed})`
+      : `FAIL: seed ${report.seed}; replay a failing trial alone with the command above`,
+  );
   return lines;
 }

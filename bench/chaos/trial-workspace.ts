@@ -28,8 +28,17 @@ export function trialWorkspace(): TrialWorkspace {
   const root = mkdtempSync(join(tmpdir(), 'conclave-chaos-'));
   const workspace = join(root, 'repo');
   cpSync(join(repoRoot, 'examples/tasks/sample-project'), workspace, { recursive: true });
-  const identity = { GIT_AUTHOR_NAME: 'chaos', GIT_AUTHOR_EMAIL: 'chaos@localhost', GIT_COMMITTER_NAME: 'chaos', GIT_COMMITTER_EMAIL: 'chaos@localhost' };
-  for (const argv of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample']]) {
+  const identity = {
+    GIT_AUTHOR_NAME: 'chaos',
+    GIT_AUTHOR_EMAIL: 'chaos@localhost',
+    GIT_COMMITTER_NAME: 'chaos',
+    GIT_COMMITTER_EMAIL: 'chaos@localhost',
+  };
+  for (const argv of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample'],
+  ]) {
     execFileSync('git', argv, { cwd: workspace, env: { PATH: process.env.PATH ?? '', HOME: root, ...identity }, stdio: 'ignore' });
   }
   const home = join(root, 'home');

@@ -78,7 +78,9 @@ function journalTokens(workspace: string): string[] {
   return ids.flatMap((id) => {
     try {
       const entries = JSON.parse(readFileSync(join(runs, id, 'processes.json'), 'utf8')) as unknown;
-      return Array.isArray(entries) ? entries.flatMap((entry) => (typeof (entry as { token?: unknown }).token === 'string' ? [(entry as { token: string }).token] : [])) : [];
+      return Array.isArray(entries)
+        ? entries.flatMap((entry) => (typeof (entry as { token?: unknown }).token === 'string' ? [(entry as { token: string }).token] : []))
+        : [];
     } catch {
       return [];
     }
@@ -108,7 +110,9 @@ export async function runTrial(seed: number, index: number, maxKills: number): P
   const started = Date.now();
   const random = runRandom(seed, index);
   const plannedKills = random.int(1, maxKills);
-  const moments = Array.from({ length: plannedKills }, (): KillMoment => (random.next() < 0.25 ? { from: 'spawn', ms: random.int(...STARTUP_KILL_MS) } : { from: 'loop', ms: random.int(...LOOP_KILL_MS) }));
+  const moments = Array.from({ length: plannedKills }, (): KillMoment =>
+    random.next() < 0.25 ? { from: 'spawn', ms: random.int(...STARTUP_KILL_MS) } : { from: 'loop', ms: random.int(...LOOP_KILL_MS) },
+  );
   const world = trialWorkspace();
   const real = realWorkspace(world.workspace);
   const steps: Step[] = [];
@@ -123,18 +127,42 @@ export async function runTrial(seed: number, index: number, maxKills: number): P
       const kill = moments[steps.filter((step) => step.killed).length];
       const command = nextCommand(world.workspace);
       const locksBefore = gitLocks(world.workspace);
-      const child = await runCliChild(command.argv, { workspace: world.workspace, realWorkspace: real, env: world.env, limitMs: LIMIT_MS, ...(kill === undefined ? {} : { kill }) });
+      const child = await runCliChild(command.argv, {
+        workspace: world.workspace,
+        realWorkspace: real,
+        env: world.env,
+        limitMs: LIMIT_MS,
+        ...(kill === undefined ? {} : { kill }),
+      });
       for (const token of [...child.tokens, ...journalTokens(world.workspace)]) tokens.add(token);
       const orphans = child.killed ? findProcesses(tokens, real).length : 0;
       const after = planTicks(world.workspace);
       lost.push(...lostTicks(before, after).map((id) => `${id} (after step ${steps.length + 1})`));
       before = after;
-      steps.push({ kind: command.kind, ...(kill === undefined ? {} : { kill }), killed: child.killed, code: child.code, elapsedMs: child.elapsedMs, ...(child.loopStartMs === undefined ? {} : { loopStartMs: child.loopStartMs }), ticks: ticksOf(after), locksBefore, orphans });
+      steps.push({
+        kind: command.kind,
+        ...(kill === undefined ? {} : { kill }),
+        killed: child.killed,
+        code: child.code,
+        elapsedMs: child.elapsedMs,
+        ...(child.loopStartMs === undefined ? {} : { loopStartMs: child.loopStartMs }),
+        ticks: ticksOf(after),
+        locksBefore,
+        orphans,
+      });
       if (child.killed) continue;
       const outcome = outcomeOf(child.stdout);
       if (child.timedOut) ending = `${command.kind} still running after ${LIMIT_MS / 1_000} s (killed)`;
       else if (child.code === 2 || outcome === 'refused') {
-        const message = child.stderr.split('\n').find((line) => line.startsWith('conclave: ') && !/^conclave: (build|validate|commit|retry|flip|judge|finish|task )/.test(line.slice(10))) ?? child.stderr.trim().split('\n').at(-1) ?? '';
+        const message =
+          child.stderr
+            .split('\n')
+            .find(
+              (line) =>
+                line.startsWith('conclave: ') && !/^conclave: (build|validate|commit|retry|flip|judge|finish|task )/.test(line.slice(10)),
+            ) ??
+          child.stderr.trim().split('\n').at(-1) ??
+          '';
         refused.push(`${command.kind} exit ${String(child.code)}: ${message.slice(0, 300)}`);
         ending = `${command.kind} refused`;
       } else {
@@ -154,7 +182,20 @@ export async function runTrial(seed: number, index: number, maxKills: number): P
         // Gone already.
       }
     }
-    return { index, plannedKills, steps, kills: steps.filter((step) => step.killed).length, completed, ending, refused, lost, rebuilt, locksLeft, leftovers, elapsedMs: Date.now() - started };
+    return {
+      index,
+      plannedKills,
+      steps,
+      kills: steps.filter((step) => step.killed).length,
+      completed,
+      ending,
+      refused,
+      lost,
+      rebuilt,
+      locksLeft,
+      leftovers,
+      elapsedMs: Date.now() - started,
+    };
   } finally {
     world.remove();
   }

@@ -78,7 +78,12 @@ function isPromiseLike(value: unknown): value is PromiseLike<ModelRunResult> {
 }
 
 /** An adapter answering with the honest value, reshaped by `reshape` (which may mutate it). */
-function valueKind(name: string, family: KindFamily, expect: AdapterKind['expect'], reshape: (value: Record<string, unknown>) => unknown): AdapterKind {
+function valueKind(
+  name: string,
+  family: KindFamily,
+  expect: AdapterKind['expect'],
+  reshape: (value: Record<string, unknown>) => unknown,
+): AdapterKind {
   return {
     name,
     family,
@@ -134,14 +139,20 @@ const HONEST: readonly AdapterKind[] = [
     family: 'honest',
     expect: 'valid',
     make: (context) =>
-      adapterOf('honest-fenced', context, (request) => success(`Here is my view.\n\`\`\`json\n${JSON.stringify(context.honest(request), null, 2)}\n\`\`\`\nThat is all.`)),
+      adapterOf('honest-fenced', context, (request) =>
+        success(`Here is my view.\n\`\`\`json\n${JSON.stringify(context.honest(request), null, 2)}\n\`\`\`\nThat is all.`),
+      ),
   },
   {
     name: 'honest-slow',
     family: 'honest',
     expect: 'valid',
     make: (context) =>
-      adapterOf('honest-slow', context, (request) => new Promise((resolve) => setTimeout(() => resolve(success('', context.honest(request))), 1 + (context.seed % 3)))),
+      adapterOf(
+        'honest-slow',
+        context,
+        (request) => new Promise((resolve) => setTimeout(() => resolve(success('', context.honest(request))), 1 + (context.seed % 3))),
+      ),
   },
   {
     // PromiseLike is what the contract allows; a thenable that is no Promise must work.
@@ -158,7 +169,10 @@ const HONEST: readonly AdapterKind[] = [
     expect: 'valid',
     make: (context) =>
       adapterOf('double-settle', context, (request) => ({
-        then<R1, R2>(onFulfilled?: ((v: ModelRunResult) => R1 | PromiseLike<R1>) | null, onRejected?: ((e: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
+        then<R1, R2>(
+          onFulfilled?: ((v: ModelRunResult) => R1 | PromiseLike<R1>) | null,
+          onRejected?: ((e: unknown) => R2 | PromiseLike<R2>) | null,
+        ): PromiseLike<R1 | R2> {
           const first = success('', context.honest(request));
           const second = success('', setScore(context.honest(request), 0));
           const result = Promise.resolve(first).then(onFulfilled, onRejected);
@@ -170,7 +184,11 @@ const HONEST: readonly AdapterKind[] = [
   },
   // Fields a member may not set (who it is, how much it weighs): ignored by the council,
   // refused by the meeting's strict stance schema.
-  valueKind('foreign-fields', 'honest', { debate: 'valid', meeting: 'fails' }, (value) => ({ ...value, memberId: 'someone-else', weight: 1e6 })),
+  valueKind('foreign-fields', 'honest', { debate: 'valid', meeting: 'fails' }, (value) => ({
+    ...value,
+    memberId: 'someone-else',
+    weight: 1e6,
+  })),
   valueKind('huge-statement', 'honest', 'either', (value) => {
     const key = textKey(value);
     // A council statement is free text; a meeting's first text field is an option id, so the
@@ -220,10 +238,25 @@ const SCORE_FAULTS: readonly AdapterKind[] = [
 ];
 
 const TEXT_FAULTS: readonly AdapterKind[] = [
-  { name: 'garbage-text', family: 'fault', expect: 'fails', make: (context) => adapterOf('garbage-text', context, () => success('I think we should go ahead, broadly.')) },
+  {
+    name: 'garbage-text',
+    family: 'fault',
+    expect: 'fails',
+    make: (context) => adapterOf('garbage-text', context, () => success('I think we should go ahead, broadly.')),
+  },
   { name: 'empty-text', family: 'fault', expect: 'fails', make: (context) => adapterOf('empty-text', context, () => success('')) },
-  { name: 'json-array-text', family: 'fault', expect: 'fails', make: (context) => adapterOf('json-array-text', context, () => success('[7, 7, 7]')) },
-  { name: 'truncated-json', family: 'fault', expect: 'fails', make: (context) => adapterOf('truncated-json', context, (request) => success(JSON.stringify(context.honest(request)).slice(0, -2))) },
+  {
+    name: 'json-array-text',
+    family: 'fault',
+    expect: 'fails',
+    make: (context) => adapterOf('json-array-text', context, () => success('[7, 7, 7]')),
+  },
+  {
+    name: 'truncated-json',
+    family: 'fault',
+    expect: 'fails',
+    make: (context) => adapterOf('truncated-json', context, (request) => success(JSON.stringify(context.honest(request)).slice(0, -2))),
+  },
 ];
 
 const CALL_FAULTS: readonly AdapterKind[] = [
@@ -231,24 +264,36 @@ const CALL_FAULTS: readonly AdapterKind[] = [
     name: 'throw-string',
     family: 'fault',
     expect: 'fails',
-    make: (context) => adapterOf('throw-string', context, () => {
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a foreign adapter may throw anything
-      throw 'boom';
-    }),
+    make: (context) =>
+      adapterOf('throw-string', context, () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a foreign adapter may throw anything
+        throw 'boom';
+      }),
   },
   {
     name: 'throw-undefined',
     family: 'fault',
     expect: 'fails',
-    make: (context) => adapterOf('throw-undefined', context, () => {
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a foreign adapter may throw anything
-      throw undefined;
-    }),
+    make: (context) =>
+      adapterOf('throw-undefined', context, () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a foreign adapter may throw anything
+        throw undefined;
+      }),
   },
-  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a foreign adapter may reject with anything
-  { name: 'reject-null', family: 'fault', expect: 'fails', make: (context) => adapterOf('reject-null', context, () => Promise.reject(null)) },
+  {
+    name: 'reject-null',
+    family: 'fault',
+    expect: 'fails',
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a foreign adapter may reject with anything
+    make: (context) => adapterOf('reject-null', context, () => Promise.reject(null)),
+  },
   // Ignores the abort signal entirely: only the engine's own deadline ends it.
-  { name: 'hang-deaf', family: 'fault', expect: 'fails', make: (context) => adapterOf('hang-deaf', context, () => new Promise<never>(() => undefined)) },
+  {
+    name: 'hang-deaf',
+    family: 'fault',
+    expect: 'fails',
+    make: (context) => adapterOf('hang-deaf', context, () => new Promise<never>(() => undefined)),
+  },
   {
     // Replies three deadlines late. 'either', not 'fails': when the event loop stalls, Node can
     // fire a longer timer before a shorter one set just before it (seen in this campaign: a
@@ -258,7 +303,11 @@ const CALL_FAULTS: readonly AdapterKind[] = [
     family: 'fault',
     expect: 'either',
     make: (context) =>
-      adapterOf('late-reply', context, (request) => new Promise((resolve) => setTimeout(() => resolve(success('', context.honest(request))), context.timeoutMs * 3))),
+      adapterOf(
+        'late-reply',
+        context,
+        (request) => new Promise((resolve) => setTimeout(() => resolve(success('', context.honest(request))), context.timeoutMs * 3)),
+      ),
   },
   {
     // Aborts the caller's signal from inside a call, then waits for that abort to reach it.
@@ -269,7 +318,8 @@ const CALL_FAULTS: readonly AdapterKind[] = [
       adapterOf('abort-mid-run', context, (_request, options) => {
         context.abort();
         return new Promise((resolve) => {
-          const aborted = (): void => resolve({ ok: false, failure: { kind: 'aborted', message: 'aborted mid-run' }, retryable: false, latencyMs: 0 });
+          const aborted = (): void =>
+            resolve({ ok: false, failure: { kind: 'aborted', message: 'aborted mid-run' }, retryable: false, latencyMs: 0 });
           if (options.signal === undefined || options.signal.aborted) aborted();
           else options.signal.addEventListener('abort', aborted, { once: true });
         });
@@ -349,21 +399,31 @@ const HOSTILE: readonly AdapterKind[] = [
   valueKind('proxy-value', 'hostile', 'fails', () => throwingProxy('value')),
   valueKind('proxy-container', 'hostile', 'fails', (value) => ({ ...value, [containerKey(value)]: throwingProxy('value.<container>') })),
   valueKind('proxy-list-item', 'hostile', 'fails', (value) => ({ ...value, [listKey(value)]: [throwingProxy('value.<list>[0]')] })),
-  { name: 'proxy-result', family: 'hostile', expect: 'fails', make: (context) => adapterOf('proxy-result', context, () => throwingProxy('result') as ModelRunResult) },
+  {
+    name: 'proxy-result',
+    family: 'hostile',
+    expect: 'fails',
+    make: (context) => adapterOf('proxy-result', context, () => throwingProxy('result') as ModelRunResult),
+  },
   {
     name: 'proxy-usage',
     family: 'hostile',
     expect: 'fails',
-    make: (context) => adapterOf('proxy-usage', context, (request) => ({ ...success('', context.honest(request)), usage: throwingProxy('result.usage') as never })),
+    make: (context) =>
+      adapterOf('proxy-usage', context, (request) => ({
+        ...success('', context.honest(request)),
+        usage: throwingProxy('result.usage') as never,
+      })),
   },
   {
     name: 'throw-proxy',
     family: 'hostile',
     expect: 'fails',
-    make: (context) => adapterOf('throw-proxy', context, () => {
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a foreign adapter may throw anything
-      throw throwingProxy('thrown value');
-    }),
+    make: (context) =>
+      adapterOf('throw-proxy', context, () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a foreign adapter may throw anything
+        throw throwingProxy('thrown value');
+      }),
   },
   {
     name: 'thenable-then-getter',
@@ -402,7 +462,14 @@ const HOSTILE: readonly AdapterKind[] = [
 ];
 
 /** Every kind the campaign draws from; honest ones first. */
-export const ADAPTER_KINDS: readonly AdapterKind[] = [...HONEST, ...testingKinds(), ...SCORE_FAULTS, ...TEXT_FAULTS, ...CALL_FAULTS, ...HOSTILE];
+export const ADAPTER_KINDS: readonly AdapterKind[] = [
+  ...HONEST,
+  ...testingKinds(),
+  ...SCORE_FAULTS,
+  ...TEXT_FAULTS,
+  ...CALL_FAULTS,
+  ...HOSTILE,
+];
 
 /** The kinds that pass `include`, in catalogue order. */
 export function kindsIncluded(include: (kind: AdapterKind) => boolean): AdapterKind[] {

@@ -17,7 +17,13 @@ describe('the fault campaign', () => {
     expect(report.debates).toBeGreaterThan(0);
     expect(report.meetings).toBeGreaterThan(0);
     expect([...report.byKind.values()].every((tally) => tally.family !== 'hostile')).toBe(true);
-    const zeros = { rejection: report.counts.rejection, unsettled: report.counts.unsettled, unhandled: report.unhandled, failOpen: report.counts.fail_open, mismatch: report.counts.verdict_mismatch };
+    const zeros = {
+      rejection: report.counts.rejection,
+      unsettled: report.counts.unsettled,
+      unhandled: report.unhandled,
+      failOpen: report.counts.fail_open,
+      mismatch: report.counts.verdict_mismatch,
+    };
     expect(zeros, formatReport(report).join('\n')).toEqual({ rejection: 0, unsettled: 0, unhandled: 0, failOpen: 0, mismatch: 0 });
     expect(report.ok).toBe(true);
   });
@@ -58,7 +64,8 @@ describe('the fault campaign', () => {
   });
 
   it('draws the same boards and adapters for the same seed, and run K alone is the K-th run', async () => {
-    const draws = (report: Awaited<ReturnType<typeof runCampaign>>) => [...report.byKind].map(([name, tally]) => [name, tally.members, tally.runs]);
+    const draws = (report: Awaited<ReturnType<typeof runCampaign>>) =>
+      [...report.byKind].map(([name, tally]) => [name, tally.members, tally.runs]);
     const first = await runCampaign({ ...SMALL, runs: 40 });
     const second = await runCampaign({ ...SMALL, runs: 40, concurrency: 1 });
     expect(draws(second)).toEqual(draws(first));

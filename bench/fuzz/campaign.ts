@@ -100,7 +100,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const included = kindsIncluded((kind: AdapterKind) => families === undefined || families.includes(kind.family));
   const pool = kindPool((kind) => included.includes(kind));
   const engines = options.engines ?? REAL_ENGINES;
-  const byKind = new Map<string, KindTally>(included.map((kind) => [kind.name, { family: kind.family, members: 0, runs: 0, findings: zeroCounts() }]));
+  const byKind = new Map<string, KindTally>(
+    included.map((kind) => [kind.name, { family: kind.family, members: 0, runs: 0, findings: zeroCounts() }]),
+  );
   const counts = zeroCounts();
   const endings: Record<string, number> = {};
   const failures: TrialRecord[] = [];

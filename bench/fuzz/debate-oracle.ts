@@ -62,7 +62,10 @@ export function oracleVerdict(plan: DebatePlan, result: DebateResult, findings: 
     seen.add(member.id);
     const fortieths = scoreInFortieths(plan, contribution.scores);
     if (fortieths === undefined) {
-      findings.push({ kind: 'fail_open', message: `counted ${member.id} (${member.kind}) with scores that are not a valid vote: ${describe(contribution.scores)}` });
+      findings.push({
+        kind: 'fail_open',
+        message: `counted ${member.id} (${member.kind}) with scores that are not a valid vote: ${describe(contribution.scores)}`,
+      });
       continue;
     }
     valid += 1;
@@ -102,26 +105,41 @@ export function checkDebate(plan: DebatePlan, result: DebateResult, abortFired: 
   const findings: Finding[] = [];
   const expected = oracleVerdict(plan, result, findings);
   const counted = new Set(result.transcript.map((c) => c.memberId));
-  const degraded = result.status !== 'completed' ? `a ${result.stopReason?.kind ?? 'stopped'} debate` : counted.size < plan.quorum ? `${counted.size} valid votes for a quorum of ${plan.quorum}` : undefined;
-  if (result.verdict !== 'NO_GO' && degraded !== undefined) findings.push({ kind: 'fail_open', message: `${result.verdict} from ${degraded}` });
-  if (abortFired && result.status === 'completed') findings.push({ kind: 'fail_open', message: 'the caller aborted mid-run, yet the debate completed' });
+  const degraded =
+    result.status !== 'completed'
+      ? `a ${result.stopReason?.kind ?? 'stopped'} debate`
+      : counted.size < plan.quorum
+        ? `${counted.size} valid votes for a quorum of ${plan.quorum}`
+        : undefined;
+  if (result.verdict !== 'NO_GO' && degraded !== undefined)
+    findings.push({ kind: 'fail_open', message: `${result.verdict} from ${degraded}` });
+  if (abortFired && result.status === 'completed')
+    findings.push({ kind: 'fail_open', message: 'the caller aborted mid-run, yet the debate completed' });
   for (const contribution of result.transcript) {
     const member = plan.members.find((m) => m.id === contribution.memberId);
     if (member === undefined) continue;
     if (member.expect === 'fails') {
       const timing = result.timings.find((t) => t.memberId === member.id);
       const took = timing === undefined ? '' : ` (its call took ${timing.latencyMs.toFixed(0)} ms)`;
-      findings.push({ kind: 'fail_open', message: `counted ${member.id} as a vote although its adapter (${member.kind}) cannot give one${took}` });
-    }
-    else if (!sameScores(member.scores, contribution.scores)) {
-      findings.push({ kind: 'fail_open', message: `counted ${member.id} (${member.kind}) with ${describe(contribution.scores)}, not the ${describe(member.scores)} it sent` });
+      findings.push({
+        kind: 'fail_open',
+        message: `counted ${member.id} as a vote although its adapter (${member.kind}) cannot give one${took}`,
+      });
+    } else if (!sameScores(member.scores, contribution.scores)) {
+      findings.push({
+        kind: 'fail_open',
+        message: `counted ${member.id} (${member.kind}) with ${describe(contribution.scores)}, not the ${describe(member.scores)} it sent`,
+      });
     }
   }
   if (result.status === 'completed') {
     for (const member of plan.members) {
       if (member.expect === 'valid' && !counted.has(member.id)) {
         const failure = result.failures.find((f) => f.memberId === member.id);
-        findings.push({ kind: 'lost_honest_vote', message: `${member.id} (${member.kind}) answered honestly but was not counted (${failure?.reason.kind ?? 'no failure recorded'})` });
+        findings.push({
+          kind: 'lost_honest_vote',
+          message: `${member.id} (${member.kind}) answered honestly but was not counted (${failure?.reason.kind ?? 'no failure recorded'})`,
+        });
       }
     }
   }
@@ -132,7 +150,10 @@ export function checkDebate(plan: DebatePlan, result: DebateResult, abortFired: 
 function sameScores(sent: Readonly<Record<string, number>>, counted: unknown): boolean {
   if (typeof counted !== 'object' || counted === null) return false;
   const keys = Object.keys(sent);
-  return Object.keys(counted).length === keys.length && keys.every((axis) => Object.hasOwn(counted, axis) && Object.is((counted as Record<string, unknown>)[axis], sent[axis]));
+  return (
+    Object.keys(counted).length === keys.length &&
+    keys.every((axis) => Object.hasOwn(counted, axis) && Object.is((counted as Record<string, unknown>)[axis], sent[axis]))
+  );
 }
 
 function describe(value: unknown): string {

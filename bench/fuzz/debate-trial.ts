@@ -31,7 +31,11 @@ export async function debateTrial(random: SeededRandom, settings: TrialSettings)
       memberId: member.id,
       seed: random.int(0, 2 ** 31),
       timeoutMs: settings.timeoutMs,
-      honest: () => ({ statement: `${member.id} weighed the facts.`, scores: { ...member.scores }, evidence: [{ claim: `${member.id} checked the numbers`, source: 'fuzz' }] }),
+      honest: () => ({
+        statement: `${member.id} weighed the facts.`,
+        scores: { ...member.scores },
+        evidence: [{ claim: `${member.id} checked the numbers`, source: 'fuzz' }],
+      }),
       abort: () => {
         abortFired = true;
         controller.abort(new Error('fuzz: the caller aborted mid-run'));
@@ -41,7 +45,13 @@ export async function debateTrial(random: SeededRandom, settings: TrialSettings)
   }
   const board = defineBoard(input);
   const shape = `${input.phases.length} phases, ${plan.members.length} members, quorum ${plan.quorum}, axes ${plan.axes.join('/')}, go ${plan.goHalves / 2} pivot ${plan.pivotHalves / 2}${plan.maxCalls === undefined ? '' : `, maxCalls ${plan.maxCalls}`}`;
-  const base = { index: settings.index, engine: 'debate' as const, shape, members: plan.members.map((m) => `${m.id}=${m.kind}`), kinds: [...new Set(plan.members.map((m) => m.kind))] };
+  const base = {
+    index: settings.index,
+    engine: 'debate' as const,
+    shape,
+    members: plan.members.map((m) => `${m.id}=${m.kind}`),
+    kinds: [...new Set(plan.members.map((m) => m.kind))],
+  };
 
   const settled = await settleWithin(
     () =>
@@ -54,10 +64,19 @@ export async function debateTrial(random: SeededRandom, settings: TrialSettings)
       }),
     settings.settleMs,
   );
-  return trialRecord(base, settled, settings.settleMs, (value) => checkDebate(plan, value, abortFired), (value) => value.verdict);
+  return trialRecord(
+    base,
+    settled,
+    settings.settleMs,
+    (value) => checkDebate(plan, value, abortFired),
+    (value) => value.verdict,
+  );
 }
 
-function drawDebate(random: SeededRandom, pool: KindPool): { plan: DebatePlan; input: BoardInput; kinds: Map<string, ReturnType<typeof drawKind>> } {
+function drawDebate(
+  random: SeededRandom,
+  pool: KindPool,
+): { plan: DebatePlan; input: BoardInput; kinds: Map<string, ReturnType<typeof drawKind>> } {
   const axisCount = random.int(2, 5);
   const axes: string[] = [];
   while (axes.length < axisCount) {
@@ -87,21 +106,35 @@ function drawDebate(random: SeededRandom, pool: KindPool): { plan: DebatePlan; i
       const id = `p${p + 1}m${phaseMembers.length + 1}`;
       const kind = drawKind(random, pool, honestShare);
       const weight = random.next() < 0.5 ? random.int(1, 4) : undefined;
-      const scores = Object.fromEntries(axes.map((axis) => [axis, Math.min(20, Math.max(0, Math.round((centre + (random.next() - 0.5) * 5) * 2))) / 2]));
+      const scores = Object.fromEntries(
+        axes.map((axis) => [axis, Math.min(20, Math.max(0, Math.round((centre + (random.next() - 0.5) * 5) * 2))) / 2]),
+      );
       kinds.set(id, kind);
       members.push({ id, phaseIndex: p, weight: weight ?? 1, kind: kind.name, expect: expectationOf(kind, 'debate'), scores });
       phaseMembers.push({ id, persona: `Fuzzed member ${id}.`, model: `offline:${id}`, ...(weight === undefined ? {} : { weight }) });
     }
-    phases.push({ name: `phase-${p + 1}`, ...(p === phaseCount - 1 && phaseCount > 1 && random.next() < 0.3 ? { contrarian: true } : {}), members: phaseMembers });
+    phases.push({
+      name: `phase-${p + 1}`,
+      ...(p === phaseCount - 1 && phaseCount > 1 && random.next() < 0.3 ? { contrarian: true } : {}),
+      members: phaseMembers,
+    });
   }
   const quorum = random.int(1, Math.min(members.length, 4));
   const maxCalls = random.next() < 0.1 ? random.int(0, members.length - 1) : undefined;
   const input: BoardInput = {
     id: 'fuzz-board',
     question: 'Should we {{question}}?',
-    rubric: { axes, weights: Object.fromEntries(axes.map((axis, a) => [axis, (twentieths[a] as number) / 20])), thresholds: { go: goHalves / 2, pivot: pivotHalves / 2 } },
+    rubric: {
+      axes,
+      weights: Object.fromEntries(axes.map((axis, a) => [axis, (twentieths[a] as number) / 20])),
+      thresholds: { go: goHalves / 2, pivot: pivotHalves / 2 },
+    },
     quorum: { minValidVotes: quorum },
     phases,
   };
-  return { plan: { axes, twentieths, goHalves, pivotHalves, quorum, members, ...(maxCalls === undefined ? {} : { maxCalls }) }, input, kinds };
+  return {
+    plan: { axes, twentieths, goHalves, pivotHalves, quorum, members, ...(maxCalls === undefined ? {} : { maxCalls }) },
+    input,
+    kinds,
+  };
 }

@@ -71,7 +71,10 @@ export function plantThrowingToJson(target: object): void {
  */
 export function thenableOf<T>(value: T): PromiseLike<T> {
   return {
-    then<R1 = T, R2 = never>(onFulfilled?: ((v: T) => R1 | PromiseLike<R1>) | null, onRejected?: ((e: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
+    then<R1 = T, R2 = never>(
+      onFulfilled?: ((v: T) => R1 | PromiseLike<R1>) | null,
+      onRejected?: ((e: unknown) => R2 | PromiseLike<R2>) | null,
+    ): PromiseLike<R1 | R2> {
       return Promise.resolve(value).then(onFulfilled, onRejected);
     },
   };

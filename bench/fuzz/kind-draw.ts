@@ -16,7 +16,9 @@ export interface KindPool {
 /** The pool of kinds that pass `include` (every kind by default). */
 export function kindPool(include: (kind: AdapterKind) => boolean = () => true): KindPool {
   const kinds = kindsIncluded(include);
-  const honest = kinds.filter((kind) => kind.family === 'honest' && expectationOf(kind, 'debate') === 'valid' && expectationOf(kind, 'meeting') === 'valid');
+  const honest = kinds.filter(
+    (kind) => kind.family === 'honest' && expectationOf(kind, 'debate') === 'valid' && expectationOf(kind, 'meeting') === 'valid',
+  );
   const other = kinds.filter((kind) => !honest.includes(kind));
   if (honest.length === 0) throw new RangeError('kindPool: the filter left no honest kind, so no board could ever reach a verdict');
   return { honest, other };

@@ -15,7 +15,9 @@ if (!parsed.ok) {
   process.exit(2);
 }
 const { options } = parsed;
-console.log(`fault campaign: seed ${options.seed}, up to ${options.runs.toLocaleString('en-US')} runs from index ${options.offset ?? 0} or ${options.seconds} s, ${options.concurrency ?? 64} in flight, deadline ${options.timeoutMs ?? 50} ms per call`);
+console.log(
+  `fault campaign: seed ${options.seed}, up to ${options.runs.toLocaleString('en-US')} runs from index ${options.offset ?? 0} or ${options.seconds} s, ${options.concurrency ?? 64} in flight, deadline ${options.timeoutMs ?? 50} ms per call`,
+);
 const report = await runCampaign({
   ...options,
   onProgress: (done, elapsedMs) => console.log(`  ${done.toLocaleString('en-US')} runs in ${(elapsedMs / 1_000).toFixed(0)} s`),
@@ -23,6 +25,9 @@ const report = await runCampaign({
 console.log(formatReport(report).join('\n'));
 if (parsed.json !== undefined) {
   await mkdir(dirname(parsed.json), { recursive: true });
-  await writeFile(parsed.json, `${JSON.stringify({ ...report, byKind: Object.fromEntries(report.byKind), machine: { node: process.version, platform: process.platform } }, null, 2)}\n`);
+  await writeFile(
+    parsed.json,
+    `${JSON.stringify({ ...report, byKind: Object.fromEntries(report.byKind), machine: { node: process.version, platform: process.platform } }, null, 2)}\n`,
+  );
 }
 process.exitCode = report.ok ? 0 : 1;

@@ -60,34 +60,62 @@ export function checkMeeting(plan: MeetingPlan, result: MeetingResult, abortFire
   const findings: Finding[] = [];
   const { outcome, synthesis } = result;
   const rounds = result.record.rounds;
-  if (outcome !== 'decided' && synthesis !== undefined) findings.push({ kind: 'fail_open', message: `a synthesis (choice ${synthesis.decision.choice}) from a meeting that ended ${outcome}` });
+  if (outcome !== 'decided' && synthesis !== undefined)
+    findings.push({ kind: 'fail_open', message: `a synthesis (choice ${synthesis.decision.choice}) from a meeting that ended ${outcome}` });
   if (abortFired && outcome !== 'aborted') {
-    findings.push({ kind: outcome === 'decided' ? 'fail_open' : 'verdict_mismatch', message: `the caller aborted mid-run, yet the meeting ended ${outcome}` });
+    findings.push({
+      kind: outcome === 'decided' ? 'fail_open' : 'verdict_mismatch',
+      message: `the caller aborted mid-run, yet the meeting ended ${outcome}`,
+    });
   }
   const byId = new Map(plan.members.map((member) => [member.id, member]));
   for (const round of rounds) {
     for (const turn of stances(round.turns)) {
       const member = byId.get(turn.memberId);
-      if (member === undefined) findings.push({ kind: 'fail_open', message: `round ${round.round} counted "${turn.memberId}", who is not on the roster` });
-      else if (member.expect === 'fails') findings.push({ kind: 'fail_open', message: `round ${round.round} counted ${member.id}'s stance although its adapter (${member.kind}) cannot give one` });
+      if (member === undefined)
+        findings.push({ kind: 'fail_open', message: `round ${round.round} counted "${turn.memberId}", who is not on the roster` });
+      else if (member.expect === 'fails')
+        findings.push({
+          kind: 'fail_open',
+          message: `round ${round.round} counted ${member.id}'s stance although its adapter (${member.kind}) cannot give one`,
+        });
       else if (turn.stance.preferredOption !== member.preferred || turn.stance.confidence * 8 !== member.eighths) {
-        findings.push({ kind: 'fail_open', message: `round ${round.round} counted ${member.id} (${member.kind}) for ${turn.stance.preferredOption} at ${turn.stance.confidence}, not the ${member.preferred} at ${member.eighths / 8} it sent` });
+        findings.push({
+          kind: 'fail_open',
+          message: `round ${round.round} counted ${member.id} (${member.kind}) for ${turn.stance.preferredOption} at ${turn.stance.confidence}, not the ${member.preferred} at ${member.eighths / 8} it sent`,
+        });
       }
     }
   }
   const thin = rounds.find((round) => stances(round.turns).length < QUORUM);
   if (outcome === 'decided') {
-    if (thin !== undefined) findings.push({ kind: 'fail_open', message: `decided although round ${thin.round} had ${stances(thin.turns).length} answering members, fewer than ${QUORUM}` });
+    if (thin !== undefined)
+      findings.push({
+        kind: 'fail_open',
+        message: `decided although round ${thin.round} had ${stances(thin.turns).length} answering members, fewer than ${QUORUM}`,
+      });
     const last = rounds.at(-1);
     if (last === undefined || synthesis === undefined) {
-      findings.push({ kind: 'fail_open', message: `decided with ${rounds.length} rounds and ${synthesis === undefined ? 'no' : 'a'} synthesis` });
+      findings.push({
+        kind: 'fail_open',
+        message: `decided with ${rounds.length} rounds and ${synthesis === undefined ? 'no' : 'a'} synthesis`,
+      });
     } else {
       const expected = oracleChoice(result, stances(last.turns));
-      if (synthesis.decision.choice !== expected) findings.push({ kind: 'verdict_mismatch', message: `engine chose ${synthesis.decision.choice}, oracle ${expected ?? '(nothing)'}` });
+      if (synthesis.decision.choice !== expected)
+        findings.push({
+          kind: 'verdict_mismatch',
+          message: `engine chose ${synthesis.decision.choice}, oracle ${expected ?? '(nothing)'}`,
+        });
     }
     for (const member of plan.members) {
-      const missed = member.expect === 'valid' ? rounds.find((round) => !stances(round.turns).some((turn) => turn.memberId === member.id)) : undefined;
-      if (missed !== undefined) findings.push({ kind: 'lost_honest_vote', message: `${member.id} (${member.kind}) answered honestly but abstained in round ${missed.round}` });
+      const missed =
+        member.expect === 'valid' ? rounds.find((round) => !stances(round.turns).some((turn) => turn.memberId === member.id)) : undefined;
+      if (missed !== undefined)
+        findings.push({
+          kind: 'lost_honest_vote',
+          message: `${member.id} (${member.kind}) answered honestly but abstained in round ${missed.round}`,
+        });
     }
   } else if (outcome === 'no_quorum' && thin === undefined) {
     findings.push({ kind: 'verdict_mismatch', message: 'ended no_quorum although every round kept a quorum' });

@@ -39,24 +39,53 @@ export async function meetingTrial(random: SeededRandom, settings: TrialSettings
     adapters[`offline:${member.id}`] = kinds.get(member.id)?.make(context) as ModelAdapter;
   }
   const shape = `${plan.options.length} options, ${plan.members.length} members, maxRounds ${plan.maxRounds}`;
-  const base = { index: settings.index, engine: 'meeting' as const, shape, members: plan.members.map((m) => `${m.id}${m.facilitator ? '*' : ''}=${m.kind}`), kinds: [...new Set(plan.members.map((m) => m.kind))] };
+  const base = {
+    index: settings.index,
+    engine: 'meeting' as const,
+    shape,
+    members: plan.members.map((m) => `${m.id}${m.facilitator ? '*' : ''}=${m.kind}`),
+    kinds: [...new Set(plan.members.map((m) => m.kind))],
+  };
 
   const settled = await settleWithin(
-    () => settings.engines.meeting(loaded.value, { adapters, signal: controller.signal, memberTimeoutMs: settings.timeoutMs, maxRounds: plan.maxRounds }),
+    () =>
+      settings.engines.meeting(loaded.value, {
+        adapters,
+        signal: controller.signal,
+        memberTimeoutMs: settings.timeoutMs,
+        maxRounds: plan.maxRounds,
+      }),
     settings.settleMs,
   );
-  return trialRecord(base, settled, settings.settleMs, (value) => checkMeeting(plan, value, abortFired), (value) => value.outcome);
+  return trialRecord(
+    base,
+    settled,
+    settings.settleMs,
+    (value) => checkMeeting(plan, value, abortFired),
+    (value) => value.outcome,
+  );
 }
 
 /** What an honest member answers: its stance, or as the facilitator its curation and write-up. */
 function honestReply(member: MeetingMemberPlan, request: ModelRequest): Record<string, unknown> {
   const phase = request.metadata?.['phase'];
   if (phase === 'curation') return { summary: `${member.id} sums up the table.`, tensions: ['cost against speed'], merges: [] };
-  if (phase === 'synthesis') return { rationale: 'The backers made the stronger case.', rejected: [], risks: [], followUps: ['Review in a quarter.'] };
-  return { preferredOption: member.preferred, confidence: member.eighths / 8, reasons: [`${member.id} weighed its focus area.`], concerns: [], objections: [], proposedOptions: [] };
+  if (phase === 'synthesis')
+    return { rationale: 'The backers made the stronger case.', rejected: [], risks: [], followUps: ['Review in a quarter.'] };
+  return {
+    preferredOption: member.preferred,
+    confidence: member.eighths / 8,
+    reasons: [`${member.id} weighed its focus area.`],
+    concerns: [],
+    objections: [],
+    proposedOptions: [],
+  };
 }
 
-function drawMeeting(random: SeededRandom, settings: TrialSettings): { plan: MeetingPlan; input: BriefInput; kinds: Map<string, AdapterKind> } {
+function drawMeeting(
+  random: SeededRandom,
+  settings: TrialSettings,
+): { plan: MeetingPlan; input: BriefInput; kinds: Map<string, AdapterKind> } {
   const options = Array.from({ length: random.int(2, 4) }, (_, i) => `o${i + 1}`);
   const favourite = random.pick(options);
   const honestShare = drawHonestShare(random);
@@ -67,13 +96,27 @@ function drawMeeting(random: SeededRandom, settings: TrialSettings): { plan: Mee
     const id = `m${i + 1}`;
     const kind = drawKind(random, settings.pool, honestShare);
     kinds.set(id, kind);
-    return { id, facilitator: i === facilitator, kind: kind.name, expect: expectationOf(kind, 'meeting'), preferred: random.next() < 0.6 ? favourite : random.pick(options), eighths: random.int(1, 8) };
+    return {
+      id,
+      facilitator: i === facilitator,
+      kind: kind.name,
+      expect: expectationOf(kind, 'meeting'),
+      preferred: random.next() < 0.6 ? favourite : random.pick(options),
+      eighths: random.int(1, 8),
+    };
   });
   const maxRounds = random.int(1, 3);
   const input: BriefInput = {
     question: 'Which option should the fuzzed team take?',
     options: options.map((id) => ({ id, title: `Option ${id}`, summary: `What option ${id} means.` })),
-    roster: members.map((m) => ({ id: m.id, role: 'engineer', focusAreas: ['cost'], disposition: 'steady', model: `offline:${m.id}`, ...(m.facilitator ? { facilitator: true } : {}) })),
+    roster: members.map((m) => ({
+      id: m.id,
+      role: 'engineer',
+      focusAreas: ['cost'],
+      disposition: 'steady',
+      model: `offline:${m.id}`,
+      ...(m.facilitator ? { facilitator: true } : {}),
+    })),
   };
   return { plan: { options, members, maxRounds }, input, kinds };
 }

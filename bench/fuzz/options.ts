@@ -11,7 +11,8 @@ import type { CampaignOptions } from './campaign.js';
 export const DEFAULT_SEED = 19;
 
 /** What the command line asks for, or the usage text when it cannot be read. */
-export type ParsedArgs = { readonly ok: true; readonly options: CampaignOptions; readonly json?: string } | { readonly ok: false; readonly message: string };
+export type ParsedArgs =
+  { readonly ok: true; readonly options: CampaignOptions; readonly json?: string } | { readonly ok: false; readonly message: string };
 
 /** The usage text. */
 export const USAGE = `usage: npm run fuzz -- [--seed N] [--runs N] [--seconds S] [--offset K] [--concurrency N]
@@ -42,7 +43,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const known = new Set(['seed', 'runs', 'seconds', 'offset', 'concurrency', 'timeout-ms', 'meetings', 'families', 'json']);
   const unknown = [...values.keys()].find((key) => !known.has(key));
   if (unknown !== undefined) return { ok: false, message: `unknown flag --${unknown}\n${USAGE}` };
-  const number = (key: string, fallback: number, valid: (v: number) => boolean): number | string => numberFlag(values, key, fallback, valid);
+  const number = (key: string, fallback: number, valid: (v: number) => boolean): number | string =>
+    numberFlag(values, key, fallback, valid);
   const whole = isWhole;
   const seed = number('seed', DEFAULT_SEED, Number.isInteger);
   const runs = number('runs', 100_000, (v) => whole(v) && v >= 1);
@@ -53,7 +55,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const meetingShare = number('meetings', 0.3, (v) => v >= 0 && v <= 1);
   const bad = [seed, runs, seconds, offset, concurrency, timeoutMs, meetingShare].find((v) => typeof v === 'string');
   if (bad !== undefined) return { ok: false, message: `${bad}\n${USAGE}` };
-  const familyList = values.get('families')?.split(',').map((f) => f.trim());
+  const familyList = values
+    .get('families')
+    ?.split(',')
+    .map((f) => f.trim());
   const badFamily = familyList?.find((f) => !FAMILIES.includes(f as KindFamily));
   if (badFamily !== undefined) return { ok: false, message: `unknown family "${badFamily}" (use ${FAMILIES.join(', ')})\n${USAGE}` };
   if (familyList !== undefined && !familyList.includes('honest')) familyList.push('honest');

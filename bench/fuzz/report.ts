@@ -36,7 +36,10 @@ export function formatReport(report: CampaignReport, command = 'npm run fuzz --'
       [LABELS.lost_honest_vote, n(report.counts.lost_honest_vote)],
     ]),
     '',
-    `endings: ${Object.entries(report.endings).sort(([a], [b]) => a.localeCompare(b)).map(([ending, count]) => `${ending} ${n(count)}`).join(', ')}`,
+    `endings: ${Object.entries(report.endings)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([ending, count]) => `${ending} ${n(count)}`)
+      .join(', ')}`,
     '',
     '### By adapter kind (runs that drew the kind; a run with several kinds counts for each)',
     ...table([

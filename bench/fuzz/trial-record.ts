@@ -14,11 +14,26 @@ export function trialRecord<T>(
   judge: (value: T) => Finding[],
   ending: (value: T) => string,
 ): TrialRecord {
-  if (settled.status === 'rejected') return { ...base, findings: [{ kind: 'rejection', message: `run rejected: ${settled.message}` }], ending: 'rejected' };
-  if (settled.status === 'unsettled') return { ...base, findings: [{ kind: 'unsettled', message: `run neither resolved nor rejected within ${settleMs} ms` }], ending: 'unsettled' };
+  if (settled.status === 'rejected')
+    return { ...base, findings: [{ kind: 'rejection', message: `run rejected: ${settled.message}` }], ending: 'rejected' };
+  if (settled.status === 'unsettled')
+    return {
+      ...base,
+      findings: [{ kind: 'unsettled', message: `run neither resolved nor rejected within ${settleMs} ms` }],
+      ending: 'unsettled',
+    };
   try {
     return { ...base, findings: judge(settled.value), ending: ending(settled.value) };
   } catch (thrown) {
-    return { ...base, findings: [{ kind: 'fail_open', message: `the result could not be read: ${thrown instanceof Error ? thrown.message : 'a non-error was thrown'}` }], ending: 'unreadable' };
+    return {
+      ...base,
+      findings: [
+        {
+          kind: 'fail_open',
+          message: `the result could not be read: ${thrown instanceof Error ? thrown.message : 'a non-error was thrown'}`,
+        },
+      ],
+      ending: 'unreadable',
+    };
   }
 }

@@ -91,8 +91,14 @@ export function errorPatternProbability(jury: Jury, errors: readonly (boolean | 
 
 /** The likelihood ratio P(beliefs | GO) / P(beliefs | NO_GO) of the present judges' beliefs. */
 export function likelihoodRatio(jury: Jury, believesGo: readonly (boolean | undefined)[]): number {
-  const ifGo = errorPatternProbability(jury, believesGo.map((b) => (b === undefined ? undefined : !b)));
-  const ifNoGo = errorPatternProbability(jury, believesGo.map((b) => (b === undefined ? undefined : b)));
+  const ifGo = errorPatternProbability(
+    jury,
+    believesGo.map((b) => (b === undefined ? undefined : !b)),
+  );
+  const ifNoGo = errorPatternProbability(
+    jury,
+    believesGo.map((b) => (b === undefined ? undefined : b)),
+  );
   return ifGo / ifNoGo;
 }
 
@@ -102,7 +108,10 @@ export function beliefPatterns(jury: Jury): { ifGo: number; ifNoGo: number; rati
   const patterns: { ifGo: number; ifNoGo: number; ratio: number }[] = [];
   for (let mask = 0; mask < 2 ** n; mask += 1) {
     const believesGo = Array.from({ length: n }, (_, i) => ((mask >> i) & 1) === 1);
-    const ifGo = errorPatternProbability(jury, believesGo.map((b) => !b));
+    const ifGo = errorPatternProbability(
+      jury,
+      believesGo.map((b) => !b),
+    );
     const ifNoGo = errorPatternProbability(jury, believesGo);
     patterns.push({ ifGo, ifNoGo, ratio: ifGo / ifNoGo });
   }
@@ -125,7 +134,7 @@ export function neymanPearsonRecall(jury: Jury, rate: number): { randomised: num
   const patterns = beliefPatterns(jury).sort((a, b) => b.ratio - a.ratio);
   let falseGo = 0;
   let recall = 0;
-  for (let i = 0; i < patterns.length; ) {
+  for (let i = 0; i < patterns.length;) {
     // One likelihood-ratio level at a time: a deterministic threshold takes all of it or none.
     const level = (patterns[i] as { ratio: number }).ratio;
     let ifGo = 0;

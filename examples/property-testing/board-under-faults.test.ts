@@ -11,18 +11,28 @@ import { expect, it } from 'vitest';
 const board = parseBoard(await readFile(new URL('../boards/product-launch.yaml', import.meta.url), 'utf8'))._unsafeUnwrap();
 const ids = board.phases.flatMap((phase) => phase.members.map((member) => member.id));
 // The worst case for a fail-closed gate: every member that does answer is an enthusiast.
-const enthusiast = scriptedAdapter(() => ({ value: { statement: 'Ship it', scores: { feasibility: 10, revenue: 10, cx: 10, ttm: 10, risk: 10 } } }));
+const enthusiast = scriptedAdapter(() => ({
+  value: { statement: 'Ship it', scores: { feasibility: 10, revenue: 10, cx: 10, ttm: 10, risk: 10 } },
+}));
 
 /** One adapter per member, each misbehaving as told; the engine asks it by the member id it sends. */
 function boardOf(behaviours: readonly AdapterBehaviour[]): ModelAdapter {
   const byMember = new Map(ids.map((id, i) => [id, misbehavingAdapter(behaviours[i]!, enthusiast, i)]));
-  return { specificationVersion: 'v1', id: 'by-member', run: (request, options) => byMember.get(String(request.metadata?.memberId))!.run(request, options) };
+  return {
+    specificationVersion: 'v1',
+    id: 'by-member',
+    run: (request, options) => byMember.get(String(request.metadata?.memberId))!.run(request, options),
+  };
 }
 
 it('never says GO with fewer valid votes than the quorum, and never rejects, whatever the members do', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fault(), { minLength: ids.length, maxLength: ids.length }), async (behaviours) => {
-      const result = await DebateEngine.run(board, { question: 'launch the team plan', adapters: () => boardOf(behaviours), memberTimeoutMs: 20 });
+      const result = await DebateEngine.run(board, {
+        question: 'launch the team plan',
+        adapters: () => boardOf(behaviours),
+        memberTimeoutMs: 20,
+      });
       // Every member that did not answer is a typed failure in the result, never a vote.
       expect(result.transcript.length + result.failures.length).toBe(ids.length);
       expect(result.verdict !== 'GO' || result.transcript.length >= board.minValidVotes).toBe(true);

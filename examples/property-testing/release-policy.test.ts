@@ -13,7 +13,13 @@ export function mayRelease(record: DecisionRecord): boolean {
 
 /** The same record with every passing validation signal turned into a failing one. */
 function withoutPassingChecks(record: DecisionRecord): DecisionRecord {
-  return { ...record, evidence: record.evidence.map((item) => ({ ...item, validation: (item.validation ?? []).map((signal) => ({ ...signal, passed: false })) })) };
+  return {
+    ...record,
+    evidence: record.evidence.map((item) => ({
+      ...item,
+      validation: (item.validation ?? []).map((signal) => ({ ...signal, passed: false })),
+    })),
+  };
 }
 
 it('never releases a GO that no passing gate or test backs', () => {
@@ -47,9 +53,13 @@ it('does release a sound GO with no one holding back, so the policy is not vacuo
   );
 });
 
-it('catches a policy that trusts the record\'s own verdict, and shrinks the counterexample', () => {
-  const trusting = (record: DecisionRecord) => record.consensus.verdict === 'GO' && record.consensus.status === 'scored' && record.consensus.dissent.length === 0;
-  const run = fc.check(fc.property(decisionRecord({ verdict: 'GO', sound: true }), (record) => !trusting(withoutPassingChecks(record))), { seed: 42 });
+it("catches a policy that trusts the record's own verdict, and shrinks the counterexample", () => {
+  const trusting = (record: DecisionRecord) =>
+    record.consensus.verdict === 'GO' && record.consensus.status === 'scored' && record.consensus.dissent.length === 0;
+  const run = fc.check(
+    fc.property(decisionRecord({ verdict: 'GO', sound: true }), (record) => !trusting(withoutPassingChecks(record))),
+    { seed: 42 },
+  );
   expect(run.failed).toBe(true);
   const [counterexample] = run.counterexample as [DecisionRecord];
   expect(counterexample.consensus.verdict).toBe('GO');

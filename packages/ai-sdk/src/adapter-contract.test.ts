@@ -6,7 +6,11 @@ import { fromLanguageModel } from './adapter.js';
 // Through the AI SDK's own OpenAI provider package, over real HTTP to the fake OpenAI server.
 const harness = contractHarness(
   (steps) => serveOpenAIContract(steps, 'gpt-4o'),
-  (server, options) => fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' }).chat(server.model), { retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 }, ...options }),
+  (server, options) =>
+    fromLanguageModel(createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' }).chat(server.model), {
+      retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 },
+      ...options,
+    }),
 );
 afterEach(() => harness.closeAll());
 

@@ -53,7 +53,9 @@ function hangingModel(): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     doGenerate: (options: LanguageModelV3CallOptions) =>
       new Promise((_, reject) => {
-        options.abortSignal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')), { once: true });
+        options.abortSignal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')), {
+          once: true,
+        });
       }),
   });
 }
@@ -110,7 +112,10 @@ describe('fromLanguageModel: identity and text', () => {
     const result = await fromLanguageModel(model, { prices }).run(ask, {});
     // 500k uncached at $2/M + 500k cached at $1/M + 1M output at $10/M.
     expect(result.ok && result.usage.costUsd).toBeCloseTo(1 + 0.5 + 10);
-    const unpriced = await fromLanguageModel(new MockLanguageModelV3({ modelId: 'other', doGenerate: reply('ok') }), { prices }).run(ask, {});
+    const unpriced = await fromLanguageModel(new MockLanguageModelV3({ modelId: 'other', doGenerate: reply('ok') }), { prices }).run(
+      ask,
+      {},
+    );
     expect(unpriced.ok && unpriced.usage).toEqual({ inputTokens: 10, outputTokens: 5 });
   });
 });
@@ -126,7 +131,10 @@ describe('fromLanguageModel: structured output', () => {
 
   it('repairs an invalid reply once, with the zod issues, and sums the usage of both calls', async () => {
     const model = new MockLanguageModelV3({
-      doGenerate: [reply('{"answer":"yes","confidence":7}', { usage: usage(10, 5) }), reply('{"answer":"yes","confidence":0.7}', { usage: usage(30, 6) })],
+      doGenerate: [
+        reply('{"answer":"yes","confidence":7}', { usage: usage(10, 5) }),
+        reply('{"answer":"yes","confidence":0.7}', { usage: usage(30, 6) }),
+      ],
     });
     const result = await fromLanguageModel(model).run(askJson, {});
     expect(result).toMatchObject({
@@ -144,7 +152,11 @@ describe('fromLanguageModel: structured output', () => {
   it('gives up with invalid_output and the issues after exactly one repair', async () => {
     const model = new MockLanguageModelV3({ doGenerate: () => Promise.resolve(reply('not json at all')) });
     const result = await fromLanguageModel(model).run(askJson, {});
-    expect(result).toMatchObject({ ok: false, retryable: false, failure: { kind: 'invalid_output', issues: ['(root): the reply contains no JSON object'] } });
+    expect(result).toMatchObject({
+      ok: false,
+      retryable: false,
+      failure: { kind: 'invalid_output', issues: ['(root): the reply contains no JSON object'] },
+    });
     expect(model.doGenerateCalls).toHaveLength(2);
   });
 });
@@ -157,7 +169,6 @@ describe('fromLanguageModel: every failure is a typed result', () => {
     expect(result).toMatchObject({ ok: false, retryable: false, failure: { kind: 'provider_error' } });
     expect(model.doGenerateCalls).toHaveLength(0);
   });
-
 
   const cases: [string, unknown, Record<string, unknown>][] = [
     ['401', apiError(401), { kind: 'refused' }],
@@ -184,10 +195,17 @@ describe('fromLanguageModel: every failure is a typed result', () => {
   });
 
   it('maps a connection failure (no status) and an unreadable 200 body to transport', async () => {
-    const reset = await fromLanguageModel(throwing(apiError(undefined, undefined, Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))), {
-      retry: { maxRetries: 0 },
-    }).run(ask, {});
-    expect(reset).toMatchObject({ ok: false, retryable: true, failure: { kind: 'transport', message: expect.stringContaining('ECONNRESET') as unknown } });
+    const reset = await fromLanguageModel(
+      throwing(apiError(undefined, undefined, Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))),
+      {
+        retry: { maxRetries: 0 },
+      },
+    ).run(ask, {});
+    expect(reset).toMatchObject({
+      ok: false,
+      retryable: true,
+      failure: { kind: 'transport', message: expect.stringContaining('ECONNRESET') as unknown },
+    });
     const truncated = await fromLanguageModel(throwing(apiError(200)), { retry: { maxRetries: 0 } }).run(ask, {});
     expect(truncated).toMatchObject({ ok: false, retryable: true, failure: { kind: 'transport' } });
   });
@@ -215,9 +233,15 @@ describe('fromLanguageModel: every failure is a typed result', () => {
   });
 
   it('maps a content filter or refusal finish reason to refused, without a repair', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: reply("I can't help with that.", { finishReason: { unified: 'content-filter', raw: 'refusal' } }) });
+    const model = new MockLanguageModelV3({
+      doGenerate: reply("I can't help with that.", { finishReason: { unified: 'content-filter', raw: 'refusal' } }),
+    });
     const result = await fromLanguageModel(model).run(askJson, {});
-    expect(result).toMatchObject({ ok: false, retryable: false, failure: { kind: 'refused', message: expect.stringContaining("I can't help") as unknown } });
+    expect(result).toMatchObject({
+      ok: false,
+      retryable: false,
+      failure: { kind: 'refused', message: expect.stringContaining("I can't help") as unknown },
+    });
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 

@@ -10,7 +10,14 @@ import {
   type ProviderAdapter,
   type ProviderAdapterOptions,
 } from '@conclave/core';
-import { generateText, NoObjectGeneratedError, type FinishReason, type LanguageModel, type LanguageModelUsage, type ProviderMetadata } from 'ai';
+import {
+  generateText,
+  NoObjectGeneratedError,
+  type FinishReason,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ProviderMetadata,
+} from 'ai';
 import { classifyError } from './errors.js';
 import { outputFor, toPromptSettings } from './request.js';
 import { usageOf } from './usage.js';
@@ -96,27 +103,35 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
     try {
       const settings = { model, ...prompt, maxRetries: 0, abortSignal: scope.signal };
       const result = output === undefined ? await generateText(settings) : await generateText({ ...settings, output });
-      return answer(scope, {
-        // The text parts in order, kept apart where a tool call or reasoning came between them.
-        text: joinTextRuns(result.content, (part) => (part.type === 'text' ? part.text : undefined)),
-        usage: result.totalUsage,
-        finishReason: result.finishReason,
-        rawFinishReason: result.rawFinishReason,
-        modelId: result.response.modelId,
-        responseId: result.response.id,
-        providerMetadata: result.providerMetadata,
-      }, limit);
+      return answer(
+        scope,
+        {
+          // The text parts in order, kept apart where a tool call or reasoning came between them.
+          text: joinTextRuns(result.content, (part) => (part.type === 'text' ? part.text : undefined)),
+          usage: result.totalUsage,
+          finishReason: result.finishReason,
+          rawFinishReason: result.rawFinishReason,
+          modelId: result.response.modelId,
+          responseId: result.response.id,
+          providerMetadata: result.providerMetadata,
+        },
+        limit,
+      );
     } catch (thrown) {
       // The SDK validates the object itself and throws when it does not fit; the reply is then
       // handed to `runStructured` as text, so zod names the problems and the one repair can fix them.
       if (output !== undefined && NoObjectGeneratedError.isInstance(thrown)) {
-        return answer(scope, {
-          text: thrown.text ?? '',
-          usage: thrown.usage,
-          finishReason: thrown.finishReason,
-          modelId: thrown.response?.modelId,
-          responseId: thrown.response?.id,
-        }, limit);
+        return answer(
+          scope,
+          {
+            text: thrown.text ?? '',
+            usage: thrown.usage,
+            finishReason: thrown.finishReason,
+            modelId: thrown.response?.modelId,
+            responseId: thrown.response?.id,
+          },
+          limit,
+        );
       }
       return scope.fail(classifyError(thrown, scope));
     }
@@ -130,19 +145,33 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
   const answer = (scope: CallScope, generated: Generated, limit: number): ModelRunResult => {
     const answeredBy = typeof generated.modelId === 'string' && generated.modelId !== '' ? generated.modelId : modelId;
     const usage = usageOf(generated.usage);
-    const failed = (failure: ClassifiedFailure['failure'], retryable = false): ModelRunResult => ({ ...scope.fail({ failure, retryable, usage }), modelId: answeredBy });
+    const failed = (failure: ClassifiedFailure['failure'], retryable = false): ModelRunResult => ({
+      ...scope.fail({ failure, retryable, usage }),
+      modelId: answeredBy,
+    });
     if (generated.finishReason === 'content-filter') {
       const said = generated.text.trim();
       const why = refusalDetails(generated.providerMetadata);
-      return failed({ kind: 'refused', message: `the model refused or its content filter withheld the reply${why}${said === '' ? '' : `: ${said.slice(0, 200)}`}` });
+      return failed({
+        kind: 'refused',
+        message: `the model refused or its content filter withheld the reply${why}${said === '' ? '' : `: ${said.slice(0, 200)}`}`,
+      });
     }
     if (generated.finishReason === 'error') return failed({ kind: 'provider_error', message: 'the model stopped with an error' }, true);
     if (generated.finishReason === 'length') {
-      return failed({ kind: 'truncated', maxOutputTokens: limit, message: `the answer was cut off (finish reason length) at a limit of ${limit} output tokens` });
+      return failed({
+        kind: 'truncated',
+        maxOutputTokens: limit,
+        message: `the answer was cut off (finish reason length) at a limit of ${limit} output tokens`,
+      });
     }
-    if (generated.rawFinishReason === 'pause_turn') return failed({ kind: 'paused', message: 'the provider paused the turn (pause_turn) and the AI SDK did not continue it' });
+    if (generated.rawFinishReason === 'pause_turn')
+      return failed({ kind: 'paused', message: 'the provider paused the turn (pause_turn) and the AI SDK did not continue it' });
     if (generated.text.trim() === '') {
-      return failed({ kind: 'empty_output', message: `the answer has no text (finish reason ${generated.rawFinishReason ?? generated.finishReason ?? 'none'})` });
+      return failed({
+        kind: 'empty_output',
+        message: `the answer has no text (finish reason ${generated.rawFinishReason ?? generated.finishReason ?? 'none'})`,
+      });
     }
     const metadata: Record<string, unknown> = {
       provider,
@@ -154,7 +183,11 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       // The provider's metadata is a foreign value the SDK passes through: it is copied into plain
       // data here, or this call fails, so nothing downstream can throw on reading it.
       const copied = toPlainData(generated.providerMetadata);
-      if (!copied.ok) return failed({ kind: 'provider_error', message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}` });
+      if (!copied.ok)
+        return failed({
+          kind: 'provider_error',
+          message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}`,
+        });
       metadata['providerMetadata'] = copied.value;
     }
     return {
@@ -190,7 +223,10 @@ function refusalDetails(metadata: ProviderMetadata | undefined): string {
       const details: unknown = (entry as Record<string, unknown> | undefined)?.['stopDetails'];
       if (typeof details !== 'object' || details === null) continue;
       const { category, explanation } = details as { category?: unknown; explanation?: unknown };
-      const parts = [typeof category === 'string' ? `category ${category}` : undefined, typeof explanation === 'string' ? explanation : undefined].filter((part) => part !== undefined);
+      const parts = [
+        typeof category === 'string' ? `category ${category}` : undefined,
+        typeof explanation === 'string' ? explanation : undefined,
+      ].filter((part) => part !== undefined);
       if (parts.length > 0) return ` (${parts.join(': ')})`;
     }
   } catch {

@@ -1,7 +1,12 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { DebateEngine, defineBoard } from '@conclave/council';
-import { createFakeAnthropicServer, createFakeOpenAIServer, type FakeAnthropicServer, type FakeOpenAIServer } from '@conclave/testing/servers';
+import {
+  createFakeAnthropicServer,
+  createFakeOpenAIServer,
+  type FakeAnthropicServer,
+  type FakeOpenAIServer,
+} from '@conclave/testing/servers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromLanguageModel } from './adapter.js';
 
@@ -9,7 +14,8 @@ import { fromLanguageModel } from './adapter.js';
 // over real HTTP to conclave's fake servers, run by the DebateEngine.
 
 const AXES = ['feasibility', 'revenue', 'cx', 'ttm', 'risk'] as const;
-const vote = (statement: string, score: number) => JSON.stringify({ statement, scores: Object.fromEntries(AXES.map((axis) => [axis, score])) });
+const vote = (statement: string, score: number) =>
+  JSON.stringify({ statement, scores: Object.fromEntries(AXES.map((axis) => [axis, score])) });
 
 /** The member a request is for: only its own brief carries its persona. */
 function memberOf(body: unknown): string {
@@ -26,7 +32,9 @@ describe('a debate over AI SDK models', () => {
   it('reaches a consensus through fromLanguageModel over real HTTP, riding out a 429 on the way', async () => {
     const openaiServer: FakeOpenAIServer = await createFakeOpenAIServer((request, index) =>
       // The first call is throttled: the adapter waits for the retry-after and asks again.
-      index === 0 ? { kind: 'error', status: 429, headers: { 'retry-after-ms': '5' } } : { kind: 'reply', content: vote(`${memberOf(request.body)}: the numbers work`, 8) },
+      index === 0
+        ? { kind: 'error', status: 429, headers: { 'retry-after-ms': '5' } }
+        : { kind: 'reply', content: vote(`${memberOf(request.body)}: the numbers work`, 8) },
     );
     const anthropicServer: FakeAnthropicServer = await createFakeAnthropicServer((request) => ({
       kind: 'reply',
@@ -44,7 +52,10 @@ describe('a debate over AI SDK models', () => {
       id: 'launch',
       question: 'Should we {{question}}?',
       phases: [
-        { name: 'analysis', members: [member('cfo', 'openai:gpt-4o-mini'), member('cto', 'anthropic:claude-sonnet-5-5'), member('pm', 'openai:gpt-4o-mini')] },
+        {
+          name: 'analysis',
+          members: [member('cfo', 'openai:gpt-4o-mini'), member('cto', 'anthropic:claude-sonnet-5-5'), member('pm', 'openai:gpt-4o-mini')],
+        },
         { name: 'challenge', contrarian: true, members: [member('skeptic', 'anthropic:claude-sonnet-5-5')] },
       ],
     });

@@ -44,11 +44,21 @@ async function anthropic(script: FakeAnthropicScript, options: AiSdkAdapterOptio
 describe('over HTTP: OpenAI Chat Completions (@ai-sdk/openai)', () => {
   it('makes a real round trip: the prompt goes out, the text and the usage come back', async () => {
     const { server, adapter } = await openai([
-      { kind: 'reply', content: 'Ship it.', model: 'gpt-4o-mini-2024-07-18', usage: { promptTokens: 50, completionTokens: 8, cachedTokens: 32 } },
+      {
+        kind: 'reply',
+        content: 'Ship it.',
+        model: 'gpt-4o-mini-2024-07-18',
+        usage: { promptTokens: 50, completionTokens: 8, cachedTokens: 32 },
+      },
     ]);
     expect(adapter).toMatchObject({ id: 'openai.chat', provider: 'openai.chat', model: 'gpt-4o-mini' });
     const result = await adapter.run(ask, {});
-    expect(result).toMatchObject({ ok: true, text: 'Ship it.', modelId: 'gpt-4o-mini-2024-07-18', usage: { inputTokens: 50, outputTokens: 8, cachedInputTokens: 32 } });
+    expect(result).toMatchObject({
+      ok: true,
+      text: 'Ship it.',
+      modelId: 'gpt-4o-mini-2024-07-18',
+      usage: { inputTokens: 50, outputTokens: 8, cachedInputTokens: 32 },
+    });
     const [request] = server.requests;
     expect(request?.headers['authorization']).toBe('Bearer test-key');
     expect(request?.body).toMatchObject({
@@ -120,7 +130,11 @@ describe('over HTTP: OpenAI Chat Completions (@ai-sdk/openai)', () => {
       { kind: 'reply', content: null, refusal: "I can't help with that." },
       { kind: 'reply', content: '', finishReason: 'content_filter' },
     ]);
-    expect(await adapter.run(askJson, {})).toMatchObject({ ok: false, retryable: false, failure: { kind: 'refused', message: expect.stringContaining("I can't help") as unknown } });
+    expect(await adapter.run(askJson, {})).toMatchObject({
+      ok: false,
+      retryable: false,
+      failure: { kind: 'refused', message: expect.stringContaining("I can't help") as unknown },
+    });
     expect(await adapter.run(ask, {})).toMatchObject({ ok: false, retryable: false, failure: { kind: 'refused' } });
     expect(server.requests).toHaveLength(2);
   });
@@ -133,7 +147,11 @@ describe('over HTTP: OpenAI Chat Completions (@ai-sdk/openai)', () => {
 
   it('ends a slow answer at the deadline with a timeout', async () => {
     const { adapter } = await openai([{ kind: 'reply', content: 'too late', delayMs: 5_000 }]);
-    expect(await adapter.run(ask, { timeoutMs: 50 })).toMatchObject({ ok: false, retryable: true, failure: { kind: 'timeout', timeoutMs: 50 } });
+    expect(await adapter.run(ask, { timeoutMs: 50 })).toMatchObject({
+      ok: false,
+      retryable: true,
+      failure: { kind: 'timeout', timeoutMs: 50 },
+    });
   });
 });
 
@@ -150,9 +168,17 @@ describe('over HTTP: Anthropic Messages (@ai-sdk/anthropic)', () => {
       { kind: 'reply', content: textBlock('Ship it.'), usage: { input_tokens: 20, cache_read_input_tokens: 100, output_tokens: 9 } },
     ]);
     expect(adapter).toMatchObject({ provider: 'anthropic.messages', model: 'claude-sonnet-5-5' });
-    const result = await adapter.run({ ...ask, messages: [{ role: 'user', content: 'shared prefix', cacheable: true }, ...ask.messages] }, {});
+    const result = await adapter.run(
+      { ...ask, messages: [{ role: 'user', content: 'shared prefix', cacheable: true }, ...ask.messages] },
+      {},
+    );
     // The AI SDK counts every input token, cached ones included, as conclave does.
-    expect(result).toMatchObject({ ok: true, text: 'Ship it.', modelId: 'claude-sonnet-5-5', usage: { inputTokens: 120, outputTokens: 9, cachedInputTokens: 100 } });
+    expect(result).toMatchObject({
+      ok: true,
+      text: 'Ship it.',
+      modelId: 'claude-sonnet-5-5',
+      usage: { inputTokens: 120, outputTokens: 9, cachedInputTokens: 100 },
+    });
     const [request] = server.requests;
     expect(request?.headers['x-api-key']).toBe('test-key');
     expect(JSON.stringify(request?.body)).toContain('"cache_control":{"type":"ephemeral"}');
@@ -176,7 +202,11 @@ describe('over HTTP: Anthropic Messages (@ai-sdk/anthropic)', () => {
 
   it('reports a persistent 529 as a retryable provider_error and a persistent reset as transport', async () => {
     const overloaded = await anthropic([{ kind: 'error', status: 529 }], { retry: { maxRetries: 0 } });
-    expect(await overloaded.adapter.run(ask, {})).toMatchObject({ ok: false, retryable: true, failure: { kind: 'provider_error', status: 529, code: 'overloaded_error' } });
+    expect(await overloaded.adapter.run(ask, {})).toMatchObject({
+      ok: false,
+      retryable: true,
+      failure: { kind: 'provider_error', status: 529, code: 'overloaded_error' },
+    });
     const reset = await anthropic([{ kind: 'reset' }], { retry: { maxRetries: 0 } });
     expect(await reset.adapter.run(ask, {})).toMatchObject({ ok: false, retryable: true, failure: { kind: 'transport' } });
   });

@@ -21,24 +21,27 @@ type Behaviour =
 /** A thrown value whose every property read throws (made in the model: fast-check would probe it too). */
 const hostile = (): unknown =>
   new Proxy(
-  {},
-  {
-    get() {
-      throw new Error('hostile getter');
+    {},
+    {
+      get() {
+        throw new Error('hostile getter');
+      },
+      has() {
+        throw new Error('hostile has');
+      },
+      getPrototypeOf() {
+        throw new Error('hostile prototype');
+      },
     },
-    has() {
-      throw new Error('hostile has');
-    },
-    getPrototypeOf() {
-      throw new Error('hostile prototype');
-    },
-  },
-);
+  );
 
 const apiCallError = fc
   .record({
     statusCode: fc.option(fc.integer({ min: 100, max: 599 }), { nil: undefined }),
-    headers: fc.dictionary(fc.constantFrom('retry-after', 'retry-after-ms', 'x-junk'), fc.oneof(fc.string(), fc.constantFrom('0', '1', '-3', '86400000', 'soon'))),
+    headers: fc.dictionary(
+      fc.constantFrom('retry-after', 'retry-after-ms', 'x-junk'),
+      fc.oneof(fc.string(), fc.constantFrom('0', '1', '-3', '86400000', 'soon')),
+    ),
     data: fc.anything(),
     isRetryable: fc.option(fc.boolean(), { nil: undefined }),
     cause: fc.anything(),
@@ -61,7 +64,9 @@ const thrownValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.anything(),
   apiCallError,
   fc.string().map((message) => new Error(message)),
-  fc.constantFrom('AbortError', 'TimeoutError', 'TypeError', 'AI_NoObjectGeneratedError').map((name) => Object.assign(new Error(name), { name })),
+  fc
+    .constantFrom('AbortError', 'TimeoutError', 'TypeError', 'AI_NoObjectGeneratedError')
+    .map((name) => Object.assign(new Error(name), { name })),
 );
 
 const text = fc.oneof(fc.string(), fc.json(), fc.constant('{"answer":"yes","confidence":0.5}'));
@@ -72,7 +77,10 @@ const returnedValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({
     content: fc.oneof(fc.array(fc.record({ type: fc.constant('text'), text })), fc.anything()),
     finishReason: fc.oneof(
-      fc.record({ unified: fc.constantFrom('stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'), raw: fc.option(fc.string(), { nil: undefined }) }),
+      fc.record({
+        unified: fc.constantFrom('stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'),
+        raw: fc.option(fc.string(), { nil: undefined }),
+      }),
       fc.anything(),
     ),
     usage: fc.oneof(
@@ -163,7 +171,8 @@ describe('fromLanguageModel: run() never throws or rejects', () => {
             ...(structured ? { responseFormat: { type: 'json' as const, name: 'verdict', schema } } : {}),
           };
           const controller = new AbortController();
-          const timer = abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(new Error('caller gave up')), abortAfterMs);
+          const timer =
+            abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(new Error('caller gave up')), abortAfterMs);
           let result: ModelRunResult;
           try {
             // Awaited directly: a rejection fails the property.

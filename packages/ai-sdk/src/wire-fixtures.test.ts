@@ -33,7 +33,10 @@ const AI_SDK_READS_OTHERWISE: Readonly<Record<string, Partial<Pick<WireFixture, 
 };
 
 /** The fixture as the AI SDK adapter is held to it. */
-const asReadByAiSdk = (corpus: string, fixture: WireFixture): WireFixture => ({ ...fixture, ...AI_SDK_READS_OTHERWISE[`${corpus}/${fixture.name}`] });
+const asReadByAiSdk = (corpus: string, fixture: WireFixture): WireFixture => ({
+  ...fixture,
+  ...AI_SDK_READS_OTHERWISE[`${corpus}/${fixture.name}`],
+});
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => server.close()));
@@ -63,8 +66,17 @@ it('names the refusal category Anthropic gives', async () => {
   const refusal = ANTHROPIC_WIRE_FIXTURES.find((fixture) => fixture.name === 'refusal') as WireFixture;
   const server = await createFakeAnthropicServer([replay(refusal)]);
   open.push(server);
-  const result = await fromLanguageModel(createAnthropic({ baseURL: `${server.url}/v1`, apiKey: 'test-key' })('claude-sonnet-4-5')).run(plain, {});
-  expect(result).toMatchObject({ ok: false, failure: { kind: 'refused', message: 'the model refused or its content filter withheld the reply (category cyber: This request asks for an exploit.)' } });
+  const result = await fromLanguageModel(createAnthropic({ baseURL: `${server.url}/v1`, apiKey: 'test-key' })('claude-sonnet-4-5')).run(
+    plain,
+    {},
+  );
+  expect(result).toMatchObject({
+    ok: false,
+    failure: {
+      kind: 'refused',
+      message: 'the model refused or its content filter withheld the reply (category cyber: This request asks for an exploit.)',
+    },
+  });
 });
 
 it('sends a default output limit when the request names none', async () => {

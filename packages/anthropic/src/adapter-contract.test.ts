@@ -4,7 +4,14 @@ import { createAnthropicAdapter } from './anthropic-adapter.js';
 
 const harness = contractHarness(
   (steps) => serveAnthropicContract(steps, 'claude-test'),
-  (server, options) => createAnthropicAdapter({ model: server.model, apiKey: 'sk-ant-test', baseURL: server.url, retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 }, ...options }),
+  (server, options) =>
+    createAnthropicAdapter({
+      model: server.model,
+      apiKey: 'sk-ant-test',
+      baseURL: server.url,
+      retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 },
+      ...options,
+    }),
 );
 afterEach(() => harness.closeAll());
 

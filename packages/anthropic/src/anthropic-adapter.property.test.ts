@@ -28,7 +28,14 @@ const step: fc.Arbitrary<FakeAnthropicStep> = fc.oneof(
   fc.record({
     kind: fc.constant('error' as const),
     status: fc.oneof(fc.integer({ min: 400, max: 599 }), fc.constant(529)),
-    headers: fc.constantFrom({}, { 'retry-after': '0' }, { 'retry-after': '0.01' }, { 'retry-after': '30' }, { 'retry-after': 'soon' }, { 'retry-after-ms': '3' }),
+    headers: fc.constantFrom(
+      {},
+      { 'retry-after': '0' },
+      { 'retry-after': '0.01' },
+      { 'retry-after': '30' },
+      { 'retry-after': 'soon' },
+      { 'retry-after-ms': '3' },
+    ),
   }),
   fc.constantFrom<FakeAnthropicStep>(
     { kind: 'reset' },

@@ -140,7 +140,11 @@ describe('createAnthropicAdapter: the request', () => {
 
   it('puts a breakpoint on at most the last four cacheable messages (the API limit)', async () => {
     const server = await fakeServer([{ kind: 'reply', text: 'ok' }]);
-    const messages = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: `m${i}`, cacheable: true }));
+    const messages = Array.from({ length: 6 }, (_, i) => ({
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `m${i}`,
+      cacheable: true,
+    }));
     expectSuccess(await adapterFor(server).run({ messages }, {}));
     const sent = (server.requests[0]?.body as { messages: { content: unknown }[] }).messages;
     expect(sent.map((m) => typeof m.content === 'string')).toEqual([true, true, false, false, false, false]);
@@ -184,7 +188,9 @@ describe('createAnthropicAdapter: answers', () => {
       { kind: 'reply', text: 'a', model: 'claude-test-20261101', usage: { input_tokens: 1_000_000, output_tokens: 0 } },
       { kind: 'reply', text: 'b', usage: { input_tokens: 10, output_tokens: 1 } },
     ]);
-    const priced = expectSuccess(await adapterFor(server, { prices: { 'claude-test': { inputPerMillion: 2, outputPerMillion: 10 } } }).run(plain, {}));
+    const priced = expectSuccess(
+      await adapterFor(server, { prices: { 'claude-test': { inputPerMillion: 2, outputPerMillion: 10 } } }).run(plain, {}),
+    );
     expect(priced.usage.costUsd).toBeCloseTo(2, 9);
     const unpriced = expectSuccess(await adapterFor(server).run(plain, {}));
     expect(unpriced.usage).toEqual({ inputTokens: 10, outputTokens: 1, cachedInputTokens: 0 });
@@ -254,7 +260,9 @@ describe('createAnthropicAdapter: structured output', () => {
     const result = expectFailure(await adapterFor(server).run(councilRequest, {}));
     expect(result.failure.kind).toBe('invalid_output');
     expect(result.retryable).toBe(false);
-    expect(result.failure.kind === 'invalid_output' ? result.failure.issues : undefined).toEqual(['scores: Invalid input: expected object, received undefined']);
+    expect(result.failure.kind === 'invalid_output' ? result.failure.issues : undefined).toEqual([
+      'scores: Invalid input: expected object, received undefined',
+    ]);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -339,7 +347,12 @@ describe('createAnthropicAdapter: failures', () => {
   it('does not retry a 400', async () => {
     const server = await fakeServer(() => ({ kind: 'error', status: 400, message: 'messages: Field required' }));
     const result = expectFailure(await adapterFor(server, { maxRetries: 3 }).run(plain, {}));
-    expect(result.failure).toEqual({ kind: 'provider_error', status: 400, code: 'invalid_request_error', message: 'messages: Field required' });
+    expect(result.failure).toEqual({
+      kind: 'provider_error',
+      status: 400,
+      code: 'invalid_request_error',
+      message: 'messages: Field required',
+    });
     expect(result.retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
   });
@@ -373,7 +386,10 @@ describe('createAnthropicAdapter: failures', () => {
   it('maps stop_reason "refusal" to a non-retried refusal', async () => {
     const server = await fakeServer([{ kind: 'refusal', category: 'cyber', explanation: 'This looks like malware development.' }]);
     const result = expectFailure(await adapterFor(server).run(councilRequest, {}));
-    expect(result.failure).toEqual({ kind: 'refused', message: 'the model refused (category cyber: This looks like malware development.)' });
+    expect(result.failure).toEqual({
+      kind: 'refused',
+      message: 'the model refused (category cyber: This looks like malware development.)',
+    });
     expect(result.retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
   });

@@ -71,8 +71,13 @@ const SDK_DEFAULT_TIMEOUT_MS = 600_000;
  * const result = await safeRun(claude, { messages: [{ role: 'user', content: 'Hi' }] });
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelAdapter {
-  if (options.maxPauseContinuations !== undefined && (!Number.isInteger(options.maxPauseContinuations) || options.maxPauseContinuations < 0)) {
-    throw new RangeError(`createAnthropicAdapter: maxPauseContinuations must be a whole number of at least 0, got ${options.maxPauseContinuations}`);
+  if (
+    options.maxPauseContinuations !== undefined &&
+    (!Number.isInteger(options.maxPauseContinuations) || options.maxPauseContinuations < 0)
+  ) {
+    throw new RangeError(
+      `createAnthropicAdapter: maxPauseContinuations must be a whole number of at least 0, got ${options.maxPauseContinuations}`,
+    );
   }
   const model = options.model;
   const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
@@ -117,7 +122,12 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
         return scope.fail(
           withSpent(
             {
-              failure: { kind: 'provider_error', status: 200, code: 'malformed_response', message: `the response is not a Messages API message: ${read.issues.slice(0, 3).join('; ')}` },
+              failure: {
+                kind: 'provider_error',
+                status: 200,
+                code: 'malformed_response',
+                message: `the response is not a Messages API message: ${read.issues.slice(0, 3).join('; ')}`,
+              },
               retryable: true,
             },
             spent,
@@ -126,16 +136,24 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       }
       const answer = read.answer;
       const usage = spent === undefined ? answer.usage : addUsage(spent, answer.usage);
-      const failed = (failure: ClassifiedFailure['failure']): ModelRunFailure => ({ ...scope.fail({ failure, retryable: false, usage }), modelId: answer.modelId });
+      const failed = (failure: ClassifiedFailure['failure']): ModelRunFailure => ({
+        ...scope.fail({ failure, retryable: false, usage }),
+        modelId: answer.modelId,
+      });
       switch (answer.stopReason) {
         case 'refusal': {
           const { category, explanation } = answer.refusal ?? {};
-          const why = [category === undefined ? undefined : `category ${category}`, explanation].filter((part) => part !== undefined).join(': ');
+          const why = [category === undefined ? undefined : `category ${category}`, explanation]
+            .filter((part) => part !== undefined)
+            .join(': ');
           return failed({ kind: 'refused', message: `the model refused${why === '' ? '' : ` (${why})`}` });
         }
         case 'pause_turn':
           if (continuations >= maxPauseContinuations) {
-            return failed({ kind: 'paused', message: `the turn was still paused (pause_turn) after ${continuations} continuation${continuations === 1 ? '' : 's'}` });
+            return failed({
+              kind: 'paused',
+              message: `the turn was still paused (pause_turn) after ${continuations} continuation${continuations === 1 ? '' : 's'}`,
+            });
           }
           turn = answer.content;
           spent = usage;
@@ -153,7 +171,10 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       }
       if (answer.text.trim() === '') {
         const kinds = [...new Set(answer.content.map((block) => String(block['type'])))].join(', ');
-        return failed({ kind: 'empty_output', message: `the answer has no text${kinds === '' ? '' : ` (only ${kinds} blocks)`} (stop_reason ${answer.stopReason ?? 'none'})` });
+        return failed({
+          kind: 'empty_output',
+          message: `the answer has no text${kinds === '' ? '' : ` (only ${kinds} blocks)`} (stop_reason ${answer.stopReason ?? 'none'})`,
+        });
       }
       return succeed(scope, answer, usage, continuations);
     }
@@ -185,7 +206,10 @@ function outputConfigFor(request: ModelRequest): Prepared<OutputConfig | undefin
   return {
     ok: false,
     failure: {
-      failure: { kind: 'invalid_output', message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}` },
+      failure: {
+        kind: 'invalid_output',
+        message: `the response format "${format.name}" cannot be expressed as JSON Schema: ${errorMessage(converted.error)}`,
+      },
       retryable: false,
     },
   };

@@ -26,12 +26,18 @@ export function classifyThrown(thrown: unknown, stop: StopState, sdkTimeoutMs: n
     if (stop.timeoutMs !== undefined) return deadlineFailure(stop.timeoutMs);
     return { failure: { kind: 'timeout', timeoutMs: sdkTimeoutMs, message: errorMessage(thrown) }, retryable: true };
   }
-  if (thrown instanceof APIConnectionError) return { failure: { kind: 'transport', message: describeConnectionError(thrown) }, retryable: true };
+  if (thrown instanceof APIConnectionError)
+    return { failure: { kind: 'transport', message: describeConnectionError(thrown) }, retryable: true };
   if (thrown instanceof APIError) return classifyStatus(thrown as APIError);
   // Reading the body failed after the headers arrived: undici reports a cut-off body as a
   // TypeError ("terminated") and `response.json()` an invalid one as a SyntaxError.
-  if (thrown instanceof SyntaxError) return { failure: { kind: 'transport', message: `the response body is not valid JSON: ${errorMessage(thrown)}` }, retryable: true };
-  if (thrown instanceof TypeError) return { failure: { kind: 'transport', message: `the response body could not be read: ${describeConnectionError(thrown)}` }, retryable: true };
+  if (thrown instanceof SyntaxError)
+    return { failure: { kind: 'transport', message: `the response body is not valid JSON: ${errorMessage(thrown)}` }, retryable: true };
+  if (thrown instanceof TypeError)
+    return {
+      failure: { kind: 'transport', message: `the response body could not be read: ${describeConnectionError(thrown)}` },
+      retryable: true,
+    };
   return { failure: { kind: 'provider_error', message: errorMessage(thrown) }, retryable: false };
 }
 

@@ -16,7 +16,10 @@ function reference(messages: readonly ModelMessage[]) {
 
 describe('toMessages', () => {
   it('marks exactly the last four cacheable messages, whatever the mix', () => {
-    const message = fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const), content: fc.string({ maxLength: 8 }), cacheable: fc.boolean() }, { requiredKeys: ['role', 'content'] });
+    const message = fc.record(
+      { role: fc.constantFrom('user' as const, 'assistant' as const), content: fc.string({ maxLength: 8 }), cacheable: fc.boolean() },
+      { requiredKeys: ['role', 'content'] },
+    );
     fc.assert(
       fc.property(fc.array(message, { maxLength: 12 }), (messages) => {
         expect(toMessages({ messages })).toEqual(reference(messages));

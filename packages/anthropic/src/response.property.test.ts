@@ -23,10 +23,23 @@ const message = fc.record(
     content: or(fc.array(block, { maxLength: 4 })),
     stop_reason: or(nullish(fc.constantFrom('end_turn', 'max_tokens', 'refusal'))),
     stop_sequence: or(nullish(fc.string())),
-    stop_details: or(nullish(fc.record({ category: or(nullish(fc.string())), explanation: or(nullish(fc.string())), extra: fc.anything() }, { requiredKeys: [] }))),
+    stop_details: or(
+      nullish(
+        fc.record(
+          { category: or(nullish(fc.string())), explanation: or(nullish(fc.string())), extra: fc.anything() },
+          { requiredKeys: [] },
+        ),
+      ),
+    ),
     usage: or(
       fc.record(
-        { input_tokens: count, output_tokens: count, cache_creation_input_tokens: or(nullish(count)), cache_read_input_tokens: or(nullish(count)), service_tier: fc.string() },
+        {
+          input_tokens: count,
+          output_tokens: count,
+          cache_creation_input_tokens: or(nullish(count)),
+          cache_read_input_tokens: or(nullish(count)),
+          service_tier: fc.string(),
+        },
         { requiredKeys: ['input_tokens', 'output_tokens'] },
       ),
     ),

@@ -13,7 +13,10 @@ export const messageSchema = z.object({
   // Only a text block's `text` is read; other blocks (tool use, thinking, server tools, types
   // added later) are kept as they are and skipped.
   content: z.array(
-    z.union([z.object({ type: z.literal('text'), text: z.string() }).loose(), z.object({ type: z.string().refine((type) => type !== 'text', 'a text block needs its text') }).loose()]),
+    z.union([
+      z.object({ type: z.literal('text'), text: z.string() }).loose(),
+      z.object({ type: z.string().refine((type) => type !== 'text', 'a text block needs its text') }).loose(),
+    ]),
   ),
   stop_reason: z.string().nullable().optional(),
   stop_sequence: z.string().nullable().optional(),
@@ -99,7 +102,8 @@ export function readMessage(
       modelId: message.model,
       usage,
       stopReason,
-      refusal: stopReason === 'refusal' ? { category: details?.category ?? undefined, explanation: details?.explanation ?? undefined } : undefined,
+      refusal:
+        stopReason === 'refusal' ? { category: details?.category ?? undefined, explanation: details?.explanation ?? undefined } : undefined,
       metadata,
     },
   };
@@ -121,11 +125,13 @@ export function wellFormedMessage(data: unknown): Message | undefined {
   const { id, model, content, stop_reason, stop_sequence, stop_details, usage } = data;
   if ((id !== undefined && typeof id !== 'string') || typeof model !== 'string' || !Array.isArray(content)) return undefined;
   for (const block of content as unknown[]) {
-    if (!isObject(block) || typeof block['type'] !== 'string' || (block['type'] === 'text' && typeof block['text'] !== 'string')) return undefined;
+    if (!isObject(block) || typeof block['type'] !== 'string' || (block['type'] === 'text' && typeof block['text'] !== 'string'))
+      return undefined;
   }
   if (!isNullishString(stop_reason) || !isNullishString(stop_sequence)) return undefined;
   if (stop_details !== undefined && stop_details !== null) {
-    if (!isObject(stop_details) || !isNullishString(stop_details['category']) || !isNullishString(stop_details['explanation'])) return undefined;
+    if (!isObject(stop_details) || !isNullishString(stop_details['category']) || !isNullishString(stop_details['explanation']))
+      return undefined;
   }
   if (!isObject(usage) || !isCount(usage['input_tokens']) || !isCount(usage['output_tokens'])) return undefined;
   if (!isNullishCount(usage['cache_creation_input_tokens']) || !isNullishCount(usage['cache_read_input_tokens'])) return undefined;

@@ -1,5 +1,13 @@
 import type { ModelRequest } from '@conclave/core';
-import { ANTHROPIC_WIRE_FIXTURES, billedTotal, fixtureSequence, governedUsage, replay, wireMismatch, type WireFixture } from '@conclave/testing/servers';
+import {
+  ANTHROPIC_WIRE_FIXTURES,
+  billedTotal,
+  fixtureSequence,
+  governedUsage,
+  replay,
+  wireMismatch,
+  type WireFixture,
+} from '@conclave/testing/servers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -33,7 +41,10 @@ describe('the Anthropic adapter over every recorded answer and error', () => {
     expect(result.usage).toMatchObject(billedTotal([byName('pause-turn'), byName('server-tool-blocks')]));
     expect(result.providerMetadata?.['anthropic']?.['pauseContinuations']).toBe(1);
     const continued = server.requests[1]?.body as { messages: unknown[] };
-    expect(continued.messages.at(-1)).toEqual({ role: 'assistant', content: (byName('pause-turn').response.body as { content: unknown }).content });
+    expect(continued.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: (byName('pause-turn').response.body as { content: unknown }).content,
+    });
   });
 
   it('fails paused, with every answer billed, once the continuations run out', async () => {
@@ -64,11 +75,16 @@ describe('the Anthropic adapter over every recorded answer and error', () => {
     // No retries: a 429's retry-after would hold the run for seconds (and errors bill nothing).
     const adapter = adapterFor(await fakeServer(sequence.step), { maxRetries: 0 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom(...ANTHROPIC_WIRE_FIXTURES), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), async (picked, calls, asksJson) => {
-        sequence.play(picked);
-        const usage = await governedUsage(adapter, asksJson ? structured : plain, calls);
-        expect({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }).toEqual(billedTotal(sequence.served));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...ANTHROPIC_WIRE_FIXTURES), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        async (picked, calls, asksJson) => {
+          sequence.play(picked);
+          const usage = await governedUsage(adapter, asksJson ? structured : plain, calls);
+          expect({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }).toEqual(billedTotal(sequence.served));
+        },
+      ),
       { numRuns: 40 },
     );
   });

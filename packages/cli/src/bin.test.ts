@@ -33,7 +33,9 @@ describe('the conclave bin (child process, from source)', () => {
     // A sound PIVOT keeps its 1: a closed pipe turns it into neither a crash nor a 0.
     const cwd = await tempDir();
     const pivot = join(cwd, 'pivot.json');
-    expect((await bin(['debate', join(repoRoot, 'examples/boards/product-launch.yaml'), '-q', 'launch Tasca Pay', '--out', pivot], cwd)).code).toBe(1);
+    expect(
+      (await bin(['debate', join(repoRoot, 'examples/boards/product-launch.yaml'), '-q', 'launch Tasca Pay', '--out', pivot], cwd)).code,
+    ).toBe(1);
     const gate = await withStdoutClosedEarly(['gate', pivot]);
     expect(gate.stderr).not.toMatch(/EPIPE|\n\s+at /);
     expect(gate.code).toBe(1);

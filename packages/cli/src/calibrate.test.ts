@@ -29,7 +29,9 @@ describe('conclave calibrate (the real binary)', () => {
     const dir = await tempDir();
     await debateRecord(dir, 'one.json', 'launch in Brazil');
     await debateRecord(dir, 'two.json', 'launch in Chile');
-    const recorded = await runBin(['calibrate', 'record', 'one.json', '--track', 'track.json', '--outcome', 'NO_GO', '--json'], dir, { from: 'built' });
+    const recorded = await runBin(['calibrate', 'record', 'one.json', '--track', 'track.json', '--outcome', 'NO_GO', '--json'], dir, {
+      from: 'built',
+    });
     expect(recorded.code).toBe(0);
     expect(parse<object>(recorded.stdout)).toMatchObject({ command: 'calibrate record', members: 6, outcome: 'NO_GO' });
     expect((await runBin(['calibrate', 'record', 'two.json', '--track', 'track.json'], dir, { from: 'built' })).code).toBe(0);
@@ -50,7 +52,11 @@ describe('conclave calibrate (the real binary)', () => {
     // Five of six members did not say GO, and they were right twice: the calibrated rule says NO_GO, exit 1.
     const decide = await runBin(['calibrate', 'decide', 'one.json', '--track', 'track.json', '--json'], dir, { from: 'built' });
     expect(decide.code).toBe(1);
-    expect(parse<object>(decide.stdout)).toMatchObject({ command: 'calibrate decide', defaultVerdict: 'PIVOT', calibrated: { verdict: 'NO_GO' } });
+    expect(parse<object>(decide.stdout)).toMatchObject({
+      command: 'calibrate decide',
+      defaultVerdict: 'PIVOT',
+      calibrated: { verdict: 'NO_GO' },
+    });
   }, 60_000);
 
   it('a member verdict is recomputed from its scores: a record that claims GO for PIVOT scores gets no GO', async () => {
@@ -70,9 +76,15 @@ describe('conclave calibrate (the real binary)', () => {
     const dir = await tempDir();
     await debateRecord(dir, 'run.json', 'launch in Mexico');
     const cases: [string[], RegExp][] = [
-      [['calibrate', 'decide', 'run.json', '--track', 'missing.json'], /missing\.json: no such track record file[\s\S]*fix: record a decision first/],
+      [
+        ['calibrate', 'decide', 'run.json', '--track', 'missing.json'],
+        /missing\.json: no such track record file[\s\S]*fix: record a decision first/,
+      ],
       [['calibrate', 'record', 'run.json', '--track', 't.json', '--outcome', 'PIVOT'], /the outcome must be GO or NO_GO[\s\S]*fix:/],
-      [['calibrate', 'outcome', 'nope', 'GO', '--track', 'bad.json'], /bad\.json:2:\d+ entries\.0: verdict must be GO, PIVOT or NO_GO[\s\S]*fix:/],
+      [
+        ['calibrate', 'outcome', 'nope', 'GO', '--track', 'bad.json'],
+        /bad\.json:2:\d+ entries\.0: verdict must be GO, PIVOT or NO_GO[\s\S]*fix:/,
+      ],
       [['calibrate', 'decide', 'run.json', '--track', 'bad.json', '--false-go-rate', '2'], /--false-go-rate must be between 0 and 1/],
     ];
     const bad = '{ "version": 1, "entries": [\n  { "decisionId": "d", "memberId": "m", "verdict": "MAYBE" } ] }\n';
@@ -88,31 +100,58 @@ describe('conclave calibrate (the real binary)', () => {
   }, 60_000);
 });
 
-
 describe('conclave calibrate decide: the exit-code contract, through the real binary', () => {
   it('exit 0 ⇔ a calibrated GO, which needs the quorum and a counted member who said GO, for any track record and cost', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'board.yaml'), goBoard);
     // Its members vote GO; the debate's own exit depends on the gate's evidence rules, not read here.
     await runBin(['debate', 'board.yaml', '-q', 'raise prices 10%', '--out', 'go.json'], dir, { from: 'built' });
-    expect(parse<RunRecordFile>(await readFile(join(dir, 'go.json'), 'utf8')).decision.consensus.members.some((m) => m.verdict === 'GO')).toBe(true);
+    expect(
+      parse<RunRecordFile>(await readFile(join(dir, 'go.json'), 'utf8')).decision.consensus.members.some((m) => m.verdict === 'GO'),
+    ).toBe(true);
     await debateRecord(dir, 'pivot.json', 'launch in Brazil');
     const ids = ['cfo', 'pm', 'cto', 'skeptic', 'head-of-product', 'contrarian'];
-    const entry = fc.record({ memberId: fc.constantFrom(...ids), verdict: fc.constantFrom('GO', 'PIVOT', 'NO_GO'), outcome: fc.constantFrom('GO', 'NO_GO') });
+    const entry = fc.record({
+      memberId: fc.constantFrom(...ids),
+      verdict: fc.constantFrom('GO', 'PIVOT', 'NO_GO'),
+      outcome: fc.constantFrom('GO', 'NO_GO'),
+    });
     let i = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(entry, { maxLength: 30 }), fc.constantFrom('go.json', 'pivot.json'), fc.oneof(fc.constant(undefined), fc.double({ min: 0.05, max: 20, noNaN: true })), async (entries, record, cost) => {
-        const track = `track-${(i += 1)}.json`;
-        await writeFile(join(dir, track), JSON.stringify({ version: 1, entries: entries.map((e, k) => ({ ...e, decisionId: `d${k % 7}` })) }));
-        const run = await runBin(['calibrate', 'decide', record, '--track', track, '--json', ...(cost === undefined ? [] : ['--cost-of-false-go', String(cost)])], dir, { from: 'built' });
-        expect([0, 1]).toContain(run.code);
-        const { calibrated } = parse<{ calibrated: { verdict: string; validVotes: number; members?: { verdict: string; effectiveWeight: number }[] } }>(run.stdout);
-        expect(run.code === 0).toBe(calibrated.verdict === 'GO');
-        if (run.code === 0) {
-          expect(calibrated.validVotes).toBeGreaterThanOrEqual(3);
-          expect(calibrated.members?.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0)).toBe(true);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(entry, { maxLength: 30 }),
+        fc.constantFrom('go.json', 'pivot.json'),
+        fc.oneof(fc.constant(undefined), fc.double({ min: 0.05, max: 20, noNaN: true })),
+        async (entries, record, cost) => {
+          const track = `track-${(i += 1)}.json`;
+          await writeFile(
+            join(dir, track),
+            JSON.stringify({ version: 1, entries: entries.map((e, k) => ({ ...e, decisionId: `d${k % 7}` })) }),
+          );
+          const run = await runBin(
+            [
+              'calibrate',
+              'decide',
+              record,
+              '--track',
+              track,
+              '--json',
+              ...(cost === undefined ? [] : ['--cost-of-false-go', String(cost)]),
+            ],
+            dir,
+            { from: 'built' },
+          );
+          expect([0, 1]).toContain(run.code);
+          const { calibrated } = parse<{
+            calibrated: { verdict: string; validVotes: number; members?: { verdict: string; effectiveWeight: number }[] };
+          }>(run.stdout);
+          expect(run.code === 0).toBe(calibrated.verdict === 'GO');
+          if (run.code === 0) {
+            expect(calibrated.validVotes).toBeGreaterThanOrEqual(3);
+            expect(calibrated.members?.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 12 },
     );
   }, 60_000);
@@ -128,8 +167,15 @@ describe('conclave debate --track (a board with the calibrated rule)', () => {
       { decisionId: `d${d}`, memberId: 'pm', verdict: 'NO_GO', outcome: 'GO' },
     ]).flat();
     await writeFile(join(dir, 'track.json'), JSON.stringify({ version: 1, entries }));
-    const run = await runMain(['debate', 'board.yaml', '-q', 'raise prices', '--track', 'track.json', '--tier', 'T1', '--json'], { cwd: dir });
-    const out = parse<{ rule: { rule: string; costOfFalseGo: number }; probabilityGo: number; weights: { memberId: string; weight: number; reason: string }[]; warnings: string[] }>(run.stdout);
+    const run = await runMain(['debate', 'board.yaml', '-q', 'raise prices', '--track', 'track.json', '--tier', 'T1', '--json'], {
+      cwd: dir,
+    });
+    const out = parse<{
+      rule: { rule: string; costOfFalseGo: number };
+      probabilityGo: number;
+      weights: { memberId: string; weight: number; reason: string }[];
+      warnings: string[];
+    }>(run.stdout);
     expect(out.rule).toMatchObject({ rule: 'calibrated', costOfFalseGo: 2 });
     expect(out.probabilityGo).toBeGreaterThan(0);
     expect(out.weights.find((w) => w.memberId === 'cfo')?.reason).toMatch(/reliability 0\.8\d over 10 labelled decisions/);

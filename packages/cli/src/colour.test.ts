@@ -11,7 +11,11 @@ const red = (text: string) => `\x1b[31m${text}\x1b[39m`;
 const ESC = '\x1b[';
 
 /** `main` with stdout as a terminal or not; stderr is never a terminal here, so progress has no escapes. */
-async function runOn(argv: string[], stdoutIsTTY: boolean, env: Record<string, string | undefined> = offlineEnv()): Promise<{ code: number; stdout: string }> {
+async function runOn(
+  argv: string[],
+  stdoutIsTTY: boolean,
+  env: Record<string, string | undefined> = offlineEnv(),
+): Promise<{ code: number; stdout: string }> {
   let stdout = '';
   const cwd = await tempDir();
   const io: CliIo = { stdout: (text) => void (stdout += text), stderr: () => undefined, env, cwd, isTTY: false, stdoutIsTTY };
@@ -31,13 +35,17 @@ describe('paint', () => {
   });
 
   it('colours the answers a person acts on, a phrase as a whole', () => {
-    expect(paint('Emission gate (T2): GO and APPROVED: the decision may be acted on')).toBe(`Emission gate (T2): ${green('GO')} and ${green('APPROVED')}: the decision ${green('may be acted on')}`);
+    expect(paint('Emission gate (T2): GO and APPROVED: the decision may be acted on')).toBe(
+      `Emission gate (T2): ${green('GO')} and ${green('APPROVED')}: the decision ${green('may be acted on')}`,
+    );
     expect(paint('the verdict is PIVOT: not a GO: do not act')).toBe(`the verdict is ${yellow('PIVOT')}: ${red('not a GO: do not act')}`);
-    expect(paint('BLOCKED (verdict NO_GO): do not act on this decision')).toBe(`${red('BLOCKED')} (verdict ${red('NO_GO')}): ${red('do not act')} on this decision`);
+    expect(paint('BLOCKED (verdict NO_GO): do not act on this decision')).toBe(
+      `${red('BLOCKED')} (verdict ${red('NO_GO')}): ${red('do not act')} on this decision`,
+    );
     expect(paint('ESCALATED: a person must decide; do not act')).toBe(`${yellow('ESCALATED')}: a person must decide; ${red('do not act')}`);
   });
 
-  it('colours the verifier\'s and the panel\'s statuses, and never half of NOT APPROVED', () => {
+  it("colours the verifier's and the panel's statuses, and never half of NOT APPROVED", () => {
     expect(paint('Verifier: NOT APPROVED')).toBe(`Verifier: ${red('NOT APPROVED')}`);
     expect(paint('Panel: VETOED with 2 approvals; REJECTED')).toBe(`Panel: ${red('VETOED')} with 2 approvals; ${red('REJECTED')}`);
   });
@@ -48,7 +56,14 @@ describe('paint', () => {
 });
 
 describe('wantsColour', () => {
-  const io = (stdoutIsTTY: boolean | undefined, env: Record<string, string | undefined> = {}): CliIo => ({ stdout: () => undefined, stderr: () => undefined, env, cwd: '/', isTTY: true, ...(stdoutIsTTY === undefined ? {} : { stdoutIsTTY }) });
+  const io = (stdoutIsTTY: boolean | undefined, env: Record<string, string | undefined> = {}): CliIo => ({
+    stdout: () => undefined,
+    stderr: () => undefined,
+    env,
+    cwd: '/',
+    isTTY: true,
+    ...(stdoutIsTTY === undefined ? {} : { stdoutIsTTY }),
+  });
 
   it('is on for a terminal, and off for a pipe, an unknown stdout, --json, a non-empty NO_COLOR and TERM=dumb', () => {
     expect(wantsColour(io(true), false)).toBe(true);
@@ -63,7 +78,7 @@ describe('wantsColour', () => {
 });
 
 describe('colour through main', () => {
-  it('paints the debate\'s verdict and answer when stdout is a terminal', async () => {
+  it("paints the debate's verdict and answer when stdout is a terminal", async () => {
     const { code, stdout } = await runOn(debate, true);
     expect(code).toBe(1);
     expect(stdout).toContain(`Consensus: ${yellow('PIVOT')} at`);

@@ -31,8 +31,19 @@ export interface CommandContext {
 export function commandContext(io: CliIo, flags: CommonFlags, progress: Progress, chooseProviders?: ProviderChooser): CommandContext {
   let choice: ProviderChoice | undefined;
   const signal = io.signal;
-  signal?.addEventListener('abort', () => progress.event(`${stoppedBy(signal) ?? 'SIGINT'}: stopping the run (press Ctrl-C again to exit at once)`), { once: true });
-  return { io, flags, progress, ...(signal === undefined ? {} : { signal }), interrupted: () => stoppedBy(signal), providers: () => (choice ??= chooser(chooseProviders)(flags, io.env)) };
+  signal?.addEventListener(
+    'abort',
+    () => progress.event(`${stoppedBy(signal) ?? 'SIGINT'}: stopping the run (press Ctrl-C again to exit at once)`),
+    { once: true },
+  );
+  return {
+    io,
+    flags,
+    progress,
+    ...(signal === undefined ? {} : { signal }),
+    interrupted: () => stoppedBy(signal),
+    providers: () => (choice ??= chooser(chooseProviders)(flags, io.env)),
+  };
 }
 
 /** The chooser, or a programmer error: a command registered as calling no model asked for one. */

@@ -16,7 +16,8 @@ afterAll(removeTempDirs);
 
 /** Child processes at once (two cores; each child is mostly start-up). */
 const limit = pLimit(4);
-const each = <T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> => Promise.all(items.map((item, i) => limit(() => fn(item, i))));
+const each = <T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> =>
+  Promise.all(items.map((item, i) => limit(() => fn(item, i))));
 
 /** The one JSON document `--json` prints; its exitCode is the process's. */
 function jsonOf(run: BinRun): Record<string, unknown> {
@@ -73,13 +74,20 @@ function mayAct(data: unknown, tier: unknown): boolean {
 const records: fc.Arbitrary<DecisionRecord> = fc.oneof(
   decisionRecord(),
   fc.constantFrom(...VERDICTS).chain((verdict) => decisionRecord({ verdict, sound: true })),
-  fc.tuple(decisionRecord({ sound: true }), fc.constantFrom(...VERDICTS)).map(([record, stated]) => ({ ...record, consensus: { ...record.consensus, verdict: stated } }) as DecisionRecord),
+  fc
+    .tuple(decisionRecord({ sound: true }), fc.constantFrom(...VERDICTS))
+    .map(([record, stated]) => ({ ...record, consensus: { ...record.consensus, verdict: stated } }) as DecisionRecord),
 );
 
 /** What `verify` and `gate` read: a record at any tier, bare or inside a run record, or any JSON at all. */
 const decisionFiles: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(records, fc.constantFrom(...TIERS)).map(([record, tier]) => ({ ...record, tier })) },
-  { weight: 2, arbitrary: fc.tuple(records, fc.constantFrom(...TIERS)).map(([record, tier]) => ({ format: 'conclave.run-record', version: 1, kind: 'debate', decision: { ...record, tier } })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(records, fc.constantFrom(...TIERS))
+      .map(([record, tier]) => ({ format: 'conclave.run-record', version: 1, kind: 'debate', decision: { ...record, tier } })),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
@@ -93,36 +101,46 @@ function decisionIn(file: unknown): unknown {
 }
 
 describe('the exit-code contract, through the real binary', () => {
-  it('gate and verify: exit 0 ⇔ the votes earn GO, the record says GO, and the tier\'s check approved with no veto', async () => {
+  it("gate and verify: exit 0 ⇔ the votes earn GO, the record says GO, and the tier's check approved with no veto", async () => {
     const dir = await tempDir();
     let acted = 0;
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(decisionFiles, fc.option(fc.constantFrom(...TIERS), { nil: undefined })), { minLength: 6, maxLength: 6 }), async (batch) => {
-        await each(batch, async ([file, tierFlag], i) => {
-          const name = `record-${i}.json`;
-          await writeFile(join(dir, name), JSON.stringify(file));
-          const read = JSON.parse(JSON.stringify(file)) as unknown;
-          const decision = decisionIn(read);
-          const recordTier = (decision as { tier?: unknown } | null)?.tier;
+      fc.asyncProperty(
+        fc.array(fc.tuple(decisionFiles, fc.option(fc.constantFrom(...TIERS), { nil: undefined })), { minLength: 6, maxLength: 6 }),
+        async (batch) => {
+          await each(batch, async ([file, tierFlag], i) => {
+            const name = `record-${i}.json`;
+            await writeFile(join(dir, name), JSON.stringify(file));
+            const read = JSON.parse(JSON.stringify(file)) as unknown;
+            const decision = decisionIn(read);
+            const recordTier = (decision as { tier?: unknown } | null)?.tier;
 
-          const gate = await runBin(['gate', name, '--json', ...(tierFlag === undefined ? [] : ['--tier', tierFlag])], dir, { from: 'built' });
-          noStackTrace(gate);
-          jsonOf(gate);
-          expect([0, 1, 2]).toContain(gate.code); // a fresh panel per run never escalates
-          const gateMayAct = mayAct(decision, tierFlag ?? recordTier);
-          expect(gate.code === 0).toBe(gateMayAct);
+            const gate = await runBin(['gate', name, '--json', ...(tierFlag === undefined ? [] : ['--tier', tierFlag])], dir, {
+              from: 'built',
+            });
+            noStackTrace(gate);
+            jsonOf(gate);
+            expect([0, 1, 2]).toContain(gate.code); // a fresh panel per run never escalates
+            const gateMayAct = mayAct(decision, tierFlag ?? recordTier);
+            expect(gate.code === 0).toBe(gateMayAct);
 
-          const verify = await runBin(['verify', name, '--json'], dir, { from: 'built' });
-          noStackTrace(verify);
-          jsonOf(verify);
-          expect([0, 1, 2]).toContain(verify.code);
-          const verifyMayAct = decision !== null && typeof decision === 'object' && !Array.isArray(decision) && isGo(decision as DecisionRecord) && verifyDecision(decision as DecisionRecord).approved;
-          expect(verify.code === 0).toBe(verifyMayAct);
-          runs += 1;
-          if (gate.code === 0) acted += 1;
-        });
-      }),
+            const verify = await runBin(['verify', name, '--json'], dir, { from: 'built' });
+            noStackTrace(verify);
+            jsonOf(verify);
+            expect([0, 1, 2]).toContain(verify.code);
+            const verifyMayAct =
+              decision !== null &&
+              typeof decision === 'object' &&
+              !Array.isArray(decision) &&
+              isGo(decision as DecisionRecord) &&
+              verifyDecision(decision as DecisionRecord).approved;
+            expect(verify.code === 0).toBe(verifyMayAct);
+            runs += 1;
+            if (gate.code === 0) acted += 1;
+          });
+        },
+      ),
       // The first batch holds a sound GO at T1, so both sides of the contract are always reached.
       { numRuns: 5, examples: [[[[soundGo, 'T1'], ...fc.sample(fc.tuple(decisionFiles, fc.constant(undefined)), 5)]]] },
     );
@@ -131,7 +149,7 @@ describe('the exit-code contract, through the real binary', () => {
     expect(acted).toBeGreaterThan(0);
   }, 300_000);
 
-  it('debate: exit 0 ⇔ the verdict is GO and the tier\'s gate approved; otherwise 1; the record says why', async () => {
+  it("debate: exit 0 ⇔ the verdict is GO and the tier's gate approved; otherwise 1; the record says why", async () => {
     const dir = await tempDir();
     const axes = ['feasibility', 'revenue', 'cx', 'ttm', 'risk'] as const;
     const boards = fc.record({
@@ -144,7 +162,14 @@ describe('the exit-code contract, through the real binary', () => {
       passed: fc.boolean(),
     });
     // A board that reaches an approved GO, first, so exit 0 is always among the cases.
-    const goBoard = { facts: [9, 9, 9, 9, 9] as [number, number, number, number, number], analysts: 3, contrarian: true, minValidVotes: 3, tier: 'T3' as const, passed: true };
+    const goBoard = {
+      facts: [9, 9, 9, 9, 9] as [number, number, number, number, number],
+      analysts: 3,
+      contrarian: true,
+      minValidVotes: 3,
+      tier: 'T3' as const,
+      passed: true,
+    };
     const codes = new Set<number>();
     await fc.assert(
       fc.asyncProperty(fc.array(boards, { minLength: 4, maxLength: 4 }), async (batch) => {
@@ -158,13 +183,37 @@ describe('the exit-code contract, through the real binary', () => {
             'phases:',
             '  - name: analysis',
             '    members:',
-            ...Array.from({ length: b.analysts }, (_, m) => `      - { id: analyst-${m}, persona: Analyst ${m}, model: "offline:analyst" }`),
-            ...(b.contrarian ? ['  - name: challenge', '    contrarian: true', '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]'] : []),
+            ...Array.from(
+              { length: b.analysts },
+              (_, m) => `      - { id: analyst-${m}, persona: Analyst ${m}, model: "offline:analyst" }`,
+            ),
+            ...(b.contrarian
+              ? [
+                  '  - name: challenge',
+                  '    contrarian: true',
+                  '    members: [{ id: skeptic, persona: Finds the flaw, model: "offline:contrarian" }]',
+                ]
+              : []),
             '',
           ].join('\n');
           await writeFile(join(dir, `board-${i}.yaml`), yaml);
           const out = `debate-${i}.json`;
-          const run = await runBin(['debate', `board-${i}.yaml`, '-q', 'ship it', '--tier', b.tier, '--out', out, '--json', ...(b.passed ? ['--passed', 'e2e suite'] : [])], dir, { from: 'built' });
+          const run = await runBin(
+            [
+              'debate',
+              `board-${i}.yaml`,
+              '-q',
+              'ship it',
+              '--tier',
+              b.tier,
+              '--out',
+              out,
+              '--json',
+              ...(b.passed ? ['--passed', 'e2e suite'] : []),
+            ],
+            dir,
+            { from: 'built' },
+          );
           noStackTrace(run);
           const json = jsonOf(run);
           const members = b.analysts + (b.contrarian ? 1 : 0);
@@ -204,16 +253,23 @@ describe('the exit-code contract, through the real binary', () => {
             'options:',
             ...Array.from({ length: b.options }, (_, o) => `  - { id: option-${o}, title: Option ${o}, summary: The option number ${o}. }`),
             'roster:',
-            ...b.roster.map((id, m) => `  - { id: ${id}, role: engineer ${id}, focusAreas: [cost], disposition: curious, model: "offline:member"${m === 0 ? ', facilitator: true' : ''} }`),
+            ...b.roster.map(
+              (id, m) =>
+                `  - { id: ${id}, role: engineer ${id}, focusAreas: [cost], disposition: curious, model: "offline:member"${m === 0 ? ', facilitator: true' : ''} }`,
+            ),
             '',
           ].join('\n');
           await writeFile(join(dir, `brief-${i}.yaml`), yaml);
           const out = `meeting-${i}.json`;
-          const run = await runBin(['meet', `brief-${i}.yaml`, '--max-rounds', String(b.maxRounds), '--out', out, '--json'], dir, { from: 'built' });
+          const run = await runBin(['meet', `brief-${i}.yaml`, '--max-rounds', String(b.maxRounds), '--out', out, '--json'], dir, {
+            from: 'built',
+          });
           noStackTrace(run);
           jsonOf(run);
           codes.add(run.code);
-          const record = JSON.parse(await readFile(join(dir, out), 'utf8')) as { result: { outcome: string; synthesis?: { decision: { status: string } } } };
+          const record = JSON.parse(await readFile(join(dir, out), 'utf8')) as {
+            result: { outcome: string; synthesis?: { decision: { status: string } } };
+          };
           const { outcome, synthesis } = record.result;
           const expected = outcome === 'decided' && synthesis !== undefined ? (synthesis.decision.status === 'converged' ? 0 : 3) : 1;
           expect(run.code).toBe(expected);
@@ -230,10 +286,14 @@ describe('the exit-code contract, through the real binary', () => {
     const builders = {
       'offline agent': offlineAgent,
       'claims done, does nothing': `'${process.execPath}' -e "console.log('All done, every test passes.')"`,
-      'crashes': `'${process.execPath}' -e "process.exit(3)"`,
+      crashes: `'${process.execPath}' -e "process.exit(3)"`,
       'ticks the plan itself': `'${process.execPath}' -e "const fs=require('fs');for(const f of fs.readdirSync('.conclave',{recursive:true}).map(String).filter(f=>f.endsWith('plan.md'))){const p='.conclave/'+f;fs.writeFileSync(p,fs.readFileSync(p,'utf8').replaceAll('[ ]','[x]'))}"`,
     } as const;
-    const runs = fc.record({ builder: fc.constantFrom(...(Object.keys(builders) as (keyof typeof builders)[])), level: fc.constantFrom('speed', 'balanced', 'strict'), maxRetries: fc.integer({ min: 0, max: 2 }) });
+    const runs = fc.record({
+      builder: fc.constantFrom(...(Object.keys(builders) as (keyof typeof builders)[])),
+      level: fc.constantFrom('speed', 'balanced', 'strict'),
+      maxRetries: fc.integer({ min: 0, max: 2 }),
+    });
     const codes = new Set<number>();
     await fc.assert(
       fc.asyncProperty(fc.array(runs, { minLength: 3, maxLength: 3 }), async (batch) => {
@@ -242,7 +302,24 @@ describe('the exit-code contract, through the real binary', () => {
           const cwd = await tempDir();
           const spec = template.replace(/^level: .*$/m, `level: ${r.level}`).replace(/maxRetries: \d+/, `maxRetries: ${r.maxRetries}`);
           await writeFile(join(cwd, 'spec.md'), spec);
-          const run = await runBin(['task', 'run', join(cwd, 'spec.md'), '--workspace', workspace, '--builder', builders[r.builder], '--allow', 'node --test', '--out', 'task.json', '--json'], cwd, { from: 'built' });
+          const run = await runBin(
+            [
+              'task',
+              'run',
+              join(cwd, 'spec.md'),
+              '--workspace',
+              workspace,
+              '--builder',
+              builders[r.builder],
+              '--allow',
+              'node --test',
+              '--out',
+              'task.json',
+              '--json',
+            ],
+            cwd,
+            { from: 'built' },
+          );
           noStackTrace(run);
           const json = jsonOf(run);
           expect([0, 1, 3]).toContain(run.code);
@@ -253,10 +330,15 @@ describe('the exit-code contract, through the real binary', () => {
             attempts: { taskId: string; decision: string; gates: { passed: boolean }[] }[];
           };
           expect(json.outcome).toBe(record.result.outcome);
-          const leaves = record.plan.filter((item, k) => !(record.plan[k + 1] !== undefined && (record.plan[k + 1]?.depth ?? 0) > item.depth));
+          const leaves = record.plan.filter(
+            (item, k) => !(record.plan[k + 1] !== undefined && (record.plan[k + 1]?.depth ?? 0) > item.depth),
+          );
           // At level speed a task with no speed gate passes when the builder ran properly (docs/taskloop.md, Levels).
-          const gated = (a: { gates: { passed: boolean }[] }) => (a.gates.length > 0 || r.level === 'speed') && a.gates.every((g) => g.passed);
-          const proven = leaves.every((leaf) => leaf.checked && record.attempts.some((a) => a.taskId === leaf.id && a.decision === 'passed' && gated(a)));
+          const gated = (a: { gates: { passed: boolean }[] }) =>
+            (a.gates.length > 0 || r.level === 'speed') && a.gates.every((g) => g.passed);
+          const proven = leaves.every(
+            (leaf) => leaf.checked && record.attempts.some((a) => a.taskId === leaf.id && a.decision === 'passed' && gated(a)),
+          );
           const allTicked = record.plan.every((item) => item.checked);
           if (run.code === 0) expect(proven && allTicked && record.result.outcome === 'completed').toBe(true);
           expect(run.code === 0).toBe(record.result.outcome === 'completed');
@@ -265,7 +347,18 @@ describe('the exit-code contract, through the real binary', () => {
         });
       }),
       // The first batch: the honest agent, and an idle and a crashing builder where tests gate the work.
-      { numRuns: 2, examples: [[[{ builder: 'offline agent', level: 'balanced', maxRetries: 1 }, { builder: 'claims done, does nothing', level: 'balanced', maxRetries: 0 }, { builder: 'crashes', level: 'strict', maxRetries: 0 }]]] },
+      {
+        numRuns: 2,
+        examples: [
+          [
+            [
+              { builder: 'offline agent', level: 'balanced', maxRetries: 1 },
+              { builder: 'claims done, does nothing', level: 'balanced', maxRetries: 0 },
+              { builder: 'crashes', level: 'strict', maxRetries: 0 },
+            ],
+          ],
+        ],
+      },
     );
     expect([...codes].sort()).toEqual([0, 1]);
   }, 600_000);

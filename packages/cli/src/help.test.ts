@@ -56,7 +56,19 @@ describe('conclave help', () => {
     const cwd = await tempDir();
     const top = await runMain(['--help'], { cwd });
     expect(top.stdout.split('Exit codes:')).toHaveLength(2);
-    for (const argv of [['debate'], ['verify'], ['gate'], ['meet'], ['adr', 'approve'], ['task', 'run'], ['task', 'status'], ['task', 'unblock'], ['task', 'resume'], ['report'], ['demo']]) {
+    for (const argv of [
+      ['debate'],
+      ['verify'],
+      ['gate'],
+      ['meet'],
+      ['adr', 'approve'],
+      ['task', 'run'],
+      ['task', 'status'],
+      ['task', 'unblock'],
+      ['task', 'resume'],
+      ['report'],
+      ['demo'],
+    ]) {
       const { code, stdout } = await runMain([...argv, '--help'], { cwd });
       expect(code).toBe(0);
       expect(stdout).toContain('Examples:');
@@ -64,7 +76,7 @@ describe('conclave help', () => {
     }
   });
 
-  it('lists a command\'s own flags apart from the global ones, and --provider/--model only where a model is called', async () => {
+  it("lists a command's own flags apart from the global ones, and --provider/--model only where a model is called", async () => {
     const cwd = await tempDir();
     const help = async (argv: string[]) => (await runMain([...argv, '--help'], { cwd })).stdout;
     const model = [['debate'], ['meet'], ['task', 'run'], ['task', 'resume'], ['demo']];
@@ -98,13 +110,18 @@ describe('conclave help', () => {
 describe('messages an installed user reads', () => {
   it('name no file of this repository (examples/, docs/): the package ships neither', async () => {
     const src = new URL('./', import.meta.url);
-    const sources = (await readdir(src, { recursive: true })).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test-support'));
+    const sources = (await readdir(src, { recursive: true })).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test-support'),
+    );
     expect(sources).toContain('main.ts');
     for (const file of sources) {
       const text = await readFile(new URL(file, src), 'utf8');
       // String literals only: a comment may say where a rule is written down.
       const literals = [...text.matchAll(/(['"`])(?:(?!\1)[^\\\n]|\\.)*\1/g)].map((match) => match[0]);
-      expect(literals.filter((literal) => /\b(examples|docs)\//.test(literal)), file).toEqual([]);
+      expect(
+        literals.filter((literal) => /\b(examples|docs)\//.test(literal)),
+        file,
+      ).toEqual([]);
     }
   });
 });

@@ -1,6 +1,14 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatByteSize, MAX_INPUT_BYTES, MAX_INPUT_VALUES, MAX_LIST_ENTRIES, MAX_NESTING_DEPTH, MAX_STRING_LENGTH, MAX_YAML_ALIAS_EXPANSION } from '@conclave/core';
+import {
+  formatByteSize,
+  MAX_INPUT_BYTES,
+  MAX_INPUT_VALUES,
+  MAX_LIST_ENTRIES,
+  MAX_NESTING_DEPTH,
+  MAX_STRING_LENGTH,
+  MAX_YAML_ALIAS_EXPANSION,
+} from '@conclave/core';
 import { MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from '@conclave/council';
 import type { DebateEvent } from '@conclave/council';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,7 +47,13 @@ async function refused(file: string, text: string, argv: readonly string[] = ['d
   return stderr;
 }
 
-const BOMB = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]', 'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]'];
+const BOMB = [
+  'a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+  'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+  'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+  'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+  'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
+];
 
 describe('conclave with input past the limits', () => {
   it('refuses an alias-bomb board with exit 2, its file:line:column and a fix', async () => {
@@ -83,7 +97,9 @@ describe('conclave with input past the limits', () => {
 
   it('refuses a decision record nested 100,000 deep at the bracket past the limit', async () => {
     const stderr = await refused('deep.json', `{"decision": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`, ['verify', 'deep.json']);
-    expect(stderr).toContain(`deep.json:1:${14 + MAX_NESTING_DEPTH - 1} too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`);
+    expect(stderr).toContain(
+      `deep.json:1:${14 + MAX_NESTING_DEPTH - 1} too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`,
+    );
   }, 60_000);
 
   it('refuses a 10,000-member board with one issue at its members', async () => {
@@ -122,7 +138,10 @@ describe('debateListener', () => {
 
   it(`prints a line per member up to ${PROGRESS_DETAIL_LIMIT} members and one line of counts above`, () => {
     expect(lines(PROGRESS_DETAIL_LIMIT)).toHaveLength(1 + PROGRESS_DETAIL_LIMIT);
-    expect(lines(PROGRESS_DETAIL_LIMIT + 1)).toEqual([expect.stringContaining('phase 1: p'), `  p: ${PROGRESS_DETAIL_LIMIT + 1} members, ${PROGRESS_DETAIL_LIMIT} answered, 1 failed`]);
+    expect(lines(PROGRESS_DETAIL_LIMIT + 1)).toEqual([
+      expect.stringContaining('phase 1: p'),
+      `  p: ${PROGRESS_DETAIL_LIMIT + 1} members, ${PROGRESS_DETAIL_LIMIT} answered, 1 failed`,
+    ]);
     expect(lines(10_000)).toHaveLength(2);
   });
 });
@@ -142,6 +161,7 @@ describe('the Limits section of the CLI guide', () => {
       `| members on a board | ${MAX_BOARD_MEMBERS} |`,
       `| phases on a board | ${MAX_PHASES} |`,
       `more than ${PROGRESS_DETAIL_LIMIT} members`,
-    ]) expect(guide).toContain(row);
+    ])
+      expect(guide).toContain(row);
   });
 });

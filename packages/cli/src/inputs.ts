@@ -28,13 +28,23 @@ export async function readInput(cwd: string, file: string, what: string): Promis
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CliError(`${file}: no such ${what} file`, [], undefined, `check the path (relative paths are read from ${cwd})`);
+    if (code === 'ENOENT')
+      throw new CliError(`${file}: no such ${what} file`, [], undefined, `check the path (relative paths are read from ${cwd})`);
     if (code === 'EISDIR') throw new CliError(`${file}: is a folder, not a ${what} file`, [], undefined, `pass the ${what} file itself`);
     throw new CliError(`${file}: cannot read the ${what}: ${(error as Error).message}`, [], undefined, 'check that the file is readable');
   }
   if (size > MAX_INPUT_BYTES) {
     const message = `the ${what} file is ${formatByteSize(size)}, over the limit of ${formatByteSize(MAX_INPUT_BYTES)}`;
-    throw new CliError(`${file}: the ${what} is too large`, [{ code: 'too_large', file, line: 1, column: 1, message, fix: `pass the right file: a ${what} is well under 1 MiB (see "Limits" in conclave's CLI guide)` }]);
+    throw new CliError(`${file}: the ${what} is too large`, [
+      {
+        code: 'too_large',
+        file,
+        line: 1,
+        column: 1,
+        message,
+        fix: `pass the right file: a ${what} is well under 1 MiB (see "Limits" in conclave's CLI guide)`,
+      },
+    ]);
   }
   return text;
 }
@@ -91,6 +101,18 @@ export function parseJsonInput(text: string, file: string, what: string): unknow
   const parsed = parseJsonText(text);
   if (parsed.ok) return parsed.value;
   const { line, column, message, code } = parsed.error;
-  if (code === 'too_deep') throw new CliError(`${file}: the ${what} is nested too deeply`, [{ code: 'too_deep', file, line, column, message, fix: `pass the ${what} conclave wrote: none nests more than a dozen levels` }]);
-  throw new CliError(`${file}: the ${what} is not valid JSON`, [{ code: 'syntax', file, line, column, message, fix: 'fix the JSON syntax at this position (quotes, commas, brackets); a trailing comma or a comment is not JSON' }]);
+  if (code === 'too_deep')
+    throw new CliError(`${file}: the ${what} is nested too deeply`, [
+      { code: 'too_deep', file, line, column, message, fix: `pass the ${what} conclave wrote: none nests more than a dozen levels` },
+    ]);
+  throw new CliError(`${file}: the ${what} is not valid JSON`, [
+    {
+      code: 'syntax',
+      file,
+      line,
+      column,
+      message,
+      fix: 'fix the JSON syntax at this position (quotes, commas, brackets); a trailing comma or a comment is not JSON',
+    },
+  ]);
 }

@@ -97,7 +97,11 @@ let model: SilentModel;
 
 /** The bin from source in a pseudo-terminal; the model's env has a dummy key, never a real one. */
 function terminal(args: readonly string[], options: { cwd: string; stdoutFile?: string; env?: Record<string, string> }): TerminalSession {
-  const session = openTerminal(binArgv(args), { cwd: options.cwd, env: offlineEnv({ OPENAI_API_KEY: 'sk-test', ...options.env }), ...(options.stdoutFile === undefined ? {} : { stdoutFile: options.stdoutFile }) });
+  const session = openTerminal(binArgv(args), {
+    cwd: options.cwd,
+    env: offlineEnv({ OPENAI_API_KEY: 'sk-test', ...options.env }),
+    ...(options.stdoutFile === undefined ? {} : { stdoutFile: options.stdoutFile }),
+  });
   sessions.push(session);
   return session;
 }
@@ -151,23 +155,42 @@ describe('stop signals (in process)', () => {
         expect(outcome.text).toBe(`done\n\nInterrupted (${by}): stopped`);
       }),
     );
-    expect(interruptedOutcome({ exitCode: 0, text: 'done', json: {} }, undefined, 'stopped')).toEqual({ exitCode: 0, text: 'done', json: {} });
+    expect(interruptedOutcome({ exitCode: 0, text: 'done', json: {} }, undefined, 'stopped')).toEqual({
+      exitCode: 0,
+      text: 'done',
+      json: {},
+    });
   });
 
   it('main hands CliIo.signal to the debate engine: an aborted run is a recorded NO_GO that exits 130', async () => {
     const cwd = await tempDir();
-    const { code, stdout, stderr } = await runMain(['debate', join(examples, 'boards/product-launch.yaml'), '-q', 'ship it?', '--out', 'run.json', '--json'], { cwd, signal: AbortSignal.abort() });
+    const { code, stdout, stderr } = await runMain(
+      ['debate', join(examples, 'boards/product-launch.yaml'), '-q', 'ship it?', '--out', 'run.json', '--json'],
+      { cwd, signal: AbortSignal.abort() },
+    );
     expect(stderr).not.toMatch(noStack);
     expect(code).toBe(130);
-    expect(JSON.parse(stdout)).toMatchObject({ command: 'debate', exitCode: 130, verdict: 'NO_GO', status: 'stopped', interrupted: 'SIGINT' });
-    expect(JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8'))).toMatchObject({ kind: 'debate', result: { status: 'stopped', verdict: 'NO_GO' } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      command: 'debate',
+      exitCode: 130,
+      verdict: 'NO_GO',
+      status: 'stopped',
+      interrupted: 'SIGINT',
+    });
+    expect(JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8'))).toMatchObject({
+      kind: 'debate',
+      result: { status: 'stopped', verdict: 'NO_GO' },
+    });
   });
 });
 
 describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
   it('debate + Ctrl-C: the members stop, the record is written, one JSON document, exit 130, the status line cleared', async () => {
     const cwd = await tempDir();
-    const session = terminal(['debate', join(examples, 'boards/product-launch.yaml'), '-q', 'ship it?', '--model', model.model, '--out', 'run.json', '--json'], { cwd, stdoutFile: join(cwd, 'out.json') });
+    const session = terminal(
+      ['debate', join(examples, 'boards/product-launch.yaml'), '-q', 'ship it?', '--model', model.model, '--out', 'run.json', '--json'],
+      { cwd, stdoutFile: join(cwd, 'out.json') },
+    );
     await model.heard;
     // CI is unset on a terminal: the live status line is drawn; stop while it shows.
     await session.waitFor(spinner);
@@ -179,7 +202,14 @@ describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
     expect(code).toBe(130);
     expect(screen).toContain('SIGINT: stopping the run (press Ctrl-C again to exit at once)');
     const json = JSON.parse(await readFile(join(cwd, 'out.json'), 'utf8')) as Record<string, unknown>;
-    expect(json).toMatchObject({ command: 'debate', exitCode: 130, verdict: 'NO_GO', status: 'stopped', interrupted: 'SIGINT', out: join(cwd, 'run.json') });
+    expect(json).toMatchObject({
+      command: 'debate',
+      exitCode: 130,
+      verdict: 'NO_GO',
+      status: 'stopped',
+      interrupted: 'SIGINT',
+      out: join(cwd, 'run.json'),
+    });
     const record = JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8')) as Record<string, unknown>;
     expect(record).toMatchObject({ kind: 'debate', result: { status: 'stopped', verdict: 'NO_GO', stopReason: { kind: 'aborted' } } });
     // The last spinner frame is followed by a clear: nothing is left spinning on the terminal.
@@ -192,7 +222,10 @@ describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
   it('debate + SIGTERM: exit 143, and the human text says the debate stopped with a NO_GO', async () => {
     const cwd = await tempDir();
     const before = model.requests;
-    const session = terminal(['debate', join(examples, 'boards/product-launch.yaml'), '-q', 'ship it?', '--model', model.model], { cwd, env: { CI: 'true' } });
+    const session = terminal(['debate', join(examples, 'boards/product-launch.yaml'), '-q', 'ship it?', '--model', model.model], {
+      cwd,
+      env: { CI: 'true' },
+    });
     await session.waitFor('phase 1');
     while (model.requests === before) await new Promise((resolve) => setTimeout(resolve, 50));
     session.kill('SIGTERM');
@@ -207,7 +240,10 @@ describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
   it('meet + Ctrl-C: the meeting ends aborted with no decision, recorded, exit 130', async () => {
     const cwd = await tempDir();
     const before = model.requests;
-    const session = terminal(['meet', join(examples, 'briefs/data-platform.yaml'), '--model', model.model, '--out', 'meeting.json', '--json'], { cwd, stdoutFile: join(cwd, 'out.json') });
+    const session = terminal(
+      ['meet', join(examples, 'briefs/data-platform.yaml'), '--model', model.model, '--out', 'meeting.json', '--json'],
+      { cwd, stdoutFile: join(cwd, 'out.json') },
+    );
     await session.waitFor('meeting:');
     while (model.requests === before) await new Promise((resolve) => setTimeout(resolve, 50));
     session.ctrlC();
@@ -215,9 +251,18 @@ describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
     expect(session.output()).not.toMatch(noStack);
     expect(code).toBe(130);
     const json = JSON.parse(await readFile(join(cwd, 'out.json'), 'utf8')) as Record<string, unknown>;
-    expect(json).toMatchObject({ command: 'meet', exitCode: 130, outcome: 'aborted', stopReason: { kind: 'aborted' }, interrupted: 'SIGINT' });
+    expect(json).toMatchObject({
+      command: 'meet',
+      exitCode: 130,
+      outcome: 'aborted',
+      stopReason: { kind: 'aborted' },
+      interrupted: 'SIGINT',
+    });
     expect(json).not.toHaveProperty('decision');
-    expect(JSON.parse(await readFile(join(cwd, 'meeting.json'), 'utf8'))).toMatchObject({ kind: 'meeting', result: { outcome: 'aborted' } });
+    expect(JSON.parse(await readFile(join(cwd, 'meeting.json'), 'utf8'))).toMatchObject({
+      kind: 'meeting',
+      result: { outcome: 'aborted' },
+    });
   }, 60_000);
 
   it('task run + Ctrl-C kills the builder and halts the run (exit 130); task resume + Ctrl-C does the same', async () => {
@@ -225,15 +270,40 @@ describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
     const cwd = await tempDir();
     const builder = await hangingBuilder(cwd);
     const spec = join(examples, 'tasks/add-farewell.md');
-    const run = terminal(['task', 'run', spec, '--workspace', workspace, '--builder', builder.command, '--allow', 'node --test', '--out', 'task.json', '--json'], { cwd, stdoutFile: join(cwd, 'run.json') });
+    const run = terminal(
+      [
+        'task',
+        'run',
+        spec,
+        '--workspace',
+        workspace,
+        '--builder',
+        builder.command,
+        '--allow',
+        'node --test',
+        '--out',
+        'task.json',
+        '--json',
+      ],
+      { cwd, stdoutFile: join(cwd, 'run.json') },
+    );
     const pid = await builderPid(builder.pidFile);
     run.ctrlC();
     const { code } = await run.exited;
     expect(run.output()).not.toMatch(noStack);
     expect(code).toBe(130);
     expect(await eventually(() => !isRunning(pid))).toBe(true);
-    expect(JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8'))).toMatchObject({ command: 'task run', exitCode: 130, outcome: 'halted', stop: { kind: 'aborted' }, interrupted: 'SIGINT' });
-    expect(JSON.parse(await readFile(join(cwd, 'task.json'), 'utf8'))).toMatchObject({ kind: 'task', result: { outcome: 'halted', reason: 'aborted' } });
+    expect(JSON.parse(await readFile(join(cwd, 'run.json'), 'utf8'))).toMatchObject({
+      command: 'task run',
+      exitCode: 130,
+      outcome: 'halted',
+      stop: { kind: 'aborted' },
+      interrupted: 'SIGINT',
+    });
+    expect(JSON.parse(await readFile(join(cwd, 'task.json'), 'utf8'))).toMatchObject({
+      kind: 'task',
+      result: { outcome: 'halted', reason: 'aborted' },
+    });
 
     // The halted run resumes with the recorded builder, which hangs again: stop it the same way.
     await rm(builder.pidFile);
@@ -242,14 +312,34 @@ describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {
     resume.ctrlC();
     expect((await resume.exited).code).toBe(130);
     expect(await eventually(() => !isRunning(resumed))).toBe(true);
-    expect(JSON.parse(await readFile(join(cwd, 'resume.json'), 'utf8'))).toMatchObject({ command: 'task resume', exitCode: 130, outcome: 'halted', resumed: true, interrupted: 'SIGINT' });
+    expect(JSON.parse(await readFile(join(cwd, 'resume.json'), 'utf8'))).toMatchObject({
+      command: 'task resume',
+      exitCode: 130,
+      outcome: 'halted',
+      resumed: true,
+      interrupted: 'SIGINT',
+    });
   }, 60_000);
 
   it('a second Ctrl-C exits 130 at once, while the first still waits for a builder that ignores SIGTERM', async () => {
     const workspace = await sampleRepo();
     const cwd = await tempDir();
     const builder = await hangingBuilder(cwd, true);
-    const session = terminal(['task', 'run', join(examples, 'tasks/add-farewell.md'), '--workspace', workspace, '--builder', builder.command, '--allow', 'node --test', '--json'], { cwd, stdoutFile: join(cwd, 'out.json') });
+    const session = terminal(
+      [
+        'task',
+        'run',
+        join(examples, 'tasks/add-farewell.md'),
+        '--workspace',
+        workspace,
+        '--builder',
+        builder.command,
+        '--allow',
+        'node --test',
+        '--json',
+      ],
+      { cwd, stdoutFile: join(cwd, 'out.json') },
+    );
     const pid = await builderPid(builder.pidFile);
     session.ctrlC();
     await session.waitFor('SIGINT: stopping the run');

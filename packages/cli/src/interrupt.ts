@@ -96,7 +96,9 @@ export function listenForStopSignals(source: StopSignalSource, exitNow: (code: E
  */
 export function processStopSignals(): StopListener {
   return listenForStopSignals(process, (code, by) => {
-    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}conclave: ${by} again: exiting now, without waiting for the run to stop (its run record may be missing)\n`);
+    process.stderr.write(
+      `${process.stderr.isTTY ? '\r\x1b[2K' : ''}conclave: ${by} again: exiting now, without waiting for the run to stop (its run record may be missing)\n`,
+    );
     process.exit(code);
   });
 }

@@ -30,7 +30,8 @@ export function parserError(error: CommanderError, command: string): CliError {
     'commander.excessArguments': `remove the extra arguments, or quote an argument that holds spaces; ${help} shows examples`,
     'commander.invalidArgument': `use one of the allowed values; ${help} lists them`,
   };
-  const fix = (error.code === 'commander.unknownOption' ? unknownOptionFix(quoted, command, help) : undefined) ?? fixes[error.code] ?? `see ${help}`;
+  const fix =
+    (error.code === 'commander.unknownOption' ? unknownOptionFix(quoted, command, help) : undefined) ?? fixes[error.code] ?? `see ${help}`;
   // Commander's messages start with "error: "; ours start with "conclave: ".
   return new CliError(error.message.replace(/^error: /, ''), [], undefined, fix);
 }
@@ -43,7 +44,8 @@ function unknownOptionFix(flag: string, command: string, help: string): string |
   const name = flag.split('=')[0];
   // Before a command name (`conclave --provider x debate ...`) the flag is misplaced, not unknown.
   if (command === 'conclave') return undefined;
-  if (name === '--provider' || name === '--model') return `\`conclave ${command}\` calls no model, so it takes no --provider or --model: drop ${name}; ${help} lists the flags`;
+  if (name === '--provider' || name === '--model')
+    return `\`conclave ${command}\` calls no model, so it takes no --provider or --model: drop ${name}; ${help} lists the flags`;
   if (name === '--output') return `write --out (or -o); ${help} lists the flags`;
   return undefined;
 }

@@ -12,7 +12,11 @@ describe('chooseProviders without @conclave/providers', () => {
   });
 
   it('refuses a key in the environment or a real provider with exit 2 and the fix', () => {
-    for (const [flags, env] of [[{}, { OPENAI_API_KEY: 'k' }], [{ provider: 'anthropic' }, { ANTHROPIC_API_KEY: 'k' }], [{ model: 'openai-compatible:http://localhost:11434/v1#llama3.2' }, {}]] as const) {
+    for (const [flags, env] of [
+      [{}, { OPENAI_API_KEY: 'k' }],
+      [{ provider: 'anthropic' }, { ANTHROPIC_API_KEY: 'k' }],
+      [{ model: 'openai-compatible:http://localhost:11434/v1#llama3.2' }, {}],
+    ] as const) {
       const error = (() => {
         try {
           chooseProviders(flags, env);
@@ -31,7 +35,9 @@ describe('chooseProviders without @conclave/providers', () => {
   it('serves the same choices through adaptersFromEnv when it is installed', () => {
     const choice = chooseProviders({}, { OPENAI_API_KEY: 'k' }, adaptersFromEnv);
     expect(choice).toMatchObject({ offline: false, provider: 'env' });
-    expect(chooseProviders({ provider: 'anthropic' }, { ANTHROPIC_API_KEY: 'k' }, adaptersFromEnv).model).toBe('anthropic:claude-sonnet-5-5');
+    expect(chooseProviders({ provider: 'anthropic' }, { ANTHROPIC_API_KEY: 'k' }, adaptersFromEnv).model).toBe(
+      'anthropic:claude-sonnet-5-5',
+    );
   });
 });
 
@@ -44,6 +50,9 @@ describe('loadProviderChooser', () => {
 
   it('runs offline without it when nothing asks for a model', async () => {
     expect((await loadProviderChooser({}, {}))({}, {}).offline).toBe(true);
-    expect((await loadProviderChooser({ provider: 'offline' }, { OPENAI_API_KEY: 'k' }))({ provider: 'offline' }, { OPENAI_API_KEY: 'k' }).offline).toBe(true);
+    expect(
+      (await loadProviderChooser({ provider: 'offline' }, { OPENAI_API_KEY: 'k' }))({ provider: 'offline' }, { OPENAI_API_KEY: 'k' })
+        .offline,
+    ).toBe(true);
   });
 });

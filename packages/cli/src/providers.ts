@@ -48,12 +48,18 @@ export interface ProviderFlags {
 export type AdaptersFromEnv = (options?: AdaptersFromEnvOptions) => ProviderAdapters;
 
 /** Whether the environment holds a provider's key (a blank value is no key). */
-const hasKey = (env: Readonly<Record<string, string | undefined>>, provider: 'anthropic' | 'openai'): boolean => (env[KEYS[provider]] ?? '').trim() !== '';
+const hasKey = (env: Readonly<Record<string, string | undefined>>, provider: 'anthropic' | 'openai'): boolean =>
+  (env[KEYS[provider]] ?? '').trim() !== '';
 
 /** The providers module, or a usage error naming why it is needed and how to get it. */
 function installed(adaptersFromEnv: AdaptersFromEnv | undefined, needed: string): AdaptersFromEnv {
   if (adaptersFromEnv !== undefined) return adaptersFromEnv;
-  throw new CliError(`${needed}, but this install of conclave has no model providers (@conclave/providers, an optional dependency, was left out)`, [], undefined, 'reinstall without --omit=optional (npm i -g @conclave/cli), or run offline: unset the key, or pass --provider offline');
+  throw new CliError(
+    `${needed}, but this install of conclave has no model providers (@conclave/providers, an optional dependency, was left out)`,
+    [],
+    undefined,
+    'reinstall without --omit=optional (npm i -g @conclave/cli), or run offline: unset the key, or pass --provider offline',
+  );
 }
 
 /**
@@ -61,13 +67,23 @@ function installed(adaptersFromEnv: AdaptersFromEnv | undefined, needed: string)
  * flags and this environment may reach a real model: an offline run starts without them, and an
  * install that left them out still runs everything offline.
  */
-export async function loadProviderChooser(flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>): Promise<ProviderChooser> {
-  const mayCallModels = flags.provider === undefined ? flags.model !== undefined || hasKey(env, 'anthropic') || hasKey(env, 'openai') : flags.provider !== 'offline';
+export async function loadProviderChooser(
+  flags: ProviderFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ProviderChooser> {
+  const mayCallModels =
+    flags.provider === undefined
+      ? flags.model !== undefined || hasKey(env, 'anthropic') || hasKey(env, 'openai')
+      : flags.provider !== 'offline';
   const providers = !mayCallModels
     ? undefined
     : await import('@conclave/providers').catch((error: unknown) => {
         // Only the providers package itself may be missing; a broken install below it is an error.
-        if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes("'@conclave/providers'")) return undefined;
+        if (
+          (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
+          String((error as Error).message).includes("'@conclave/providers'")
+        )
+          return undefined;
         throw error;
       });
   return (chosenFlags, chosenEnv) => chooseProviders(chosenFlags, chosenEnv, providers?.adaptersFromEnv);
@@ -80,17 +96,29 @@ export async function loadProviderChooser(flags: ProviderFlags, env: Readonly<Re
  * its key is a usage error (exit 2) that names the variable. Real models are served by
  * `adaptersFromEnv` (from @conclave/providers); without it, only offline runs are possible.
  */
-export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<string, string | undefined>>, adaptersFromEnv?: AdaptersFromEnv): ProviderChoice {
+export function chooseProviders(
+  flags: ProviderFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  adaptersFromEnv?: AdaptersFromEnv,
+): ProviderChoice {
   const providerEnv = env as ProviderEnvironment;
   const offline = offlineChoice();
   const fromModel = flags.model === undefined ? undefined : parseModelRef(flags.model);
-  const modelProvider = fromModel !== undefined && (PROVIDERS as readonly string[]).includes(fromModel.provider) ? (fromModel.provider as CliProvider) : undefined;
+  const modelProvider =
+    fromModel !== undefined && (PROVIDERS as readonly string[]).includes(fromModel.provider)
+      ? (fromModel.provider as CliProvider)
+      : undefined;
   if (flags.provider !== undefined && !(PROVIDERS as readonly string[]).includes(flags.provider)) {
     throw new CliError(`unknown provider "${flags.provider}"`, [], undefined, `use one of ${PROVIDERS.join(', ')}`);
   }
   const flagProvider = flags.provider as CliProvider | undefined;
   if (flagProvider !== undefined && modelProvider !== undefined && flagProvider !== modelProvider) {
-    throw new CliError(`--provider ${flagProvider} and --model ${flags.model ?? ''} name different providers`, [], undefined, `drop one of them, or write --model ${flagProvider}:<model>`);
+    throw new CliError(
+      `--provider ${flagProvider} and --model ${flags.model ?? ''} name different providers`,
+      [],
+      undefined,
+      `drop one of them, or write --model ${flagProvider}:<model>`,
+    );
   }
   const provider = flagProvider ?? modelProvider;
 
@@ -116,24 +144,54 @@ export function chooseProviders(flags: ProviderFlags, env: Readonly<Record<strin
     };
   }
   if (provider === undefined) {
-    throw new CliError(`--model ${flags.model ?? ''} names no provider`, [], undefined, `write provider:model (e.g. anthropic:${DEFAULT_MODELS.anthropic}) or add --provider`);
+    throw new CliError(
+      `--model ${flags.model ?? ''} names no provider`,
+      [],
+      undefined,
+      `write provider:model (e.g. anthropic:${DEFAULT_MODELS.anthropic}) or add --provider`,
+    );
   }
   if (provider === 'offline') return offline;
 
   if (provider === 'anthropic' || provider === 'openai') {
     if (!hasKey(env, provider)) {
-      throw new CliError(`--provider ${provider} needs ${KEYS[provider]}, which is not set`, [], undefined, `export ${KEYS[provider]}=<your key>, or drop --provider to run on the offline adapters`);
+      throw new CliError(
+        `--provider ${provider} needs ${KEYS[provider]}, which is not set`,
+        [],
+        undefined,
+        `export ${KEYS[provider]}=<your key>, or drop --provider to run on the offline adapters`,
+      );
     }
   }
-  const model = fromModel !== undefined ? fromModel.model : flags.model ?? (provider === 'openai-compatible' ? undefined : DEFAULT_MODELS[provider]);
+  const model =
+    fromModel !== undefined ? fromModel.model : (flags.model ?? (provider === 'openai-compatible' ? undefined : DEFAULT_MODELS[provider]));
   if (model === undefined) {
-    throw new CliError('--provider openai-compatible needs --model <baseURL>#<model>', [], undefined, '--model http://localhost:11434/v1#llama3.2 (Ollama), or another OpenAI-compatible server');
+    throw new CliError(
+      '--provider openai-compatible needs --model <baseURL>#<model>',
+      [],
+      undefined,
+      '--model http://localhost:11434/v1#llama3.2 (Ollama), or another OpenAI-compatible server',
+    );
   }
   const ref = `${provider}:${model}`;
   const resolved = installed(adaptersFromEnv, `${ref} needs a model provider`)({ env: providerEnv }).resolve(ref);
-  if (!resolved.ok) throw new CliError(resolved.error, [], undefined, 'write --model provider:model: anthropic:<model>, openai:<model>, or openai-compatible:<base URL>#<model>');
+  if (!resolved.ok)
+    throw new CliError(
+      resolved.error,
+      [],
+      undefined,
+      'write --model provider:model: anthropic:<model>, openai:<model>, or openai-compatible:<base URL>#<model>',
+    );
   const adapter = resolved.adapter;
-  return { offline: false, provider, model: ref, label: `every member on ${ref}`, council: () => adapter, meeting: () => adapter, guardian: { ref, adapter } };
+  return {
+    offline: false,
+    provider,
+    model: ref,
+    label: `every member on ${ref}`,
+    council: () => adapter,
+    meeting: () => adapter,
+    guardian: { ref, adapter },
+  };
 }
 
 function offlineChoice(): ProviderChoice {

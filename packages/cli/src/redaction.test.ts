@@ -42,7 +42,11 @@ describe('no planted secret survives a task run', () => {
     // The gate prints the secrets on both streams, then runs the real tests.
     await writeFile(join(workspace, 'leaky-gate.mjs'), `${printing('stdout')}\n${printing('stderr')}\n`);
     execFileSync('git', ['add', 'leaky-gate.mjs'], { cwd: workspace });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'leaky gate'], { cwd: workspace });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@localhost', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'leaky gate'],
+      { cwd: workspace },
+    );
     // The builder prints them on stderr (its transcript), then does the work as the offline agent.
     const builder = join(cwd, 'leaky-agent.mjs');
     await writeFile(builder, `${printing('stderr')}\nawait import(${JSON.stringify(join(examples, 'tasks/offline-agent.js'))});\n`);
@@ -51,7 +55,25 @@ describe('no planted secret survives a task run', () => {
     await writeFile(spec, base.replace('gates:\n', 'gates:\n  - { type: shell, name: leaky, run: node leaky-gate.mjs }\n'));
     const env = offlineEnv({ DEPLOY_TOKEN: ENV_TOKEN, DATABASE_URL: ENV_DATABASE_URL });
 
-    const run = await runMain(['task', 'run', spec, '--workspace', workspace, '--builder', `'${process.execPath}' '${builder}'`, '--allow', 'node --test', '--allow', 'node leaky-gate.mjs', '--out', 'task.json', '--json'], { cwd, env });
+    const run = await runMain(
+      [
+        'task',
+        'run',
+        spec,
+        '--workspace',
+        workspace,
+        '--builder',
+        `'${process.execPath}' '${builder}'`,
+        '--allow',
+        'node --test',
+        '--allow',
+        'node leaky-gate.mjs',
+        '--out',
+        'task.json',
+        '--json',
+      ],
+      { cwd, env },
+    );
     expect(run.code, run.stderr).toBe(0);
     const report = await runMain(['report', 'task.json', '-o', 'task.html'], { cwd, env });
     expect(report.code, report.stderr).toBe(0);
@@ -59,7 +81,14 @@ describe('no planted secret survives a task run', () => {
     const runFiles = await filesUnder(join(workspace, '.conclave'));
     const texts: [string, string][] = [
       ...(await Promise.all(runFiles.map(async (file): Promise<[string, string]> => [file, await readFile(file, 'utf8')]))),
-      ['git history', execFileSync('git', ['log', '-p', '--all', '--format=fuller%n%B'], { cwd: workspace, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })],
+      [
+        'git history',
+        execFileSync('git', ['log', '-p', '--all', '--format=fuller%n%B'], {
+          cwd: workspace,
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        }),
+      ],
       ['task.json', await readFile(join(cwd, 'task.json'), 'utf8')],
       ['task.html', await readFile(join(cwd, 'task.html'), 'utf8')],
       ['task run output', run.stdout + run.stderr],
@@ -69,8 +98,14 @@ describe('no planted secret survives a task run', () => {
       for (const secret of PLANTED) expect(text.includes(secret), `${secret.slice(0, 4)}… found in ${where}`).toBe(false);
     }
     // The secrets did pass through: the gate's evidence and the builder's transcript hold the markers.
-    const evidence = texts.filter(([file]) => file.endsWith('evidence.json')).map(([, text]) => text).join('\n');
-    const transcripts = texts.filter(([file]) => file.endsWith('transcript.txt')).map(([, text]) => text).join('\n');
+    const evidence = texts
+      .filter(([file]) => file.endsWith('evidence.json'))
+      .map(([, text]) => text)
+      .join('\n');
+    const transcripts = texts
+      .filter(([file]) => file.endsWith('transcript.txt'))
+      .map(([, text]) => text)
+      .join('\n');
     for (const kind of ['[REDACTED:secret]', '[REDACTED:github]', '[REDACTED:aws_access_key]', '[REDACTED:password]']) {
       expect(evidence, `gate evidence lacks ${kind}`).toContain(kind);
       expect(transcripts, `builder transcript lacks ${kind}`).toContain(kind);

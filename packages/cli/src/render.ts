@@ -14,24 +14,44 @@ export function renderDebate(board: Board, result: DebateResult): string {
     lines.push(`Phase "${phase.name}"${phase.contrarian ? ' [contrarian]' : ''}`, header);
     for (const c of result.transcript.filter((entry) => entry.phase === phase.name)) {
       const member = result.consensus.status === 'scored' ? result.consensus.members.find((m) => m.memberId === c.memberId) : undefined;
-      lines.push([c.memberId.padEnd(18), ...axes.map((axis) => String(c.scores[axis]).padStart(11)), c.score.toFixed(2).padStart(7), `  ${member?.verdict ?? ''}`].join(''));
+      lines.push(
+        [
+          c.memberId.padEnd(18),
+          ...axes.map((axis) => String(c.scores[axis]).padStart(11)),
+          c.score.toFixed(2).padStart(7),
+          `  ${member?.verdict ?? ''}`,
+        ].join(''),
+      );
       lines.push(`    “${c.statement}”`);
     }
-    for (const f of result.failures.filter((entry) => entry.phase === phase.name)) lines.push(`  ✗ ${f.memberId}: ${f.reason.kind}${'message' in f.reason && typeof f.reason.message === 'string' ? ` (${f.reason.message})` : ''}`);
+    for (const f of result.failures.filter((entry) => entry.phase === phase.name))
+      lines.push(
+        `  ✗ ${f.memberId}: ${f.reason.kind}${'message' in f.reason && typeof f.reason.message === 'string' ? ` (${f.reason.message})` : ''}`,
+      );
     lines.push('');
   }
   const c = result.consensus;
   if (c.status === 'quorum_not_met') {
     lines.push(`Consensus: NO_GO — quorum not met (${c.validVotes} of ${c.minValidVotes} valid votes required)`);
   } else {
-    lines.push(`Consensus: ${c.verdict} at ${c.score.toFixed(2)} / 10 (GO ≥ ${board.rubric.thresholds.go}, PIVOT ≥ ${board.rubric.thresholds.pivot}); ${c.validVotes} valid votes, spread ${c.spread.range.toFixed(2)}`);
+    lines.push(
+      `Consensus: ${c.verdict} at ${c.score.toFixed(2)} / 10 (GO ≥ ${board.rubric.thresholds.go}, PIVOT ≥ ${board.rubric.thresholds.pivot}); ${c.validVotes} valid votes, spread ${c.spread.range.toFixed(2)}`,
+    );
     lines.push(`Axis means: ${axes.map((axis) => `${axis} ${(c.axisMeans[axis] ?? 0).toFixed(2)}`).join(', ')}`);
-    lines.push(c.dissent.length === 0 ? 'Dissent: none' : `Dissent: ${c.dissent.map((d) => `${d.memberId} (${d.verdict}, ${d.score.toFixed(2)}, ${d.direction} the consensus)`).join('; ')}`);
+    lines.push(
+      c.dissent.length === 0
+        ? 'Dissent: none'
+        : `Dissent: ${c.dissent.map((d) => `${d.memberId} (${d.verdict}, ${d.score.toFixed(2)}, ${d.direction} the consensus)`).join('; ')}`,
+    );
   }
-  lines.push(`Failures: ${result.failures.length === 0 ? 'none' : result.failures.map((f) => `${f.memberId} ${f.reason.kind}`).join(', ')}`);
+  lines.push(
+    `Failures: ${result.failures.length === 0 ? 'none' : result.failures.map((f) => `${f.memberId} ${f.reason.kind}`).join(', ')}`,
+  );
   lines.push(...renderRule(result.decision, result.status));
   if (result.status === 'stopped') lines.push(`Stopped: ${result.stopReason?.kind} — the verdict is NO_GO`);
-  lines.push(`Verdict: ${result.verdict}   (${result.usage.calls} calls, ~${result.usage.inputTokens + result.usage.outputTokens} tokens estimated)`);
+  lines.push(
+    `Verdict: ${result.verdict}   (${result.usage.calls} calls, ~${result.usage.inputTokens + result.usage.outputTokens} tokens estimated)`,
+  );
   return lines.join('\n');
 }
 
@@ -43,7 +63,9 @@ function renderRule(decision: DebateResult['decision'], status: DebateResult['st
       ? `calibrated (${rule.falseGoRate === undefined ? `cost of a false GO ${rule.costOfFalseGo} : ${rule.costOfMissedGo}` : `false-GO rate ${rule.falseGoRate}`}) → ${status === 'stopped' ? `NO_GO, stopped (${decision.verdict} over the partial votes)` : decision.verdict}`
       : 'mean score';
   const lines = [`Rule: ${name}${decision.probabilityGo === undefined ? '' : `; P(GO is right) ${decision.probabilityGo.toFixed(2)}`}`];
-  if (rule.rule === 'calibrated') for (const m of decision.members) lines.push(`  ${m.memberId.padEnd(18)} ${m.verdict.padEnd(6)} weight ${m.weight.toFixed(2)}: ${m.reason}`);
+  if (rule.rule === 'calibrated')
+    for (const m of decision.members)
+      lines.push(`  ${m.memberId.padEnd(18)} ${m.verdict.padEnd(6)} weight ${m.weight.toFixed(2)}: ${m.reason}`);
   for (const warning of decision.warnings) lines.push(`Warning: ${warning.message}`);
   if (decision.error !== undefined) lines.push(`The rule could not be applied: ${decision.error}; the verdict is NO_GO`);
   return lines;
@@ -59,8 +81,11 @@ export function renderReport(report: VerificationReport): string {
 
 /** The panel's lenses. */
 export function renderPanel(verdict: PanelVerdict): string {
-  const lines = [`Panel (quorum ${verdict.quorum} of ${verdict.lenses.length}, any veto blocks): ${verdict.status.toUpperCase()} with ${verdict.approvals} approval${verdict.approvals === 1 ? '' : 's'}`];
-  for (const lens of verdict.lenses) lines.push(`  ${lens.lens.padEnd(13)} ${lens.decision}${lens.decision === 'approve' ? '' : `: ${lens.reasons.join('; ')}`}`);
+  const lines = [
+    `Panel (quorum ${verdict.quorum} of ${verdict.lenses.length}, any veto blocks): ${verdict.status.toUpperCase()} with ${verdict.approvals} approval${verdict.approvals === 1 ? '' : 's'}`,
+  ];
+  for (const lens of verdict.lenses)
+    lines.push(`  ${lens.lens.padEnd(13)} ${lens.decision}${lens.decision === 'approve' ? '' : `: ${lens.reasons.join('; ')}`}`);
   return lines.join('\n');
 }
 
@@ -69,7 +94,12 @@ export function renderPanel(verdict: PanelVerdict): string {
  * statements (ADR 0022): only an approved GO says "may be acted on"; a sound PIVOT or NO_GO says
  * "not a GO: do not act" beside what the checks proved.
  */
-export function actAnswer(answer: { readonly approved: boolean; readonly mayAct: boolean; readonly verdict: Verdict; readonly escalated?: boolean }): string {
+export function actAnswer(answer: {
+  readonly approved: boolean;
+  readonly mayAct: boolean;
+  readonly verdict: Verdict;
+  readonly escalated?: boolean;
+}): string {
   if (answer.escalated === true) return 'ESCALATED: a person must decide; do not act';
   if (answer.mayAct) return 'GO and APPROVED: the decision may be acted on';
   if (answer.approved) return `the record is sound, but the verdict is ${answer.verdict}: not a GO: do not act`;
@@ -84,7 +114,9 @@ export function renderEmission(gate: EmissionDecision, tier: string, verificatio
   if (gate.route === 'verifier' && verification === undefined) lines.push(renderReport(gate.report), '');
   if (gate.route === 'refused') lines.push(`Refused: ${gate.reason}`);
   const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
-  lines.push(`Emission gate (${tier}): ${actAnswer({ approved: gate.approved, mayAct: gate.mayAct, verdict: gate.consensusVerdict, escalated })}`);
+  lines.push(
+    `Emission gate (${tier}): ${actAnswer({ approved: gate.approved, mayAct: gate.mayAct, verdict: gate.consensusVerdict, escalated })}`,
+  );
   return lines.join('\n');
 }
 
@@ -93,18 +125,23 @@ export function renderMeeting(meeting: MeetingResult, question: string, adr?: Ad
   const lines = [`${label}: "${question}"`];
   const rounds = meeting.record.rounds.filter((round) => round.round > 0);
   const adversarial = rounds.filter((round) => round.adversarial).length;
-  lines.push(`  outcome: ${meeting.outcome}, stopped: ${meeting.stopReason.kind}; isolated prep round + ${rounds.length} meeting rounds (${adversarial} adversarial)`);
+  lines.push(
+    `  outcome: ${meeting.outcome}, stopped: ${meeting.stopReason.kind}; isolated prep round + ${rounds.length} meeting rounds (${adversarial} adversarial)`,
+  );
   const lastCuration = rounds.at(-1)?.curation;
   if (lastCuration?.by === 'facilitator') lines.push(`  facilitator, last round: ${lastCuration.summary}`);
   for (const warning of meeting.warnings) lines.push(`  warning: ${warning.message}`);
   if (meeting.synthesis) {
     const { decision, dissent } = meeting.synthesis;
     lines.push(`  decision: ${decision.title} (${decision.status}), confidence ${meeting.synthesis.confidence.toFixed(2)}`);
-    lines.push(`  minority report: ${dissent.present ? dissent.dissenters.map((d) => `${d.name} (${d.role}) prefers ${d.preferredOption}`).join('; ') : dissent.statement}`);
+    lines.push(
+      `  minority report: ${dissent.present ? dissent.dissenters.map((d) => `${d.name} (${d.role}) prefers ${d.preferredOption}`).join('; ') : dissent.statement}`,
+    );
   } else {
     lines.push('  decision: none (fail-closed: only a decided meeting carries a decision)');
   }
-  if (adr !== undefined) lines.push(`  ADR draft: "${adr.title}", Status: proposed (needs an explicit approval to be numbered and accepted)`);
+  if (adr !== undefined)
+    lines.push(`  ADR draft: "${adr.title}", Status: proposed (needs an explicit approval to be numbered and accepted)`);
   return lines.join('\n');
 }
 
@@ -132,6 +169,9 @@ export function renderEvidence(evidence: RunEvidence): string {
     lines.push(`  ${a.taskId} #${a.attempt}: ${a.decision}${failed.length === 0 ? '' : ` (failed: ${failed.join(', ')})`}`);
   }
   const last = evidence.timeline.at(-1);
-  if (last !== undefined) lines.push(`last step: ${last.state}${last.taskId === undefined ? '' : ` ${last.taskId}`}${last.detail === undefined ? '' : ` ${last.detail}`}`);
+  if (last !== undefined)
+    lines.push(
+      `last step: ${last.state}${last.taskId === undefined ? '' : ` ${last.taskId}`}${last.detail === undefined ? '' : ` ${last.detail}`}`,
+    );
   return lines.join('\n');
 }

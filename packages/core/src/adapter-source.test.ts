@@ -28,7 +28,13 @@ describe('bindAdapter', () => {
       calls = 0;
       run() {
         this.calls += 1;
-        return Promise.resolve({ ok: true as const, text: String(this.calls), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, modelId: 'c' });
+        return Promise.resolve({
+          ok: true as const,
+          text: String(this.calls),
+          usage: { inputTokens: 0, outputTokens: 0 },
+          latencyMs: 0,
+          modelId: 'c',
+        });
       }
     }
     const counter = new Counter();
@@ -42,9 +48,17 @@ describe('bindAdapter', () => {
     const cases: [AdapterSource, string][] = [
       [{}, 'no adapter serves "acme:m"'],
       [() => ({ unbound: 'set ACME_API_KEY' }), 'set ACME_API_KEY'],
-      [() => { throw new Error('lookup broke'); }, 'resolving the adapter threw: lookup broke'],
+      [
+        () => {
+          throw new Error('lookup broke');
+        },
+        'resolving the adapter threw: lookup broke',
+      ],
       [throwingProxy({}), 'resolving the adapter threw'],
-      [{ acme: { specificationVersion: 'v2', id: 'x', run: () => Promise.resolve() } as unknown as ModelAdapter }, 'does not implement specificationVersion "v1"'],
+      [
+        { acme: { specificationVersion: 'v2', id: 'x', run: () => Promise.resolve() } as unknown as ModelAdapter },
+        'does not implement specificationVersion "v1"',
+      ],
       [{ acme: { specificationVersion: 'v1', id: 7, run: () => Promise.resolve() } as unknown as ModelAdapter }, 'has no string id'],
       [{ acme: { specificationVersion: 'v1', id: 'x' } as unknown as ModelAdapter }, 'has no run function'],
       [{ acme: 'not an adapter' as unknown as ModelAdapter }, 'does not implement specificationVersion "v1"'],

@@ -13,9 +13,7 @@ export interface UnboundModel {
  * reference winning. A function may answer `{ unbound: reason }` to say why it cannot serve a
  * model; the member then fails with that reason.
  */
-export type AdapterSource =
-  | Readonly<Record<string, ModelAdapter>>
-  | ((modelRef: string) => ModelAdapter | UnboundModel | undefined);
+export type AdapterSource = Readonly<Record<string, ModelAdapter>> | ((modelRef: string) => ModelAdapter | UnboundModel | undefined);
 
 /** The adapter for a model reference, the reason it cannot be served, or `undefined` when nothing knows it. May throw: engines call `bindAdapter`. */
 export function resolveAdapter(source: AdapterSource, modelRef: string): ModelAdapter | UnboundModel | undefined {
@@ -48,7 +46,8 @@ export function bindAdapter(source: AdapterSource, modelRef: string): BoundAdapt
   } catch (thrown) {
     return { ok: false, message: `resolving the adapter threw: ${errorMessage(thrown)}` };
   }
-  if (found === undefined) return { ok: false, message: `no adapter serves "${modelRef}"; pass one in adapters under "${modelRef}" or its provider name` };
+  if (found === undefined)
+    return { ok: false, message: `no adapter serves "${modelRef}"; pass one in adapters under "${modelRef}" or its provider name` };
   return readAdapter(found, `the adapter for "${modelRef}"`);
 }
 
@@ -85,7 +84,8 @@ export function readAdapter(found: unknown, what: string): BoundAdapter {
   const adapter: ModelAdapter = Object.freeze({
     specificationVersion: 'v1' as const,
     id,
-    run: (request: ModelRequest, options: ModelRunOptions) => Reflect.apply(run, found, [request, options]) as ReturnType<ModelAdapter['run']>,
+    run: (request: ModelRequest, options: ModelRunOptions) =>
+      Reflect.apply(run, found, [request, options]) as ReturnType<ModelAdapter['run']>,
   });
   readAdapters.add(adapter);
   return { ok: true, adapter };

@@ -68,7 +68,14 @@ describe('CallGovernor and failed calls', () => {
     const refused: ModelAdapter = {
       specificationVersion: 'v1',
       id: 'test',
-      run: () => Promise.resolve({ ok: false, failure: { kind: 'refused', message: 'no' }, retryable: false, latencyMs: 0, usage: { inputTokens: 70, outputTokens: 30 } }),
+      run: () =>
+        Promise.resolve({
+          ok: false,
+          failure: { kind: 'refused', message: 'no' },
+          retryable: false,
+          latencyMs: 0,
+          usage: { inputTokens: 70, outputTokens: 30 },
+        }),
     };
     governor.claim();
     const result = await governor.run(refused, request, 'refused');

@@ -107,7 +107,8 @@ export class CallGovernor {
    * the run as aborted: the call becomes an `aborted` failure and no further call starts.
    */
   async run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult> {
-    const call = (): Promise<ModelRunResult> => guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+    const call = (): Promise<ModelRunResult> =>
+      guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
     // Without a step runner the call runs as it always did: no step closure on the hot path.
     const result = this.#options.runStep === undefined ? await call() : await this.#runStep(this.#options.runStep, step, call);
     this.#spend(result.usage);

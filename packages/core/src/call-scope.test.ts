@@ -5,7 +5,12 @@ import { createCallScope, deadlineFailure } from './call-scope.js';
 import { withCallSignal } from './call-signal.js';
 
 const ok: ModelRunResult = { ok: true, text: 'hi', usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 0, modelId: 'answered' };
-const busy: ModelRunResult = { ok: false, failure: { kind: 'provider_error', status: 503, message: 'busy' }, retryable: true, latencyMs: 0 };
+const busy: ModelRunResult = {
+  ok: false,
+  failure: { kind: 'provider_error', status: 503, message: 'busy' },
+  retryable: true,
+  latencyMs: 0,
+};
 
 /** An attempt function that answers from a list (repeating its last entry) and counts its calls. */
 function answering(results: readonly ModelRunResult[]) {
@@ -51,7 +56,10 @@ describe('createCallScope', () => {
     expect(scope.signal.aborted).toBe(true);
     expect(scope.timedOut).toBe(true);
     expect(scope.callerAborted).toBe(false);
-    expect(scope.stopFailure()).toEqual({ failure: { kind: 'timeout', timeoutMs: 250, message: 'no answer within 250 ms' }, retryable: true });
+    expect(scope.stopFailure()).toEqual({
+      failure: { kind: 'timeout', timeoutMs: 250, message: 'no answer within 250 ms' },
+      retryable: true,
+    });
     expect(scope.stopFailure()).toEqual(deadlineFailure(250));
   });
 
@@ -76,7 +84,12 @@ describe('createCallScope', () => {
     // An abort() without a reason still has one (a DOMException); a reason of undefined needs a signal that reports none.
     caller.abort();
     expect(scope.stopFailure()?.failure).toMatchObject({ kind: 'aborted' });
-    const silent = { aborted: true, reason: undefined, addEventListener: () => undefined, removeEventListener: () => undefined } as unknown as AbortSignal;
+    const silent = {
+      aborted: true,
+      reason: undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    } as unknown as AbortSignal;
     expect(createCallScope({ clock: manualClock(), signal: silent }).stopFailure()).toEqual({
       failure: { kind: 'aborted', message: 'aborted by the caller' },
       retryable: false,
@@ -177,7 +190,13 @@ describe('CallScope.retry', () => {
     const pending = scope.retry(attempts.attempt, { policy });
     await clock.advanceAsync(10);
     caller.abort(new Error('cancelled'));
-    expect(await pending).toEqual({ ok: false, failure: { kind: 'aborted', message: 'cancelled' }, retryable: false, latencyMs: 10, modelId: 'm' });
+    expect(await pending).toEqual({
+      ok: false,
+      failure: { kind: 'aborted', message: 'cancelled' },
+      retryable: false,
+      latencyMs: 10,
+      modelId: 'm',
+    });
     expect(attempts.calls()).toBe(1);
   });
 
@@ -197,9 +216,15 @@ describe('CallScope under a call signal (safeRun’s)', () => {
    * A scope created as an adapter creates it inside safeRun: while `withCallSignal` hands it a
    * signal for one call that fires at `signalTimeoutMs` on `signalClock`.
    */
-  function scopeUnder(signalClock: ReturnType<typeof manualClock>, signalTimeoutMs: number, options: Parameters<typeof createCallScope>[0] = {}) {
+  function scopeUnder(
+    signalClock: ReturnType<typeof manualClock>,
+    signalTimeoutMs: number,
+    options: Parameters<typeof createCallScope>[0] = {},
+  ) {
     const caller = new AbortController();
-    const scope = withCallSignal(caller.signal, signalTimeoutMs, signalClock, () => createCallScope({ clock: signalClock, ...options, signal: caller.signal }));
+    const scope = withCallSignal(caller.signal, signalTimeoutMs, signalClock, () =>
+      createCallScope({ clock: signalClock, ...options, signal: caller.signal }),
+    );
     return { caller, scope };
   }
 
@@ -256,13 +281,21 @@ describe('CallScope under a call signal (safeRun’s)', () => {
       () =>
         new Promise<ModelRunResult>((resolve) => {
           seen = scope.requestSignal().signal;
-          seen.addEventListener('abort', () => resolve({ ok: false, failure: { kind: 'aborted', message: 'the request was aborted' }, retryable: false, latencyMs: 0 }));
+          seen.addEventListener('abort', () =>
+            resolve({ ok: false, failure: { kind: 'aborted', message: 'the request was aborted' }, retryable: false, latencyMs: 0 }),
+          );
         }),
       { attemptsEndOnStop: true },
     );
     expect(seen).toBe(caller.signal);
     caller.abort(new Error('user pressed stop'));
-    expect(await pending).toEqual({ ok: false, failure: { kind: 'aborted', message: 'user pressed stop' }, retryable: false, latencyMs: 0, modelId: 'm' });
+    expect(await pending).toEqual({
+      ok: false,
+      failure: { kind: 'aborted', message: 'user pressed stop' },
+      retryable: false,
+      latencyMs: 0,
+      modelId: 'm',
+    });
   });
 
   it('stops reading the caller’s signal once disposed', () => {

@@ -288,7 +288,8 @@ class Scope implements CallScope {
   async retry(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options: CallScopeRetryOptions = {}): Promise<ModelRunResult> {
     const guarded =
       options.attemptsEndOnStop === true
-        ? (attemptNumber: number): Promise<ModelRunResult> => (this.poll() ? Promise.resolve(this.fail(this.stoppedWhy())) : attempt(attemptNumber))
+        ? (attemptNumber: number): Promise<ModelRunResult> =>
+            this.poll() ? Promise.resolve(this.fail(this.stoppedWhy())) : attempt(attemptNumber)
         : (attemptNumber: number): Promise<ModelRunResult> => this.untilStopped(attempt(attemptNumber), (why) => this.fail(why));
     const first = await guarded(1);
     // Most calls answer at once: the loop and its options are only built for a retry.

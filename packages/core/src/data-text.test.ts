@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { dataPathLocator } from './data-text.js';
 
 describe('dataPathLocator', () => {
-  const json = ['{', '  "format": "conclave.run-record",', '  "decision": {', '    "id": "d1",', '    "votes": [1, 2]', '  }', '}', ''].join('\n');
+  const json = [
+    '{',
+    '  "format": "conclave.run-record",',
+    '  "decision": {',
+    '    "id": "d1",',
+    '    "votes": [1, 2]',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
 
   it('points at the key of a field, or at the deepest part of a missing path that exists', () => {
     const locate = dataPathLocator(json);

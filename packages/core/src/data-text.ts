@@ -41,7 +41,17 @@ export function parseDataText<T, I extends { readonly path: DataPath }>(
   // Counting bytes is linear; skip it when the length alone decides (UTF-8 is 1 to 3 bytes per unit).
   const bytes = text.length > MAX_INPUT_BYTES || text.length * 3 <= MAX_INPUT_BYTES ? text.length : utf8ByteLength(text);
   if (bytes > MAX_INPUT_BYTES) {
-    return err([{ code: 'too_large', path: [], message: `the text is ${formatByteSize(bytes)}, over the limit of ${formatByteSize(MAX_INPUT_BYTES)}`, fix: 'shorten it or split it: a real board, brief or spec is well under 1 MiB', ...where, line: 1, column: 1 }]);
+    return err([
+      {
+        code: 'too_large',
+        path: [],
+        message: `the text is ${formatByteSize(bytes)}, over the limit of ${formatByteSize(MAX_INPUT_BYTES)}`,
+        fix: 'shorten it or split it: a real board, brief or spec is well under 1 MiB',
+        ...where,
+        line: 1,
+        column: 1,
+      },
+    ]);
   }
   // The YAML composer recurses once per level and overflows the stack past ~700 levels, so depth
   // is measured first on the parser's flat token stream.
@@ -57,7 +67,10 @@ export function parseDataText<T, I extends { readonly path: DataPath }>(
           code: 'syntax',
           path: [],
           message: error.message.split('\n')[0] ?? error.message,
-          fix: error.code === 'DUPLICATE_KEY' ? 'remove or rename the repeated key' : 'fix the YAML syntax at this position (indentation, quotes, colons)',
+          fix:
+            error.code === 'DUPLICATE_KEY'
+              ? 'remove or rename the repeated key'
+              : 'fix the YAML syntax at this position (indentation, quotes, colons)',
           ...where,
           line: position.line,
           column: position.col,
@@ -101,7 +114,12 @@ export function dataPathLocator(text: string): (path: DataPath) => { line?: numb
   };
 }
 
-function aliasIssue(doc: Document, lineCounter: LineCounter, thrown: unknown, where: { file?: string }): SyntaxIssue | (LimitIssue & TextPosition) {
+function aliasIssue(
+  doc: Document,
+  lineCounter: LineCounter,
+  thrown: unknown,
+  where: { file?: string },
+): SyntaxIssue | (LimitIssue & TextPosition) {
   let offset: number | undefined;
   visit(doc, {
     Alias(_key, node) {
@@ -114,9 +132,19 @@ function aliasIssue(doc: Document, lineCounter: LineCounter, thrown: unknown, wh
   const at = { path: [], ...where, line, column: col };
   if (/excessive alias/i.test(reason)) {
     const message = `YAML aliases here expand past the limit of ${MAX_YAML_ALIAS_EXPANSION.toLocaleString('en-US')} (an alias bomb?)`;
-    return { code: 'too_many_aliases', message, fix: 'write the repeated data out, or use fewer aliases of lists that hold aliases', ...at };
+    return {
+      code: 'too_many_aliases',
+      message,
+      fix: 'write the repeated data out, or use fewer aliases of lists that hold aliases',
+      ...at,
+    };
   }
-  return { code: 'syntax', message: `a YAML alias cannot be resolved: ${reason}`, fix: 'define the anchor (&name) before any alias (*name) that uses it', ...at };
+  return {
+    code: 'syntax',
+    message: `a YAML alias cannot be resolved: ${reason}`,
+    fix: 'define the anchor (&name) before any alias (*name) that uses it',
+    ...at,
+  };
 }
 
 /** The line and column of the deepest node on `path` that exists in the document. */

@@ -1,12 +1,6 @@
 import type { DataPath } from './data-path.js';
 import { describePlainDataRefusal, toPlainData } from './plain-data.js';
-import {
-  MAX_INPUT_VALUES,
-  MAX_LIST_ENTRIES,
-  MAX_NESTING_DEPTH,
-  MAX_STRING_LENGTH,
-  type InputLimitCode,
-} from './input-limits.js';
+import { MAX_INPUT_VALUES, MAX_LIST_ENTRIES, MAX_NESTING_DEPTH, MAX_STRING_LENGTH, type InputLimitCode } from './input-limits.js';
 
 /** A piece of input beyond one of the limits: which, where (path) and what to do about it. */
 export interface LimitIssue {
@@ -26,7 +20,9 @@ export interface LimitIssue {
  * const input = readBoundedInput(userObject);
  * if (!input.ok) return err(input.issues);
  */
-export function readBoundedInput(data: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: LimitIssue[] } {
+export function readBoundedInput(
+  data: unknown,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: LimitIssue[] } {
   const copied = toPlainData(data);
   if (!copied.ok) {
     if (copied.reason.kind === 'too_large') {
@@ -38,7 +34,17 @@ export function readBoundedInput(data: unknown): { readonly ok: true; readonly v
         // Read differently the second time: the copy's refusal below says enough.
       }
     }
-    return { ok: false, issues: [{ code: copied.reason.kind === 'too_large' ? 'too_large' : 'unreadable', path: [], message: `the data cannot be read as plain data: ${describePlainDataRefusal(copied.reason)}`, fix: 'pass plain data: objects, arrays, strings, numbers, booleans and null (parsed YAML or JSON is always fine)' }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          code: copied.reason.kind === 'too_large' ? 'too_large' : 'unreadable',
+          path: [],
+          message: `the data cannot be read as plain data: ${describePlainDataRefusal(copied.reason)}`,
+          fix: 'pass plain data: objects, arrays, strings, numbers, booleans and null (parsed YAML or JSON is always fine)',
+        },
+      ],
+    };
   }
   const issues = checkInputBounds(copied.value);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: copied.value };
@@ -112,7 +118,12 @@ export function checkInputBounds(data: unknown): LimitIssue[] {
 
 /** The issue for a list or map nested past `MAX_NESTING_DEPTH`, at `path`. */
 export function tooDeepIssue(path: DataPath): LimitIssue {
-  return { code: 'too_deep', path, message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of lists and maps)`, fix: 'flatten the data: a board, brief or spec needs only a few levels' };
+  return {
+    code: 'too_deep',
+    path,
+    message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of lists and maps)`,
+    fix: 'flatten the data: a board, brief or spec needs only a few levels',
+  };
 }
 
 function tooLong(path: DataPath, length: number, what: string): LimitIssue {

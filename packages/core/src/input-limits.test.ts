@@ -44,7 +44,9 @@ describe('checkInputBounds', () => {
   });
 
   it('refuses an over-long key at the map holding it', () => {
-    expect(checkInputBounds({ a: { ['k'.repeat(MAX_STRING_LENGTH + 1)]: 1 } })).toEqual([expect.objectContaining({ code: 'too_long', path: ['a'] })]);
+    expect(checkInputBounds({ a: { ['k'.repeat(MAX_STRING_LENGTH + 1)]: 1 } })).toEqual([
+      expect.objectContaining({ code: 'too_long', path: ['a'] }),
+    ]);
   });
 
   it(`passes ${MAX_NESTING_DEPTH} levels of nesting and refuses one more, at the list that goes too deep`, () => {
@@ -63,7 +65,9 @@ describe('checkInputBounds', () => {
 
   it(`passes ${MAX_LIST_ENTRIES} entries in a list and refuses one more`, () => {
     expect(checkInputBounds({ facts: Array.from({ length: MAX_LIST_ENTRIES }, () => 1) })).toEqual([]);
-    expect(checkInputBounds({ facts: Array.from({ length: MAX_LIST_ENTRIES + 1 }, () => 1) })).toEqual([expect.objectContaining({ code: 'too_many', path: ['facts'] })]);
+    expect(checkInputBounds({ facts: Array.from({ length: MAX_LIST_ENTRIES + 1 }, () => 1) })).toEqual([
+      expect.objectContaining({ code: 'too_many', path: ['facts'] }),
+    ]);
   });
 
   it('refuses data that shares one list so often that it holds too many values', () => {
@@ -96,12 +100,19 @@ describe('checkInputBounds', () => {
 describe('parseDataText limits', () => {
   it('makes a YAML alias bomb a located issue with a fix, never a throw', () => {
     const result = load(BOMB);
-    expect(result.isErr() && result.error).toEqual([expect.objectContaining({ code: 'too_many_aliases', file: 'in.yaml', line: 2, column: 8 })]);
+    expect(result.isErr() && result.error).toEqual([
+      expect.objectContaining({ code: 'too_many_aliases', file: 'in.yaml', line: 2, column: 8 }),
+    ]);
     expect(result.isErr() && result.error[0]?.fix).toMatch(/write the repeated data out/);
   });
 
   it('lets a board reuse an anchor for 256 members', () => {
-    const text = ['defaults: &m { model: "offline:a", weight: 1 }', 'members:', ...Array.from({ length: 256 }, (_, i) => `  - { id: m${i}, settings: *m }`), ''].join('\n');
+    const text = [
+      'defaults: &m { model: "offline:a", weight: 1 }',
+      'members:',
+      ...Array.from({ length: 256 }, (_, i) => `  - { id: m${i}, settings: *m }`),
+      '',
+    ].join('\n');
     expect(load(text).isOk()).toBe(true);
   });
 
@@ -119,17 +130,32 @@ describe('parseDataText limits', () => {
   it('points at the list that goes too deep', () => {
     const text = ['ok: 1', `deep: ${'['.repeat(MAX_NESTING_DEPTH)}${']'.repeat(MAX_NESTING_DEPTH)}`, ''].join('\n');
     // The root map is one level, so the list at column 7 is the 2nd and the 64th is at column 69.
-    expect(load(text).isErr() && load(text)._unsafeUnwrapErr()).toEqual([expect.objectContaining({ code: 'too_deep', line: 2, column: 7 + MAX_NESTING_DEPTH - 1 })]);
+    expect(load(text).isErr() && load(text)._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({ code: 'too_deep', line: 2, column: 7 + MAX_NESTING_DEPTH - 1 }),
+    ]);
   });
 
   it('refuses text over the size limit before parsing it, and counts UTF-8 bytes', () => {
     expect(utf8ByteLength('aé€😀')).toBe(1 + 2 + 3 + 4);
     const big = `a: "${'x'.repeat(MAX_INPUT_BYTES)}"`;
-    expect(load(big)._unsafeUnwrapErr()).toEqual([expect.objectContaining({ code: 'too_large', line: 1, column: 1, message: expect.stringContaining('over the limit of 8 MiB') as unknown })]);
+    expect(load(big)._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({
+        code: 'too_large',
+        line: 1,
+        column: 1,
+        message: expect.stringContaining('over the limit of 8 MiB') as unknown,
+      }),
+    ]);
     // Three-byte characters: under the limit in length, over it in bytes.
     const wide = `a: "${'€'.repeat(MAX_INPUT_BYTES / 3 + 1)}"`;
     expect(load(wide)._unsafeUnwrapErr()[0]?.code).toBe('too_large');
-    expect([MAX_INPUT_BYTES, MAX_INPUT_BYTES + 1, 50_000_000, 1536, 300].map(formatByteSize)).toEqual(['8 MiB', '8,388,609 bytes', '47.7 MiB', '1.5 KiB', '300 bytes']);
+    expect([MAX_INPUT_BYTES, MAX_INPUT_BYTES + 1, 50_000_000, 1536, 300].map(formatByteSize)).toEqual([
+      '8 MiB',
+      '8,388,609 bytes',
+      '47.7 MiB',
+      '1.5 KiB',
+      '300 bytes',
+    ]);
   });
 });
 
@@ -137,12 +163,23 @@ describe('parseJsonText depth', () => {
   it(`reads JSON ${MAX_NESTING_DEPTH} deep and locates the bracket one level deeper, strings skipped`, () => {
     expect(parseJsonText(`${'['.repeat(MAX_NESTING_DEPTH)}"[[[\\"[["${']'.repeat(MAX_NESTING_DEPTH)}`).ok).toBe(true);
     const deep = parseJsonText(`\n  ${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    expect(deep).toEqual({ ok: false, error: { code: 'too_deep', line: 2, column: 3 + MAX_NESTING_DEPTH, offset: 3 + MAX_NESTING_DEPTH, message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } });
+    expect(deep).toEqual({
+      ok: false,
+      error: {
+        code: 'too_deep',
+        line: 2,
+        column: 3 + MAX_NESTING_DEPTH,
+        offset: 3 + MAX_NESTING_DEPTH,
+        message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`,
+      },
+    });
   });
 });
 
 describe('parseDataText aliases', () => {
   it('makes an alias without its anchor a located syntax issue, never a throw', () => {
-    expect(load('a: 1\nb: *missing\n')._unsafeUnwrapErr()).toEqual([expect.objectContaining({ code: 'syntax', line: 2, column: 4, fix: expect.stringContaining('define the anchor') as unknown })]);
+    expect(load('a: 1\nb: *missing\n')._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({ code: 'syntax', line: 2, column: 4, fix: expect.stringContaining('define the anchor') as unknown }),
+    ]);
   });
 });

@@ -51,7 +51,10 @@ export type InputLimitCode = 'too_large' | 'too_deep' | 'too_long' | 'too_many' 
  * hide the difference from a round size (one byte over 8 MiB is `8,388,609 bytes`, not `8.0 MiB`).
  */
 export function formatByteSize(bytes: number): string {
-  for (const [unit, size] of [['MiB', 1024 * 1024], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['MiB', 1024 * 1024],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes < size) continue;
     const value = bytes / size;
     if (Number.isInteger(value)) return `${value} ${unit}`;

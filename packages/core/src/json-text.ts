@@ -26,7 +26,15 @@ export function parseJsonText(text: string): JsonTextResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const tooDeep = jsonNestingOverflow(source);
   if (tooDeep !== undefined) {
-    return { ok: false, error: { ...lineColumn(source, tooDeep), offset: tooDeep, code: 'too_deep', message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)` } };
+    return {
+      ok: false,
+      error: {
+        ...lineColumn(source, tooDeep),
+        offset: tooDeep,
+        code: 'too_deep',
+        message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`,
+      },
+    };
   }
   try {
     return { ok: true, value: JSON.parse(source) as unknown };
@@ -35,7 +43,12 @@ export function parseJsonText(text: string): JsonTextResult {
     parse(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     const offset = first?.offset ?? 0;
-    const message = first === undefined ? (thrown instanceof Error ? thrown.message : String(thrown)) : trailingComma(source, offset) ?? describe(printParseErrorCode(first.error));
+    const message =
+      first === undefined
+        ? thrown instanceof Error
+          ? thrown.message
+          : String(thrown)
+        : (trailingComma(source, offset) ?? describe(printParseErrorCode(first.error)));
     return { ok: false, error: { ...lineColumn(source, offset), offset, message } };
   }
 }
@@ -56,7 +69,8 @@ function jsonNestingOverflow(text: string): number | undefined {
   for (let i = 0; i < text.length; i += 1) {
     const char = text.charCodeAt(i);
     if (inString) {
-      if (char === 0x5c) i += 1; // a backslash escapes the next character, a quote included
+      if (char === 0x5c)
+        i += 1; // a backslash escapes the next character, a quote included
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x5b || char === 0x7b) {

@@ -104,7 +104,8 @@ describe('toPlainData', () => {
   });
 
   it('refuses a proxy that claims an absurd or broken array length without iterating it', () => {
-    const claims = (length: unknown) => new Proxy([], { get: (target, key) => (key === 'length' ? length : (Reflect.get(target, key) as unknown)) });
+    const claims = (length: unknown) =>
+      new Proxy([], { get: (target, key) => (key === 'length' ? length : (Reflect.get(target, key) as unknown)) });
     expect(refusal(toPlainData(claims(2 ** 32 - 1)))).toMatchObject({ kind: 'too_large' });
     expect(refusal(toPlainData(claims('3')))).toMatchObject({ kind: 'not_data' });
     expect(refusal(toPlainData(claims(-1)))).toMatchObject({ kind: 'not_data' });
@@ -112,30 +113,47 @@ describe('toPlainData', () => {
 
   it('turns every throwing getter and trap into a refusal at its path, at any depth', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 6 }), fc.constantFrom(...HOSTILE_WAYS), (base, path, way) => {
-        const value = plant(base, path, hostileObject({ field: 1 }, way, 'field'));
-        let copied: PlainDataResult | undefined;
-        expect(() => {
-          copied = toPlainData(value);
-        }).not.toThrow();
-        expect(copied?.ok).toBe(false);
-        expect(refusal(copied!)).toMatchObject({ kind: 'threw' });
-        // The path names where: the planted object, or its throwing field.
-        const named = refusal(copied!)?.path ?? '';
-        const at = path.length === 0 ? '(root)' : path.join('.');
-        expect(way === 'getter' ? [path.length === 0 ? 'field' : `${at}.field`] : [at]).toContain(named);
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.array(fc.string({ maxLength: 4 }), { maxLength: 6 }),
+        fc.constantFrom(...HOSTILE_WAYS),
+        (base, path, way) => {
+          const value = plant(base, path, hostileObject({ field: 1 }, way, 'field'));
+          let copied: PlainDataResult | undefined;
+          expect(() => {
+            copied = toPlainData(value);
+          }).not.toThrow();
+          expect(copied?.ok).toBe(false);
+          expect(refusal(copied!)).toMatchObject({ kind: 'threw' });
+          // The path names where: the planted object, or its throwing field.
+          const named = refusal(copied!)?.path ?? '';
+          const at = path.length === 0 ? '(root)' : path.join('.');
+          expect(way === 'getter' ? [path.length === 0 ? 'field' : `${at}.field`] : [at]).toContain(named);
+        },
+      ),
     );
   });
 
   it('never throws, whatever it is given', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withBoxedValues: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (value) => {
-        expect(() => toPlainData(value)).not.toThrow();
-        expect(() => toPlainData(throwingProxy({ value }))).not.toThrow();
-        expect(() => toPlainData(revokedProxy({ value }))).not.toThrow();
-        expect(() => toPlainData(withThrowingGetter({ value }, 'value'))).not.toThrow();
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withBoxedValues: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withTypedArray: true,
+          withSparseArray: true,
+        }),
+        (value) => {
+          expect(() => toPlainData(value)).not.toThrow();
+          expect(() => toPlainData(throwingProxy({ value }))).not.toThrow();
+          expect(() => toPlainData(revokedProxy({ value }))).not.toThrow();
+          expect(() => toPlainData(withThrowingGetter({ value }, 'value'))).not.toThrow();
+        },
+      ),
     );
   });
 });

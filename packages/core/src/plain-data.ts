@@ -95,7 +95,8 @@ class Walk {
     if (this.#nodes > this.limits.maxNodes) this.#refuse('too_large', `more than ${this.limits.maxNodes} values`);
     switch (typeof value) {
       case 'string':
-        if (value.length > this.limits.maxStringLength) this.#refuse('too_large', `a string of ${value.length} characters, more than ${this.limits.maxStringLength}`);
+        if (value.length > this.limits.maxStringLength)
+          this.#refuse('too_large', `a string of ${value.length} characters, more than ${this.limits.maxStringLength}`);
         return value;
       case 'number':
       case 'boolean':
@@ -121,12 +122,13 @@ class Walk {
       if (isArray) {
         const claimed: unknown = (value as readonly unknown[]).length;
         // Only a proxy can claim a length that is not a whole number.
-        if (typeof claimed !== 'number' || !Number.isSafeInteger(claimed) || claimed < 0) this.#refuse('not_data', `an array whose length is ${String(claimed)}`);
+        if (typeof claimed !== 'number' || !Number.isSafeInteger(claimed) || claimed < 0)
+          this.#refuse('not_data', `an array whose length is ${String(claimed)}`);
         length = claimed;
-      }
-      else {
+      } else {
         const prototype: unknown = Object.getPrototypeOf(value);
-        if (prototype !== Object.prototype && prototype !== null) this.#refuse('not_data', `an instance of ${className(prototype)} is not plain data`);
+        if (prototype !== Object.prototype && prototype !== null)
+          this.#refuse('not_data', `an instance of ${className(prototype)} is not plain data`);
         keys = Object.keys(value);
       }
     } catch (thrown) {
@@ -134,14 +136,17 @@ class Walk {
       return this.#refuse('threw', `reading it threw: ${errorMessage(thrown)}`);
     }
     this.#ancestors.push(value);
-    const copied = isArray ? this.#array(value as readonly unknown[], length, depth) : this.#record(value as Record<string, unknown>, keys, depth);
+    const copied = isArray
+      ? this.#array(value as readonly unknown[], length, depth)
+      : this.#record(value as Record<string, unknown>, keys, depth);
     this.#ancestors.pop();
     return copied;
   }
 
   #array(value: readonly unknown[], length: number, depth: number): PlainData[] {
     // Checked before the loop: a proxy may claim any length without holding the elements.
-    if (length > this.limits.maxNodes - this.#nodes) this.#refuse('too_large', `an array of ${length} elements, more than ${this.limits.maxNodes} values in all`);
+    if (length > this.limits.maxNodes - this.#nodes)
+      this.#refuse('too_large', `an array of ${length} elements, more than ${this.limits.maxNodes} values in all`);
     const out = new Array<PlainData>(length);
     const path = this.#path;
     for (let i = 0; i < length; i += 1) {
@@ -163,7 +168,8 @@ class Walk {
     const path = this.#path;
     for (const key of keys) {
       path.push(key);
-      if (key.length > this.limits.maxStringLength) this.#refuse('too_large', `a key of ${key.length} characters, more than ${this.limits.maxStringLength}`);
+      if (key.length > this.limits.maxStringLength)
+        this.#refuse('too_large', `a key of ${key.length} characters, more than ${this.limits.maxStringLength}`);
       let entry: unknown;
       try {
         entry = value[key];

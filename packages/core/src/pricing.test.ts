@@ -10,7 +10,10 @@ describe('priceUsage', () => {
   });
 
   it('charges cached tokens at the input price when no cache price is given', () => {
-    expect(priceUsage({ inputTokens: 2_000_000, cachedInputTokens: 1_000_000, outputTokens: 0 }, { inputPerMillion: 1, outputPerMillion: 2 }).costUsd).toBe(2);
+    expect(
+      priceUsage({ inputTokens: 2_000_000, cachedInputTokens: 1_000_000, outputTokens: 0 }, { inputPerMillion: 1, outputPerMillion: 2 })
+        .costUsd,
+    ).toBe(2);
   });
 
   it('leaves the usage alone without a price', () => {

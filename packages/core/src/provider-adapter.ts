@@ -116,7 +116,11 @@ export function defineProviderAdapter<C = undefined>(spec: ProviderAdapterSpec<C
     const prepared = spec.prepare?.(request) ?? nothingToPrepare;
     if (!prepared.ok) return scope.fail(prepared.failure);
     // One call with its retries and, for a structured request, validation and at most one repair.
-    const result = await runStructured(request, (asked) => scope.retry(() => attempt(asked, scope, prepared.value), retryOptions), structuredRun);
+    const result = await runStructured(
+      request,
+      (asked) => scope.retry(() => attempt(asked, scope, prepared.value), retryOptions),
+      structuredRun,
+    );
     // Priced once, on the summed usage of the call and its repair; a failure's too.
     const answeredBy = result.modelId ?? model;
     const price = prices[answeredBy] ?? prices[model];
@@ -135,7 +139,10 @@ export function defineProviderAdapter<C = undefined>(spec: ProviderAdapterSpec<C
       const started = clock.now();
       let scope: CallScope | undefined;
       try {
-        const timeoutMs = spec.deadline === 'caller-first' ? (runOptions.timeoutMs ?? options.timeoutMs) : Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
+        const timeoutMs =
+          spec.deadline === 'caller-first'
+            ? (runOptions.timeoutMs ?? options.timeoutMs)
+            : Math.min(duration(runOptions.timeoutMs), duration(options.timeoutMs));
         scope = createCallScope({ signal: runOptions.signal, timeoutMs, clock, startedAt: started, modelId: model });
         return await runScoped(request, scope);
       } catch (thrown) {

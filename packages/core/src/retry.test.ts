@@ -24,7 +24,9 @@ describe('backoffDelay', () => {
 
   it('doubles from the initial delay up to the cap', () => {
     const failure: AdapterFailure = { kind: 'provider_error', status: 503, message: 'busy' };
-    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, failure, noJitter, () => 0.5))).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, failure, noJitter, () => 0.5))).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000,
+    ]);
   });
 
   it('spreads the wait by the jitter fraction around the backoff', () => {
@@ -72,7 +74,11 @@ describe('withRetries', () => {
     const clock = manualClock(0);
     const retries: number[] = [];
     const run = scripted([serverError, ok]);
-    const pending = withRetries(run.attempt, { policy: { maxRetries: 1, initialDelayMs: 100, jitter: 0 }, clock, onRetry: (info) => retries.push(info.delayMs) });
+    const pending = withRetries(run.attempt, {
+      policy: { maxRetries: 1, initialDelayMs: 100, jitter: 0 },
+      clock,
+      onRetry: (info) => retries.push(info.delayMs),
+    });
     await clock.advanceAsync(99);
     expect(run.calls()).toBe(1);
     await clock.advanceAsync(1);
@@ -99,10 +105,19 @@ describe('withRetries and usage', () => {
       latencyMs: 0,
       usage: { inputTokens: tokens, outputTokens: 1 },
     });
-    const answers: ModelRunResult[] = [billedFailure(10), { ok: false, failure: { kind: 'transport', message: 'reset' }, retryable: true, latencyMs: 0 }, billedFailure(5)];
-    const failed = await withRetries(() => Promise.resolve(answers.shift() as ModelRunResult), { policy: { initialDelayMs: 0, maxRetries: 2 } });
+    const answers: ModelRunResult[] = [
+      billedFailure(10),
+      { ok: false, failure: { kind: 'transport', message: 'reset' }, retryable: true, latencyMs: 0 },
+      billedFailure(5),
+    ];
+    const failed = await withRetries(() => Promise.resolve(answers.shift() as ModelRunResult), {
+      policy: { initialDelayMs: 0, maxRetries: 2 },
+    });
     expect(failed).toMatchObject({ ok: false, usage: { inputTokens: 15, outputTokens: 2 } });
-    const then: ModelRunResult[] = [billedFailure(10), { ok: true, text: 'ok', usage: { inputTokens: 3, outputTokens: 3 }, latencyMs: 0, modelId: 'm' }];
+    const then: ModelRunResult[] = [
+      billedFailure(10),
+      { ok: true, text: 'ok', usage: { inputTokens: 3, outputTokens: 3 }, latencyMs: 0, modelId: 'm' },
+    ];
     const success = await withRetries(() => Promise.resolve(then.shift() as ModelRunResult), { policy: { initialDelayMs: 0 } });
     expect(success).toMatchObject({ ok: true, usage: { inputTokens: 13, outputTokens: 4 } });
   });

@@ -19,7 +19,13 @@ export interface RetryPolicy {
 }
 
 /** The default retry policy: 2 retries, 500 ms doubling to at most 8 s, ±25% jitter. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({ maxRetries: 2, initialDelayMs: 500, maxDelayMs: 8_000, multiplier: 2, jitter: 0.25 });
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
+  maxRetries: 2,
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+  multiplier: 2,
+  jitter: 0.25,
+});
 
 /**
  * The wait before retry number `retry` (1-based). A provider's retry-after wins (it knows when
@@ -53,7 +59,10 @@ export interface RetryOptions {
  * the last failure, carrying the usage of every attempt the provider answered; never rejects as
  * long as `attempt` does not.
  */
-export function withRetries(attempt: (attemptNumber: number) => Promise<ModelRunResult>, options: RetryOptions = {}): Promise<ModelRunResult> {
+export function withRetries(
+  attempt: (attemptNumber: number) => Promise<ModelRunResult>,
+  options: RetryOptions = {},
+): Promise<ModelRunResult> {
   const clock = options.clock ?? systemClock;
   const signal = options.signal;
   return retryLoop(attempt, {

@@ -16,40 +16,48 @@ function shape(value: unknown, depth = 0): unknown {
   };
 }
 
-const weird = fc.oneof(
-  fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, 1.5, '3', null, true, [], {}),
-  fc.anything(),
+const weird = fc.oneof(fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, 1.5, '3', null, true, [], {}), fc.anything());
+const count = fc.oneof(
+  { weight: 8, arbitrary: fc.oneof(fc.nat(100_000), fc.double({ min: 0, max: 1e6, noNaN: true })) },
+  { weight: 1, arbitrary: weird },
 );
-const count = fc.oneof({ weight: 8, arbitrary: fc.oneof(fc.nat(100_000), fc.double({ min: 0, max: 1e6, noNaN: true })) }, { weight: 1, arbitrary: weird });
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, fc.constant(undefined), arbitrary);
 
 /** An object with `entries`, optionally without a prototype, with a symbol, an own `constructor` or `__proto__`. */
 function objectOf(entries: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unknown> {
-  return fc.tuple(entries, fc.constantFrom('plain', 'plain', 'plain', 'null-prototype', 'symbol', 'constructor', '__proto__', 'class', 'array')).map(([record, kind]) => {
-    switch (kind) {
-      case 'null-prototype':
-        return Object.assign(Object.create(null) as object, record);
-      case 'symbol':
-        return { ...record, [Symbol('s')]: 1 };
-      case 'constructor':
-        return { ...record, constructor: () => undefined };
-      case '__proto__':
-        return JSON.parse(`{"__proto__": {"a": 1}, ${JSON.stringify(record).slice(1)}`.replace(', }', '}')) as unknown;
-      case 'class':
-        return Object.assign(new (class Box {})(), record);
-      case 'array': {
-        // An array's own `length` takes only a count: assigning a generated value to it throws.
-        const { length: _length, ...rest } = record;
-        return Object.assign([], rest);
+  return fc
+    .tuple(entries, fc.constantFrom('plain', 'plain', 'plain', 'null-prototype', 'symbol', 'constructor', '__proto__', 'class', 'array'))
+    .map(([record, kind]) => {
+      switch (kind) {
+        case 'null-prototype':
+          return Object.assign(Object.create(null) as object, record);
+        case 'symbol':
+          return { ...record, [Symbol('s')]: 1 };
+        case 'constructor':
+          return { ...record, constructor: () => undefined };
+        case '__proto__':
+          return JSON.parse(`{"__proto__": {"a": 1}, ${JSON.stringify(record).slice(1)}`.replace(', }', '}')) as unknown;
+        case 'class':
+          return Object.assign(new (class Box {})(), record);
+        case 'array': {
+          // An array's own `length` takes only a count: assigning a generated value to it throws.
+          const { length: _length, ...rest } = record;
+          return Object.assign([], rest);
+        }
+        default:
+          return record;
       }
-      default:
-        return record;
-    }
-  });
+    });
 }
 
-const metadata = objectOf(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof({ weight: 6, arbitrary: objectOf(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue(), { maxKeys: 4 })) }, weird), { maxKeys: 3 }));
+const metadata = objectOf(
+  fc.dictionary(
+    fc.string({ maxLength: 6 }),
+    fc.oneof({ weight: 6, arbitrary: objectOf(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue(), { maxKeys: 4 })) }, weird),
+    { maxKeys: 3 },
+  ),
+);
 
 /** Mostly valid successes (present, absent and `undefined` optional keys, extra keys), some broken. */
 const candidate = fc
@@ -59,7 +67,13 @@ const candidate = fc
       text: fc.oneof({ weight: 9, arbitrary: fc.string() }, weird),
       value: fc.anything(),
       usage: fc.oneof(
-        { weight: 9, arbitrary: fc.record({ inputTokens: count, outputTokens: count, cachedInputTokens: maybe(count), costUsd: maybe(count), extra: fc.string() }, { requiredKeys: ['inputTokens', 'outputTokens'] }) },
+        {
+          weight: 9,
+          arbitrary: fc.record(
+            { inputTokens: count, outputTokens: count, cachedInputTokens: maybe(count), costUsd: maybe(count), extra: fc.string() },
+            { requiredKeys: ['inputTokens', 'outputTokens'] },
+          ),
+        },
         weird,
       ),
       latencyMs: count,
@@ -87,7 +101,10 @@ describe('readPlainSuccess (the fast path of parseRunResult)', () => {
           const metadata = (value as { providerMetadata?: unknown }).providerMetadata;
           if (metadata === undefined) return true;
           const isSimple = (record: unknown) =>
-            typeof record === 'object' && record !== null && Object.getPrototypeOf(record) === Object.prototype && Reflect.ownKeys(record).every((key) => typeof key === 'string' && key !== 'constructor' && key !== '__proto__');
+            typeof record === 'object' &&
+            record !== null &&
+            Object.getPrototypeOf(record) === Object.prototype &&
+            Reflect.ownKeys(record).every((key) => typeof key === 'string' && key !== 'constructor' && key !== '__proto__');
           return isSimple(metadata) && Object.values(metadata as object).every(isSimple);
         })();
         if (parsed.success && plain && simpleMetadata) expect(fast).toBeDefined();
@@ -109,7 +126,14 @@ describe('readPlainSuccess (the fast path of parseRunResult)', () => {
 
   it('leaves failures, and values whose reading throws, to the schema', () => {
     expect(readPlainSuccess({ ok: false, failure: { kind: 'aborted', message: 'x' }, retryable: false, latencyMs: 0 })).toBeUndefined();
-    const hostile = new Proxy({ ok: true }, { get: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      { ok: true },
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(() => readPlainSuccess(hostile)).toThrow('trap');
     expect(parseRunResult(hostile)).toEqual({ ok: false, issues: ['ok: reading it threw: trap'] });
   });

@@ -36,9 +36,7 @@ const failureSchema = z.discriminatedUnion('kind', [
 ]);
 
 // Kept in lock-step with the failure union: adding a kind without a schema is a compile error.
-const _everyKindHasASchema: (typeof ADAPTER_FAILURE_KINDS)[number] extends z.infer<typeof failureSchema>['kind']
-  ? true
-  : never = true;
+const _everyKindHasASchema: (typeof ADAPTER_FAILURE_KINDS)[number] extends z.infer<typeof failureSchema>['kind'] ? true : never = true;
 void _everyKindHasASchema;
 
 /** The schema `parseRunResult` applies (exported for its tests, not from the package). */
@@ -160,7 +158,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 function copyRecord(record: unknown, inner?: (value: unknown) => unknown): Record<string, unknown> | undefined {
   if (!isPlainObject(record)) return undefined;
-  if (Object.prototype.hasOwnProperty.call(record, 'constructor') || Object.prototype.hasOwnProperty.call(record, '__proto__')) return undefined;
+  if (Object.prototype.hasOwnProperty.call(record, 'constructor') || Object.prototype.hasOwnProperty.call(record, '__proto__'))
+    return undefined;
   if (Object.getOwnPropertySymbols(record).length > 0) return undefined;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {

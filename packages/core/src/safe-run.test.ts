@@ -16,7 +16,9 @@ const answer: ModelRunSuccess = {
 };
 
 /** An adapter built from a run function, remembering the options of every call. */
-function adapter(run: (request: ModelRequest, options: ModelRunOptions) => PromiseLike<unknown>): ModelAdapter & { seen: ModelRunOptions[] } {
+function adapter(
+  run: (request: ModelRequest, options: ModelRunOptions) => PromiseLike<unknown>,
+): ModelAdapter & { seen: ModelRunOptions[] } {
   const seen: ModelRunOptions[] = [];
   return {
     specificationVersion: 'v1',
@@ -238,14 +240,11 @@ describe('safeRun', () => {
 
     it('turns a thenable whose then getter throws into adapter_threw/rejected', async () => {
       const result = await safeRun(
-        adapter(
-          () =>
-            ({
-              get then(): never {
-                throw new Error('then exploded');
-              },
-            }),
-        ),
+        adapter(() => ({
+          get then(): never {
+            throw new Error('then exploded');
+          },
+        })),
         request,
         { clock: manualClock() },
       );
@@ -292,7 +291,15 @@ describe('safeRun', () => {
   });
 
   it('accepts a zero timeout: an immediate answer still wins, a slow one times out', async () => {
-    expect((await safeRun(adapter(() => Promise.resolve(answer)), request, { timeoutMs: 0 })).ok).toBe(true);
+    expect(
+      (
+        await safeRun(
+          adapter(() => Promise.resolve(answer)),
+          request,
+          { timeoutMs: 0 },
+        )
+      ).ok,
+    ).toBe(true);
     const clock = manualClock();
     const pending = safeRun(hanging(), request, { timeoutMs: 0, clock });
     await clock.advanceAsync(0);
@@ -302,7 +309,13 @@ describe('safeRun', () => {
   it("passes an adapter's own failure through with the adapter's retryable flag", async () => {
     for (const retryable of [true, false]) {
       const failing = adapter(() =>
-        Promise.resolve({ ok: false, failure: { kind: 'rate_limited', retryAfterMs: 500, message: 'slow down' }, retryable, latencyMs: 3, modelId: 'm' }),
+        Promise.resolve({
+          ok: false,
+          failure: { kind: 'rate_limited', retryAfterMs: 500, message: 'slow down' },
+          retryable,
+          latencyMs: 3,
+          modelId: 'm',
+        }),
       );
       expect(await safeRun(failing, request, { clock: manualClock() })).toEqual({
         ok: false,
@@ -346,7 +359,12 @@ describe('safeRun properties', () => {
         fc.integer({ min: 0, max: 50 }),
         async (kind, seed, timeoutMs, latencyMs) => {
           const clock = manualClock();
-          const flaky = faultyAdapter({ seed, faults: kind === 'ok' ? {} : { [kind]: 1 }, latency: { minMs: latencyMs, maxMs: latencyMs }, clock });
+          const flaky = faultyAdapter({
+            seed,
+            faults: kind === 'ok' ? {} : { [kind]: 1 },
+            latency: { minMs: latencyMs, maxMs: latencyMs },
+            clock,
+          });
           const { result, didReject } = await settle(safeRun(flaky, request, { timeoutMs, clock }), clock, 100);
 
           expect(didReject).toBe(false);
@@ -363,7 +381,8 @@ describe('safeRun properties', () => {
           else if (kind === 'garbage') expect(failure).toMatchObject({ kind: 'adapter_threw', how: 'malformed_result' });
           // A hostile answer throws when read: the one boundary (parseRunResult) makes it malformed,
           // unless the result itself is the proxy, whose `then` the promise already reads (rejected).
-          else if (kind === 'hostile') expect(failure).toMatchObject({ kind: 'adapter_threw', how: expect.stringMatching(/^(malformed_result|rejected)$/) as string });
+          else if (kind === 'hostile')
+            expect(failure).toMatchObject({ kind: 'adapter_threw', how: expect.stringMatching(/^(malformed_result|rejected)$/) as string });
           else expect(failure.kind).not.toBe('adapter_threw');
           expect(clock.pendingTimers).toBe(0);
         },

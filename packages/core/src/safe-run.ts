@@ -30,11 +30,7 @@ export interface SafeRunOptions {
  * const result = await safeRun(adapter, { messages: [{ role: 'user', content: 'Hi' }] }, { timeoutMs: 5_000 });
  * if (!result.ok) console.log(result.failure.kind);
  */
-export function safeRun(
-  adapter: ModelAdapter,
-  request: ModelRequest,
-  options: SafeRunOptions = {},
-): Promise<ModelRunResult> {
+export function safeRun(adapter: ModelAdapter, request: ModelRequest, options: SafeRunOptions = {}): Promise<ModelRunResult> {
   const outer = options.signal;
   return guardedRun(adapter, request, options.timeoutMs, options.clock, outer === undefined ? undefined : followSignal(outer));
 }

@@ -34,7 +34,11 @@ describe('extractJson', () => {
       }
       return undefined;
     };
-    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.json({ maxDepth: 2 }), fc.constantFrom('```', '```json\n', '{', '}', ' ', '\n', '[1]', '42'));
+    const piece = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.json({ maxDepth: 2 }),
+      fc.constantFrom('```', '```json\n', '{', '}', ' ', '\n', '[1]', '42'),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
         const text = pieces.join('');

@@ -44,7 +44,12 @@ describe('runStructured', () => {
   it('parses a valid reply into value and its JSON text', async () => {
     const run = scripted([reply('Sure: {"answer": 42, "extra": 1}')]);
     const result = await runStructured(structured, run.attempt, { provider: 'acme' });
-    expect(result).toEqual({ ...reply(''), text: '{"answer":42}', value: { answer: 42 }, providerMetadata: { acme: { requestId: 'Sure: {"answer": 42, "extra": 1}' }, other: { kept: true } } });
+    expect(result).toEqual({
+      ...reply(''),
+      text: '{"answer":42}',
+      value: { answer: 42 },
+      providerMetadata: { acme: { requestId: 'Sure: {"answer": 42, "extra": 1}' }, other: { kept: true } },
+    });
     expect(run.requests).toHaveLength(1);
   });
 
@@ -75,7 +80,12 @@ describe('runStructured', () => {
   });
 
   it('returns the repair call failure with the first call usage on it', async () => {
-    const timeout: ModelRunResult = { ok: false, failure: { kind: 'timeout', timeoutMs: 5, message: 'late' }, retryable: true, latencyMs: 5 };
+    const timeout: ModelRunResult = {
+      ok: false,
+      failure: { kind: 'timeout', timeoutMs: 5, message: 'late' },
+      retryable: true,
+      latencyMs: 5,
+    };
     const run = scripted([reply('nope'), timeout]);
     expect(await runStructured(structured, run.attempt, { provider: 'acme' })).toEqual({ ...timeout, usage: reply('').usage });
   });
@@ -100,13 +110,27 @@ describe('runStructured', () => {
   });
 
   it('repairs an empty answer once, and a second empty answer is empty_output with both usages', async () => {
-    const empty: ModelRunResult = { ok: false, failure: { kind: 'empty_output', message: 'only a tool call' }, retryable: false, latencyMs: 1, usage: { inputTokens: 5, outputTokens: 1 } };
+    const empty: ModelRunResult = {
+      ok: false,
+      failure: { kind: 'empty_output', message: 'only a tool call' },
+      retryable: false,
+      latencyMs: 1,
+      usage: { inputTokens: 5, outputTokens: 1 },
+    };
     const run = scripted([empty, reply('  ')]);
     const result = await runStructured(structured, run.attempt, { provider: 'acme' });
-    expect(result).toMatchObject({ ok: false, failure: { kind: 'empty_output' }, usage: { inputTokens: 15, outputTokens: 3, costUsd: 0.5 } });
+    expect(result).toMatchObject({
+      ok: false,
+      failure: { kind: 'empty_output' },
+      usage: { inputTokens: 15, outputTokens: 3, costUsd: 0.5 },
+    });
     expect(run.requests[1]?.messages[1]).toEqual({ role: 'assistant', content: '(empty reply)' });
     const fixed = scripted([empty, reply('{"answer": 2}')]);
-    expect(await runStructured(structured, fixed.attempt, { provider: 'acme' })).toMatchObject({ ok: true, value: { answer: 2 }, usage: { inputTokens: 15, outputTokens: 3 } });
+    expect(await runStructured(structured, fixed.attempt, { provider: 'acme' })).toMatchObject({
+      ok: true,
+      value: { answer: 2 },
+      usage: { inputTokens: 15, outputTokens: 3 },
+    });
   });
 
   describe('a cut-off answer', () => {
@@ -128,7 +152,10 @@ describe('runStructured', () => {
 
     it('is final when the request named its own limit, or the adapter has no default', async () => {
       for (const [request, options] of [
-        [{ ...structured, maxOutputTokens: 100 }, { provider: 'acme', defaultMaxOutputTokens: 100 }],
+        [
+          { ...structured, maxOutputTokens: 100 },
+          { provider: 'acme', defaultMaxOutputTokens: 100 },
+        ],
         [structured, { provider: 'acme' }],
       ] as const) {
         const run = scripted([cutOff, reply('{"answer": 5}')]);

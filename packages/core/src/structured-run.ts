@@ -106,7 +106,14 @@ async function askAgainLarger(
   if (request.maxOutputTokens !== undefined || base === undefined) return cutOff;
   const larger = base * TRUNCATION_RETRY_FACTOR;
   const second = withEarlierUsage(await attempt({ ...request, maxOutputTokens: larger }), cutOff.usage);
-  return judgeLast(second, format, options, 'retriedWithMaxOutputTokens', larger, `after one re-ask with a limit of ${larger} output tokens`);
+  return judgeLast(
+    second,
+    format,
+    options,
+    'retriedWithMaxOutputTokens',
+    larger,
+    `after one re-ask with a limit of ${larger} output tokens`,
+  );
 }
 
 /** The answer of a run's second (and last) call: the value, or the failure that ends the run. */

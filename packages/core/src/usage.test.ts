@@ -16,7 +16,10 @@ const usage: fc.Arbitrary<Usage> = fc.record(
 
 describe('addUsage', () => {
   it('adds the token counts', () => {
-    expect(addUsage({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 10, outputTokens: 20 })).toEqual({ inputTokens: 13, outputTokens: 24 });
+    expect(addUsage({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 10, outputTokens: 20 })).toEqual({
+      inputTokens: 13,
+      outputTokens: 24,
+    });
   });
 
   it('leaves out optional fields that neither side reports', () => {
@@ -25,12 +28,14 @@ describe('addUsage', () => {
   });
 
   it('keeps an optional field reported by one side, counting the other side as 0', () => {
-    expect(addUsage({ inputTokens: 1, outputTokens: 1, cachedInputTokens: 5 }, { inputTokens: 1, outputTokens: 1, costUsd: 0.25 })).toEqual({
-      inputTokens: 2,
-      outputTokens: 2,
-      cachedInputTokens: 5,
-      costUsd: 0.25,
-    });
+    expect(addUsage({ inputTokens: 1, outputTokens: 1, cachedInputTokens: 5 }, { inputTokens: 1, outputTokens: 1, costUsd: 0.25 })).toEqual(
+      {
+        inputTokens: 2,
+        outputTokens: 2,
+        cachedInputTokens: 5,
+        costUsd: 0.25,
+      },
+    );
   });
 
   it('has an optional field exactly when either side has it, and sums every field', () => {

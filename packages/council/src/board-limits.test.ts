@@ -19,26 +19,49 @@ const board = (sizes: readonly number[], persona = 'A careful analyst'): BoardIn
 /** The same board as YAML text, one member per line. */
 const boardText = (sizes: readonly number[], persona = 'A'): string => {
   const input = board(sizes, persona);
-  return ['id: big', 'phases:', ...input.phases.flatMap((phase) => [`  - name: ${phase.name}`, '    members:', ...phase.members.map((m) => `      - { id: ${m.id}, persona: ${m.persona}, model: offline:m }`)]), ''].join('\n');
+  return [
+    'id: big',
+    'phases:',
+    ...input.phases.flatMap((phase) => [
+      `  - name: ${phase.name}`,
+      '    members:',
+      ...phase.members.map((m) => `      - { id: ${m.id}, persona: ${m.persona}, model: offline:m }`),
+    ]),
+    '',
+  ].join('\n');
 };
 
 describe('board limits', () => {
   it(`accepts ${MAX_PHASE_MEMBERS} members in a phase and refuses one more, at that phase's members`, () => {
     expect(loadBoard(board([MAX_PHASE_MEMBERS])).isOk()).toBe(true);
     const issues = loadBoard(board([3, MAX_PHASE_MEMBERS + 1]))._unsafeUnwrapErr();
-    expect(issues).toEqual([expect.objectContaining({ code: 'too_many', path: ['phases', 1, 'members'], message: `${MAX_PHASE_MEMBERS + 1} members in one phase are too many (limit ${MAX_PHASE_MEMBERS})` })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'too_many',
+        path: ['phases', 1, 'members'],
+        message: `${MAX_PHASE_MEMBERS + 1} members in one phase are too many (limit ${MAX_PHASE_MEMBERS})`,
+      }),
+    ]);
     expect(issues[0]?.fix).toMatch(/at most 64 members per phase/);
   });
 
   it(`accepts ${MAX_BOARD_MEMBERS} members on a board and refuses one more`, () => {
     const full = Array.from({ length: MAX_BOARD_MEMBERS / MAX_PHASE_MEMBERS }, () => MAX_PHASE_MEMBERS);
     expect(loadBoard(board(full)).isOk()).toBe(true);
-    expect(loadBoard(board([...full, 1]))._unsafeUnwrapErr()).toEqual([expect.objectContaining({ code: 'too_many', path: ['phases'], message: expect.stringContaining(`limit ${MAX_BOARD_MEMBERS}`) as unknown })]);
+    expect(loadBoard(board([...full, 1]))._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({
+        code: 'too_many',
+        path: ['phases'],
+        message: expect.stringContaining(`limit ${MAX_BOARD_MEMBERS}`) as unknown,
+      }),
+    ]);
   });
 
   it(`accepts ${MAX_PHASES} phases and refuses one more`, () => {
     expect(loadBoard(board(Array.from({ length: MAX_PHASES }, () => 3))).isOk()).toBe(true);
-    expect(loadBoard(board(Array.from({ length: MAX_PHASES + 1 }, () => 3)))._unsafeUnwrapErr()).toEqual([expect.objectContaining({ code: 'too_many', path: ['phases'] })]);
+    expect(loadBoard(board(Array.from({ length: MAX_PHASES + 1 }, () => 3)))._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({ code: 'too_many', path: ['phases'] }),
+    ]);
   });
 
   it('accepts a persona of exactly the string limit and refuses one character more, with its path', () => {
@@ -52,17 +75,23 @@ describe('board limits', () => {
     let rubric: unknown = 1;
     for (let i = 0; i < 100_000; i += 1) rubric = { deeper: rubric };
     const issues = loadBoard({ ...board([3]), rubric })._unsafeUnwrapErr();
-    expect(issues).toEqual([expect.objectContaining({ code: 'too_deep', path: ['rubric', ...Array.from({ length: MAX_NESTING_DEPTH - 1 }, () => 'deeper')] })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'too_deep', path: ['rubric', ...Array.from({ length: MAX_NESTING_DEPTH - 1 }, () => 'deeper')] }),
+    ]);
   });
 
   it('reports a 10,000-member phase once, at its line, instead of one problem per member', () => {
     const issues = parseBoard(boardText([10_000]), { file: 'big.yaml' })._unsafeUnwrapErr();
-    expect(issues).toEqual([expect.objectContaining({ code: 'too_many', file: 'big.yaml', line: 4, column: 5, path: ['phases', 0, 'members'] })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'too_many', file: 'big.yaml', line: 4, column: 5, path: ['phases', 0, 'members'] }),
+    ]);
   });
 
   it('locates a long persona in board text at its line', () => {
     const issues = parseBoard(boardText([3], 'q'.repeat(MAX_STRING_LENGTH + 1)), { file: 'b.yaml' })._unsafeUnwrapErr();
-    expect(issues[0]).toEqual(expect.objectContaining({ code: 'too_long', file: 'b.yaml', line: 5, path: ['phases', 0, 'members', 0, 'persona'] }));
+    expect(issues[0]).toEqual(
+      expect.objectContaining({ code: 'too_long', file: 'b.yaml', line: 5, path: ['phases', 0, 'members', 0, 'persona'] }),
+    );
   });
 
   it('refuses a 50 MB persona by the size of the text', () => {

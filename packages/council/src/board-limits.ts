@@ -22,7 +22,13 @@ export const MAX_PHASES = 32;
 export function boardCountIssues(raw: Record<string, unknown> | undefined): LimitIssue[] {
   const phases = Array.isArray(raw?.phases) ? (raw.phases as unknown[]) : [];
   if (phases.length > MAX_PHASES) {
-    return [tooMany(['phases'], `${phases.length.toLocaleString('en-US')} phases are too many (limit ${MAX_PHASES})`, 'merge phases: members of one phase already answer in parallel')];
+    return [
+      tooMany(
+        ['phases'],
+        `${phases.length.toLocaleString('en-US')} phases are too many (limit ${MAX_PHASES})`,
+        'merge phases: members of one phase already answer in parallel',
+      ),
+    ];
   }
   const issues: LimitIssue[] = [];
   let total = 0;
@@ -31,11 +37,23 @@ export function boardCountIssues(raw: Record<string, unknown> | undefined): Limi
     if (!Array.isArray(members)) return;
     total += members.length;
     if (members.length > MAX_PHASE_MEMBERS) {
-      issues.push(tooMany(['phases', p, 'members'], `${members.length.toLocaleString('en-US')} members in one phase are too many (limit ${MAX_PHASE_MEMBERS})`, `keep at most ${MAX_PHASE_MEMBERS} members per phase: split the phase, or drop members whose view repeats another's`));
+      issues.push(
+        tooMany(
+          ['phases', p, 'members'],
+          `${members.length.toLocaleString('en-US')} members in one phase are too many (limit ${MAX_PHASE_MEMBERS})`,
+          `keep at most ${MAX_PHASE_MEMBERS} members per phase: split the phase, or drop members whose view repeats another's`,
+        ),
+      );
     }
   });
   if (issues.length === 0 && total > MAX_BOARD_MEMBERS) {
-    issues.push(tooMany(['phases'], `${total.toLocaleString('en-US')} members on the board are too many (limit ${MAX_BOARD_MEMBERS})`, `keep at most ${MAX_BOARD_MEMBERS} members in all: a council that large costs more than the extra views add`));
+    issues.push(
+      tooMany(
+        ['phases'],
+        `${total.toLocaleString('en-US')} members on the board are too many (limit ${MAX_BOARD_MEMBERS})`,
+        `keep at most ${MAX_BOARD_MEMBERS} members in all: a council that large costs more than the extra views add`,
+      ),
+    );
   }
   return issues;
 }

@@ -3,7 +3,9 @@ import * as z from 'zod';
 /** Member ids and phase names: letters, digits, `_`, `-` and `.`, starting with a letter or digit. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const name = (what: string) =>
-  z.string({ error: `${what} must be a string` }).regex(NAME, `${what} may use letters, digits, "_", "-" and "." and must start with a letter or digit`);
+  z
+    .string({ error: `${what} must be a string` })
+    .regex(NAME, `${what} may use letters, digits, "_", "-" and "." and must start with a letter or digit`);
 
 /** A council member as written in a board file. */
 export const memberInputSchema = z.strictObject({
@@ -52,8 +54,16 @@ export const boardInputSchema = z.strictObject({
       rule: z.enum(['mean-score', 'calibrated'], { error: 'rule must be "mean-score" or "calibrated"' }),
       costOfFalseGo: z.number({ error: 'costOfFalseGo must be a number' }).positive('costOfFalseGo must be above 0').finite().optional(),
       costOfMissedGo: z.number({ error: 'costOfMissedGo must be a number' }).positive('costOfMissedGo must be above 0').finite().optional(),
-      falseGoRate: z.number({ error: 'falseGoRate must be a number' }).min(0, 'falseGoRate is a share from 0 to 1').max(1, 'falseGoRate is a share from 0 to 1').optional(),
-      priorGo: z.number({ error: 'priorGo must be a number' }).gt(0, 'priorGo must be between 0 and 1').lt(1, 'priorGo must be between 0 and 1').optional(),
+      falseGoRate: z
+        .number({ error: 'falseGoRate must be a number' })
+        .min(0, 'falseGoRate is a share from 0 to 1')
+        .max(1, 'falseGoRate is a share from 0 to 1')
+        .optional(),
+      priorGo: z
+        .number({ error: 'priorGo must be a number' })
+        .gt(0, 'priorGo must be between 0 and 1')
+        .lt(1, 'priorGo must be between 0 and 1')
+        .optional(),
     })
     .optional(),
   concurrency: z

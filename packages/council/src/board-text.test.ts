@@ -17,14 +17,25 @@ phases:
 describe('parseBoard', () => {
   it('parses YAML and JSON into the same board', () => {
     const fromYaml = parseBoard(good)._unsafeUnwrap();
-    const fromJson = parseBoard(JSON.stringify({ id: 'demo', phases: fromYaml.phases.map((p) => ({ name: p.name, ...(p.contrarian ? { contrarian: true } : {}), members: p.members.map((m) => ({ id: m.id, persona: m.persona, model: m.model })) })) }))._unsafeUnwrap();
+    const fromJson = parseBoard(
+      JSON.stringify({
+        id: 'demo',
+        phases: fromYaml.phases.map((p) => ({
+          name: p.name,
+          ...(p.contrarian ? { contrarian: true } : {}),
+          members: p.members.map((m) => ({ id: m.id, persona: m.persona, model: m.model })),
+        })),
+      }),
+    )._unsafeUnwrap();
     expect(fromJson).toEqual(fromYaml);
   });
 
   it('refuses a member weight above the largest the consensus counts, at its line, with a fix', () => {
     const text = good.replace('{ id: b, persona: B, model: offline:m }', '{ id: b, persona: B, model: offline:m, weight: 2000000 }');
     const issues = parseBoard(text, { file: 'boards/heavy.yaml' })._unsafeUnwrapErr();
-    expect(issues).toEqual([expect.objectContaining({ code: 'bad_weight', file: 'boards/heavy.yaml', line: 6, path: ['phases', 0, 'members', 1, 'weight'] })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'bad_weight', file: 'boards/heavy.yaml', line: 6, path: ['phases', 0, 'members', 1, 'weight'] }),
+    ]);
     expect(issues[0]?.message).toContain('1,000,000');
     expect(issues[0]?.fix).toContain('at most 1000000');
     // The largest weight itself loads.
@@ -45,7 +56,13 @@ phases:
 `;
     const issues = parseBoard(text, { file: 'boards/bad.yaml' })._unsafeUnwrapErr();
     expect(issues).toEqual([
-      expect.objectContaining({ code: 'contrarian_not_last', file: 'boards/bad.yaml', line: 4, column: 5, path: ['phases', 0, 'contrarian'] }),
+      expect.objectContaining({
+        code: 'contrarian_not_last',
+        file: 'boards/bad.yaml',
+        line: 4,
+        column: 5,
+        path: ['phases', 0, 'contrarian'],
+      }),
     ]);
   });
 

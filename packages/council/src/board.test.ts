@@ -89,8 +89,13 @@ describe('loadBoard', () => {
   });
 
   it('rejects a priority on an axis the rubric does not have', () => {
-    const input = { ...validInput, phases: [{ name: 'p', members: [member('a', { priorities: { revenu: 2 } }), member('b'), member('c')] }] };
-    expect(issuesOf(input)).toEqual([expect.objectContaining({ code: 'unknown_axis', path: ['phases', 0, 'members', 0, 'priorities', 'revenu'] })]);
+    const input = {
+      ...validInput,
+      phases: [{ name: 'p', members: [member('a', { priorities: { revenu: 2 } }), member('b'), member('c')] }],
+    };
+    expect(issuesOf(input)).toEqual([
+      expect.objectContaining({ code: 'unknown_axis', path: ['phases', 0, 'members', 0, 'priorities', 'revenu'] }),
+    ]);
   });
 
   it('rejects unknown keys, so a misspelt field is never silently ignored', () => {
@@ -107,15 +112,24 @@ describe('loadBoard', () => {
   });
 
   it('rejects an unknown axis in a fact and an unknown named rubric', () => {
-    expect(issuesOf({ ...validInput, facts: [{ axis: 'revenu', value: 5, note: 'n' }] })[0]).toMatchObject({ code: 'unknown_axis', path: ['facts', 0, 'axis'] });
+    expect(issuesOf({ ...validInput, facts: [{ axis: 'revenu', value: 5, note: 'n' }] })[0]).toMatchObject({
+      code: 'unknown_axis',
+      path: ['facts', 0, 'axis'],
+    });
     expect(issuesOf({ ...validInput, rubric: 'growth' })[0]).toMatchObject({ code: 'rubric', path: ['rubric'] });
   });
 
   it('accepts model references through knownProviders or isKnownModel', () => {
-    const input = { ...validInput, phases: [{ name: 'p', members: [member('a', { model: 'lab:x' }), member('b', { model: 'lab:y' }), member('c', { model: 'lab:z' })] }] };
+    const input = {
+      ...validInput,
+      phases: [{ name: 'p', members: [member('a', { model: 'lab:x' }), member('b', { model: 'lab:y' }), member('c', { model: 'lab:z' })] }],
+    };
     expect(loadBoard(input).isErr()).toBe(true);
     expect(loadBoard(input, { knownProviders: ['lab'] }).isOk()).toBe(true);
-    expect(loadBoard(input, { isKnownModel: (ref) => ref !== 'lab:z' })._unsafeUnwrapErr()[0]).toMatchObject({ code: 'unknown_model', path: ['phases', 0, 'members', 2, 'model'] });
+    expect(loadBoard(input, { isKnownModel: (ref) => ref !== 'lab:z' })._unsafeUnwrapErr()[0]).toMatchObject({
+      code: 'unknown_model',
+      path: ['phases', 0, 'members', 2, 'model'],
+    });
   });
 
   it('rejects what is not a board at all without throwing', () => {
@@ -130,7 +144,10 @@ describe('loadBoard', () => {
 
 describe('loadBoard with data built in code that is not plain data', () => {
   const hostile: [string, () => unknown][] = [
-    ['a throwing getter on a member', () => ({ ...validInput, phases: [{ name: 'analysis', members: [withThrowingGetter(member('a'), 'persona')] }] })],
+    [
+      'a throwing getter on a member',
+      () => ({ ...validInput, phases: [{ name: 'analysis', members: [withThrowingGetter(member('a'), 'persona')] }] }),
+    ],
     ['a Proxy that throws as the board', () => throwingProxy({ ...validInput })],
     ['a revoked Proxy as a phase', () => ({ ...validInput, phases: [revokedProxy({ name: 'analysis', members: [member('a')] })] })],
     ['a throwing Proxy as the phases list', () => ({ ...validInput, phases: throwingProxy([...validInput.phases]) })],
@@ -142,7 +159,13 @@ describe('loadBoard with data built in code that is not plain data', () => {
     expect(() => {
       issues = issuesOf(make());
     }).not.toThrow();
-    expect(issues).toEqual([expect.objectContaining({ code: 'unreadable', message: expect.stringContaining('cannot be read as plain data') as unknown, fix: expect.stringContaining('pass plain data') as unknown })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'unreadable',
+        message: expect.stringContaining('cannot be read as plain data') as unknown,
+        fix: expect.stringContaining('pass plain data') as unknown,
+      }),
+    ]);
     expect(() => defineBoard(make() as BoardInput)).toThrow(BoardError);
   });
 });
@@ -175,7 +198,15 @@ describe('isLoadedBoard', () => {
 describe('formatBoardIssue', () => {
   it('prints file:line:column, the path, the message and the fix', () => {
     expect(
-      formatBoardIssue({ code: 'empty_phase', path: ['phases', 1, 'members'], message: 'phase "x" has no members', fix: 'add a member', file: 'b.yaml', line: 7, column: 5 }),
+      formatBoardIssue({
+        code: 'empty_phase',
+        path: ['phases', 1, 'members'],
+        message: 'phase "x" has no members',
+        fix: 'add a member',
+        file: 'b.yaml',
+        line: 7,
+        column: 5,
+      }),
     ).toBe('b.yaml:7:5 phases[1].members: phase "x" has no members\n    fix: add a member');
   });
 });

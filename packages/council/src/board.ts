@@ -113,7 +113,8 @@ export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Resul
   const input = bounded.value;
 
   const parsed = boardInputSchema.safeParse(input, { reportInput: true });
-  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
 
   // The structural rules are checked on the raw input too, so one pass reports schema problems
   // and structural problems together instead of one layer at a time.
@@ -162,7 +163,8 @@ function checkRubric(raw: unknown, add: Add): Rubric | undefined {
     (rubric) => rubric,
     (rubricIssues) => {
       for (const issue of rubricIssues) {
-        const code: BoardIssueCode = issue.code === 'unknown_axis' ? 'unknown_axis' : issue.code.startsWith('weight') ? 'bad_weight' : 'rubric';
+        const code: BoardIssueCode =
+          issue.code === 'unknown_axis' ? 'unknown_axis' : issue.code.startsWith('weight') ? 'bad_weight' : 'rubric';
         add(code, ['rubric', ...issue.path], issue.message, issue.fix);
       }
       return undefined;
@@ -185,13 +187,23 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
     if (typeof phase.name === 'string') {
       const first = phaseNames.get(phase.name);
       if (first !== undefined) {
-        add('duplicate_phase_name', ['phases', p, 'name'], `phase name "${phase.name}" is already used by phases[${first}]`, 'give every phase a distinct name');
+        add(
+          'duplicate_phase_name',
+          ['phases', p, 'name'],
+          `phase name "${phase.name}" is already used by phases[${first}]`,
+          'give every phase a distinct name',
+        );
       } else phaseNames.set(phase.name, p);
     }
     if (phase.contrarian === true) contrarians.push(p);
     const members = Array.isArray(phase.members) ? (phase.members as unknown[]) : undefined;
     if (members?.length === 0) {
-      add('empty_phase', ['phases', p, 'members'], `phase "${String(phase.name)}" has no members`, 'add at least one member or remove the phase');
+      add(
+        'empty_phase',
+        ['phases', p, 'members'],
+        `phase "${String(phase.name)}" has no members`,
+        'add at least one member or remove the phase',
+      );
     }
     members?.forEach((memberRaw, m) => {
       const member = asRecord(memberRaw);
@@ -201,25 +213,56 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
       if (typeof member.id === 'string') {
         const first = memberIds.get(member.id);
         if (first !== undefined) {
-          add('duplicate_member_id', [...at, 'id'], `member id "${member.id}" is already used at ${formatPath(first)}`, 'member ids must be unique across the whole board: rename one');
+          add(
+            'duplicate_member_id',
+            [...at, 'id'],
+            `member id "${member.id}" is already used at ${formatPath(first)}`,
+            'member ids must be unique across the whole board: rename one',
+          );
         } else memberIds.set(member.id, [...at, 'id']);
       }
       if (member.weight !== undefined && !(typeof member.weight === 'number' && Number.isFinite(member.weight) && member.weight > 0)) {
-        add('bad_weight', [...at, 'weight'], `weight must be a finite number above 0, got ${JSON.stringify(member.weight)}`, 'use a positive number such as 1 (the default)');
+        add(
+          'bad_weight',
+          [...at, 'weight'],
+          `weight must be a finite number above 0, got ${JSON.stringify(member.weight)}`,
+          'use a positive number such as 1 (the default)',
+        );
       } else if (typeof member.weight === 'number' && member.weight > MAX_MEMBER_WEIGHT) {
         // The consensus refuses such a vote (it could overflow a weighted total): refuse it here,
         // where the fix can be named, rather than lose the member's vote after a paid call.
-        add('bad_weight', [...at, 'weight'], `weight ${member.weight} is above the largest member weight, ${MAX_MEMBER_WEIGHT.toLocaleString('en-US')}`, `use a weight of at most ${MAX_MEMBER_WEIGHT}; only the ratio between members' weights matters, so scale them all down`);
+        add(
+          'bad_weight',
+          [...at, 'weight'],
+          `weight ${member.weight} is above the largest member weight, ${MAX_MEMBER_WEIGHT.toLocaleString('en-US')}`,
+          `use a weight of at most ${MAX_MEMBER_WEIGHT}; only the ratio between members' weights matters, so scale them all down`,
+        );
       }
       if (typeof member.model === 'string' && !isKnownModel(member.model)) {
-        add('unknown_model', [...at, 'model'], describeUnknownModel(member.model, options), 'write the model as provider:model, e.g. "offline:analyst" or "anthropic:claude-sonnet-5-5"');
+        add(
+          'unknown_model',
+          [...at, 'model'],
+          describeUnknownModel(member.model, options),
+          'write the model as provider:model, e.g. "offline:analyst" or "anthropic:claude-sonnet-5-5"',
+        );
       }
       const priorities = asRecord(member.priorities);
       if (priorities && axes) {
         for (const [axis, value] of Object.entries(priorities)) {
-          if (!axes.includes(axis)) add('unknown_axis', [...at, 'priorities', axis], unknownAxisMessage(axis, axes), 'fix the spelling or use one of the rubric axes');
+          if (!axes.includes(axis))
+            add(
+              'unknown_axis',
+              [...at, 'priorities', axis],
+              unknownAxisMessage(axis, axes),
+              'fix the spelling or use one of the rubric axes',
+            );
           else if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-            add('bad_weight', [...at, 'priorities', axis], `a priority must be a finite number of 0 or more, got ${JSON.stringify(value)}`, 'use a number such as 1 (the default) or 2 for an axis the member cares about most');
+            add(
+              'bad_weight',
+              [...at, 'priorities', axis],
+              `a priority must be a finite number of 0 or more, got ${JSON.stringify(value)}`,
+              'use a number such as 1 (the default) or 2 for an axis the member cares about most',
+            );
           }
         }
       }
@@ -228,7 +271,12 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
 
   if (contrarians.length > 1) {
     for (const p of contrarians.slice(1)) {
-      add('multiple_contrarians', ['phases', p, 'contrarian'], `only one phase may be the contrarian phase; phases[${contrarians[0]}] already is`, 'merge the contrarian members into one phase');
+      add(
+        'multiple_contrarians',
+        ['phases', p, 'contrarian'],
+        `only one phase may be the contrarian phase; phases[${contrarians[0]}] already is`,
+        'merge the contrarian members into one phase',
+      );
     }
   }
   const contrarian = contrarians[0];
@@ -244,7 +292,8 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
   const facts = Array.isArray(raw?.facts) ? (raw.facts as unknown[]) : [];
   facts.forEach((factRaw, f) => {
     const axis = asRecord(factRaw)?.axis;
-    if (typeof axis === 'string' && axes && !axes.includes(axis)) add('unknown_axis', ['facts', f, 'axis'], unknownAxisMessage(axis, axes), 'fix the spelling or use one of the rubric axes');
+    if (typeof axis === 'string' && axes && !axes.includes(axis))
+      add('unknown_axis', ['facts', f, 'axis'], unknownAxisMessage(axis, axes), 'fix the spelling or use one of the rubric axes');
   });
 
   checkDecisionRule(asRecord(raw?.decision), memberCount, add);
@@ -266,13 +315,28 @@ function checkDecisionRule(decision: Record<string, unknown> | undefined, member
   if (decision === undefined) return;
   const tuning = ['costOfFalseGo', 'costOfMissedGo', 'falseGoRate', 'priorGo'].filter((key) => decision[key] !== undefined);
   if (decision.rule === 'mean-score' && tuning.length > 0) {
-    add('decision_rule', ['decision', tuning[0] as string], `${tuning.join(', ')} tune${tuning.length === 1 ? 's' : ''} the calibrated rule, but the rule is "mean-score"`, 'set rule: calibrated, or remove the calibrated rule\'s settings');
+    add(
+      'decision_rule',
+      ['decision', tuning[0] as string],
+      `${tuning.join(', ')} tune${tuning.length === 1 ? 's' : ''} the calibrated rule, but the rule is "mean-score"`,
+      "set rule: calibrated, or remove the calibrated rule's settings",
+    );
   }
   if (decision.falseGoRate !== undefined && (decision.costOfFalseGo !== undefined || decision.costOfMissedGo !== undefined)) {
-    add('decision_rule', ['decision', 'falseGoRate'], 'a false-GO rate and a cost ratio each set the threshold; give one', 'keep falseGoRate (the share of wrong GOs you accept) or the costs, not both');
+    add(
+      'decision_rule',
+      ['decision', 'falseGoRate'],
+      'a false-GO rate and a cost ratio each set the threshold; give one',
+      'keep falseGoRate (the share of wrong GOs you accept) or the costs, not both',
+    );
   }
   if (decision.falseGoRate !== undefined && memberCount > MAX_RATE_MEMBERS) {
-    add('decision_rule', ['decision', 'falseGoRate'], `falseGoRate enumerates the vote patterns of at most ${MAX_RATE_MEMBERS} members; the board has ${memberCount}`, 'state costOfFalseGo instead, or use fewer members');
+    add(
+      'decision_rule',
+      ['decision', 'falseGoRate'],
+      `falseGoRate enumerates the vote patterns of at most ${MAX_RATE_MEMBERS} members; the board has ${memberCount}`,
+      'state costOfFalseGo instead, or use fewer members',
+    );
   }
 }
 

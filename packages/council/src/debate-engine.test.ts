@@ -1,5 +1,13 @@
 import type { ModelAdapter, ModelRequest } from '@conclave/core';
-import { board as boardArb, fault, hostileAdapter, hostileAdapterKind, misbehavingAdapter, scriptedAdapter, type ScriptedReply } from '@conclave/testing';
+import {
+  board as boardArb,
+  fault,
+  hostileAdapter,
+  hostileAdapterKind,
+  misbehavingAdapter,
+  scriptedAdapter,
+  type ScriptedReply,
+} from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMBER_WEIGHT } from '@conclave/scoring';
@@ -28,13 +36,22 @@ function makeBoard(phases: string[][], options: { contrarian?: boolean; minValid
 }
 
 const scores = (value: number) => ({ feasibility: value, revenue: value, cx: value, ttm: value, risk: value });
-const vote = (value: number, statement = `scores ${value}`, delayMs = 0): ScriptedReply => ({ value: { statement, scores: scores(value) }, delayMs });
+const vote = (value: number, statement = `scores ${value}`, delayMs = 0): ScriptedReply => ({
+  value: { statement, scores: scores(value) },
+  delayMs,
+});
 const requestText = (request: ModelRequest) => [request.system ?? '', ...request.messages.map((m) => m.content)].join('\n');
 
 describe('DebateEngine: order and isolation', () => {
   it('runs phases serially and the members of a phase in parallel', async () => {
     const adapter = scriptedAdapter({ a: vote(8, 'a', 30), b: vote(8, 'b', 30), c: vote(8, 'c', 30), d: vote(8, 'd', 30) });
-    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c', 'd']]), { question: 'q', adapters: { scripted: adapter } });
+    const result = await DebateEngine.run(
+      makeBoard([
+        ['a', 'b'],
+        ['c', 'd'],
+      ]),
+      { question: 'q', adapters: { scripted: adapter } },
+    );
     const timing = (id: string) => result.timings.find((t) => t.memberId === id)!;
     // Same-phase members overlap: each starts before the other finishes.
     expect(timing('a').startedAt).toBeLessThan(timing('b').endedAt);
@@ -54,7 +71,9 @@ describe('DebateEngine: order and isolation', () => {
     await fc.assert(
       fc.asyncProperty(boardArb({ maxPhases: 4, maxMembers: 3 }), async (board) => {
         const said = (id: string) => `«said-by:${id}»`;
-        const adapter = scriptedAdapter((request, call) => ({ value: { statement: `${said(call.memberId ?? '?')} my view`, scores: scores(7) } }));
+        const adapter = scriptedAdapter((request, call) => ({
+          value: { statement: `${said(call.memberId ?? '?')} my view`, scores: scores(7) },
+        }));
         const result = await DebateEngine.run(board, { question: 'Should we?', adapters: { scripted: adapter } });
         expect(result.status).toBe('completed');
         const phaseOf = new Map(board.phases.flatMap((phase, p) => phase.members.map((m) => [m.id, p] as const)));
@@ -72,7 +91,10 @@ describe('DebateEngine: order and isolation', () => {
 
   it('builds the contrarian only after every earlier statement exists, and tells it so', async () => {
     const adapter = scriptedAdapter({ a: vote(8, 'A-VIEW', 20), b: vote(8, 'B-VIEW', 5), c: vote(8, 'C-VIEW'), skeptic: vote(3, 'NO') });
-    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c'], ['skeptic']], { contrarian: true }), { question: 'q', adapters: { scripted: adapter } });
+    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c'], ['skeptic']], { contrarian: true }), {
+      question: 'q',
+      adapters: { scripted: adapter },
+    });
     const [call] = adapter.callsFor('skeptic');
     const text = requestText(call!.request);
     for (const statement of ['A-VIEW', 'B-VIEW', 'C-VIEW']) expect(text).toContain(statement);
@@ -135,10 +157,15 @@ describe('DebateEngine: prompts built one finished phase at a time', () => {
 
   it("lists a member that gave no vote in its own phase's block", async () => {
     const adapter = scriptedAdapter({ a: vote(7, 'A-VIEW'), b: 'not json', c: vote(7, 'C-VIEW'), d: vote(7), e: vote(7) });
-    await DebateEngine.run(makeBoard([['a', 'b'], ['c'], ['d', 'e']], { minValidVotes: 1 }), { question: 'q', adapters: { scripted: adapter } });
+    await DebateEngine.run(makeBoard([['a', 'b'], ['c'], ['d', 'e']], { minValidVotes: 1 }), {
+      question: 'q',
+      adapters: { scripted: adapter },
+    });
     const shared = adapter.callsFor('d')[0]!.request.messages[0]!.content;
     const block = (text: string) => text.slice(text.indexOf('## Phase 1'));
-    expect(block(shared)).toMatch(/^## Phase 1: p1\n### a\nA-VIEW\nScores: [^\n]+\n\(b in phase "p1" did not contribute: \w+\)\n## Phase 2: p2\n### c\nC-VIEW\nScores: [^\n]+$/);
+    expect(block(shared)).toMatch(
+      /^## Phase 1: p1\n### a\nA-VIEW\nScores: [^\n]+\n\(b in phase "p1" did not contribute: \w+\)\n## Phase 2: p2\n### c\nC-VIEW\nScores: [^\n]+$/,
+    );
   });
 });
 
@@ -159,7 +186,14 @@ describe('DebateEngine: failures are data', () => {
     const board = defineBoard(
       {
         id: 'f',
-        phases: [{ name: 'p', members: ['ok1', 'ok2', 'ok3', 'slow', 'prose', 'wild', 'throttled'].map(member).concat([{ id: 'ghost', persona: 'x', model: 'nowhere:m' }]) }],
+        phases: [
+          {
+            name: 'p',
+            members: ['ok1', 'ok2', 'ok3', 'slow', 'prose', 'wild', 'throttled']
+              .map(member)
+              .concat([{ id: 'ghost', persona: 'x', model: 'nowhere:m' }]),
+          },
+        ],
       },
       known,
     );
@@ -168,7 +202,10 @@ describe('DebateEngine: failures are data', () => {
     expect(reasons.slow).toMatchObject({ kind: 'adapter_failed', failure: { kind: 'timeout', timeoutMs: 30 } });
     expect(reasons.prose).toMatchObject({ kind: 'unparseable_reply', excerpt: 'I think we should do it.' });
     expect(reasons.wild).toEqual({ kind: 'invalid_vote', reasons: [{ code: 'out_of_range', axis: 'risk', value: 11 }] });
-    expect(reasons.throttled).toEqual({ kind: 'adapter_failed', failure: { kind: 'rate_limited', retryAfterMs: 1000, message: 'slow down' } });
+    expect(reasons.throttled).toEqual({
+      kind: 'adapter_failed',
+      failure: { kind: 'rate_limited', retryAfterMs: 1000, message: 'slow down' },
+    });
     expect(reasons.ghost).toMatchObject({ kind: 'unbound_model', model: 'nowhere:m' });
     expect(result.transcript.map((c) => c.memberId)).toEqual(['ok1', 'ok2', 'ok3']);
     expect(result.status).toBe('completed');
@@ -177,12 +214,20 @@ describe('DebateEngine: failures are data', () => {
 
   it("passes on a resolver's reason for not serving a model (a missing key, say)", async () => {
     const adapter = scriptedAdapter({ a: vote(8), b: vote(8), c: vote(8) });
-    const board = defineBoard({ id: 'k', phases: [{ name: 'p', members: [member('a'), member('b'), member('c'), { ...member('d'), model: 'anthropic:claude' }] }] }, known);
+    const board = defineBoard(
+      { id: 'k', phases: [{ name: 'p', members: [member('a'), member('b'), member('c'), { ...member('d'), model: 'anthropic:claude' }] }] },
+      known,
+    );
     const result = await DebateEngine.run(board, {
       question: 'q',
       adapters: (ref) => (ref.startsWith('anthropic:') ? { unbound: 'set ANTHROPIC_API_KEY to use anthropic models' } : adapter),
     });
-    expect(result.failures).toEqual([expect.objectContaining({ memberId: 'd', reason: { kind: 'unbound_model', model: 'anthropic:claude', message: 'set ANTHROPIC_API_KEY to use anthropic models' } })]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({
+        memberId: 'd',
+        reason: { kind: 'unbound_model', model: 'anthropic:claude', message: 'set ANTHROPIC_API_KEY to use anthropic models' },
+      }),
+    ]);
   });
 
   it('is NO_GO with quorum_not_met when failures leave fewer valid votes than the quorum', async () => {
@@ -221,7 +266,10 @@ describe('DebateEngine: failures are data', () => {
 
 describe('DebateEngine: hostile adapters and replies', () => {
   it('property: throwing getters and proxies in a reply or an adapter object never make run reject; a hostile member is a failure, never a vote', async () => {
-    const behaviour = fc.oneof(fault().map((kind) => ({ kind })), hostileAdapterKind().map((object) => ({ object })));
+    const behaviour = fc.oneof(
+      fault().map((kind) => ({ kind })),
+      hostileAdapterKind().map((object) => ({ object })),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(behaviour, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
@@ -236,7 +284,10 @@ describe('DebateEngine: hostile adapters and replies', () => {
             {
               id: 'hostile',
               quorum: { minValidVotes },
-              phases: phases.map((members, p) => ({ name: `p${p}`, members: members.map(() => ({ id: `m${next}`, persona: 'p', model: `scripted:m${next++}` })) })),
+              phases: phases.map((members, p) => ({
+                name: `p${p}`,
+                members: members.map(() => ({ id: `m${next}`, persona: 'p', model: `scripted:m${next++}` })),
+              })),
             },
             known,
           );
@@ -247,11 +298,14 @@ describe('DebateEngine: hostile adapters and replies', () => {
             return 'object' in b ? hostileAdapter(b.object, good) : misbehavingAdapter(b.kind, good, seed);
           };
           const result = await DebateEngine.run(board, { question: 'q', adapters, memberTimeoutMs: 15 });
-          expect([...result.transcript.map((c) => c.memberId), ...result.failures.map((f) => f.memberId)].sort()).toEqual([...plan.keys()].sort());
+          expect([...result.transcript.map((c) => c.memberId), ...result.failures.map((f) => f.memberId)].sort()).toEqual(
+            [...plan.keys()].sort(),
+          );
           for (const [id, b] of plan) {
             const failure = result.failures.find((f) => f.memberId === id);
             if ('object' in b) expect(failure?.reason.kind).toBe('unbound_model');
-            else if (b.kind === 'hostile') expect(failure?.reason).toMatchObject({ kind: 'adapter_failed', failure: { kind: 'adapter_threw' } });
+            else if (b.kind === 'hostile')
+              expect(failure?.reason).toMatchObject({ kind: 'adapter_failed', failure: { kind: 'adapter_threw' } });
             else if (b.kind === 'ok') expect(result.transcript.map((c) => c.memberId)).toContain(id);
             else expect(failure).toBeDefined();
           }
@@ -271,15 +325,21 @@ describe('DebateEngine: stopping', () => {
     const controller = new AbortController();
     const adapter = scriptedAdapter({ a: vote(9, 'a', 1_000), b: vote(9, 'b', 1_000), c: vote(9), d: vote(9) });
     const events: DebateEvent[] = [];
-    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c', 'd']]), {
-      question: 'q',
-      adapters: { scripted: adapter },
-      signal: controller.signal,
-      onEvent: (event) => {
-        events.push(event);
-        if (event.type === 'member_started' && event.memberId === 'b') controller.abort(new Error('user cancelled'));
+    const result = await DebateEngine.run(
+      makeBoard([
+        ['a', 'b'],
+        ['c', 'd'],
+      ]),
+      {
+        question: 'q',
+        adapters: { scripted: adapter },
+        signal: controller.signal,
+        onEvent: (event) => {
+          events.push(event);
+          if (event.type === 'member_started' && event.memberId === 'b') controller.abort(new Error('user cancelled'));
+        },
       },
-    });
+    );
     expect(result.status).toBe('stopped');
     expect(result.stopReason).toEqual({ kind: 'aborted', message: 'user cancelled' });
     expect(result.verdict).toBe('NO_GO');
@@ -292,7 +352,11 @@ describe('DebateEngine: stopping', () => {
 
   it('does not start at all when the signal is already aborted', async () => {
     const adapter = scriptedAdapter({ a: vote(9), b: vote(9), c: vote(9) });
-    const result = await DebateEngine.run(makeBoard([['a', 'b', 'c']]), { question: 'q', adapters: { scripted: adapter }, signal: AbortSignal.abort() });
+    const result = await DebateEngine.run(makeBoard([['a', 'b', 'c']]), {
+      question: 'q',
+      adapters: { scripted: adapter },
+      signal: AbortSignal.abort(),
+    });
     expect(adapter.calls).toHaveLength(0);
     expect(result.status).toBe('stopped');
     expect(result.failures.map((f) => f.reason.kind)).toEqual(['not_run', 'not_run', 'not_run']);
@@ -308,14 +372,20 @@ describe('DebateEngine: stopping', () => {
     expect(result.consensus.verdict).toBe('GO');
     expect(result.verdict).toBe('NO_GO');
     expect(result.stopReason).toEqual({ kind: 'budget_exhausted', limit: 'calls', used: 3, max: 3 });
-    expect(result.failures).toEqual([expect.objectContaining({ memberId: 'skeptic', reason: { kind: 'not_run', because: 'budget_exhausted' } })]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({ memberId: 'skeptic', reason: { kind: 'not_run', because: 'budget_exhausted' } }),
+    ]);
     expect(result.usage.calls).toBe(3);
   });
 
   it('stops at the token budget', async () => {
     const reply = (): ScriptedReply => ({ value: { statement: 's', scores: scores(7) }, usage: { inputTokens: 60, outputTokens: 40 } });
     const adapter = scriptedAdapter({ a: reply(), b: reply(), c: reply(), d: reply() });
-    const result = await DebateEngine.run(makeBoard([['a'], ['b'], ['c'], ['d']]), { question: 'q', adapters: { scripted: adapter }, budget: { maxTokens: 200 } });
+    const result = await DebateEngine.run(makeBoard([['a'], ['b'], ['c'], ['d']]), {
+      question: 'q',
+      adapters: { scripted: adapter },
+      budget: { maxTokens: 200 },
+    });
     expect(result.stopReason).toEqual({ kind: 'budget_exhausted', limit: 'tokens', used: 200, max: 200 });
     expect(result.usage).toMatchObject({ calls: 2, inputTokens: 120, outputTokens: 80 });
     expect(result.verdict).toBe('NO_GO');
@@ -326,7 +396,14 @@ describe('DebateEngine: stopping', () => {
     const board = makeBoard([['a', 'b', 'c']]);
     const cases = [
       { board: { ...board } as Board, options: {}, message: /not produced by loadBoard/ },
-      { board: defineBoard({ ...{ id: 't', question: '{{question}} in {{market}}' }, phases: [{ name: 'p', members: ['a', 'b', 'c'].map(member) }] }, known), options: {}, message: /\{\{market\}\}/ },
+      {
+        board: defineBoard(
+          { ...{ id: 't', question: '{{question}} in {{market}}' }, phases: [{ name: 'p', members: ['a', 'b', 'c'].map(member) }] },
+          known,
+        ),
+        options: {},
+        message: /\{\{market\}\}/,
+      },
       { board, options: { concurrency: 0 }, message: /concurrency/ },
       { board, options: { question: '  ' }, message: /question/ },
       { board, options: { budget: { maxCalls: -1 } }, message: /maxCalls/ },
@@ -355,7 +432,13 @@ describe('DebateEngine: concurrency, events and usage', () => {
         adapter.peak = Math.max(adapter.peak, inFlight);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         inFlight -= 1;
-        return { ok: true as const, text: JSON.stringify({ statement: 's', scores: scores(7) }), usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: delayMs, modelId: id };
+        return {
+          ok: true as const,
+          text: JSON.stringify({ statement: 's', scores: scores(7) }),
+          usage: { inputTokens: 1, outputTokens: 1 },
+          latencyMs: delayMs,
+          modelId: id,
+        };
       },
     };
     return adapter;
@@ -371,10 +454,22 @@ describe('DebateEngine: concurrency, events and usage', () => {
     const slow = countingAdapter('slow-provider');
     const fast = countingAdapter('fast-provider');
     const board = defineBoard(
-      { id: 'caps', phases: [{ name: 'p', members: ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({ ...member(id), model: i % 2 === 0 ? 'slow:m' : 'fast:m' })) }] },
+      {
+        id: 'caps',
+        phases: [
+          {
+            name: 'p',
+            members: ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => ({ ...member(id), model: i % 2 === 0 ? 'slow:m' : 'fast:m' })),
+          },
+        ],
+      },
       known,
     );
-    await DebateEngine.run(board, { question: 'q', adapters: { slow, fast }, concurrency: { global: 8, perAdapter: { 'slow-provider': 1 } } });
+    await DebateEngine.run(board, {
+      question: 'q',
+      adapters: { slow, fast },
+      concurrency: { global: 8, perAdapter: { 'slow-provider': 1 } },
+    });
     expect(slow.peak).toBe(1);
     expect(fast.peak).toBe(3);
   });
@@ -382,24 +477,47 @@ describe('DebateEngine: concurrency, events and usage', () => {
   it('emits events in order and survives a listener that throws', async () => {
     const adapter = scriptedAdapter({ a: vote(8), b: 'nonsense', c: vote(8), d: vote(8) });
     const types: string[] = [];
-    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c', 'd']], { minValidVotes: 3 }), {
-      question: 'q',
-      adapters: { scripted: adapter },
-      concurrency: 1,
-      onEvent: (event) => {
-        types.push(event.type);
-        if (event.type === 'member_finished') throw new Error('listener bug');
+    const result = await DebateEngine.run(
+      makeBoard(
+        [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+        { minValidVotes: 3 },
+      ),
+      {
+        question: 'q',
+        adapters: { scripted: adapter },
+        concurrency: 1,
+        onEvent: (event) => {
+          types.push(event.type);
+          if (event.type === 'member_finished') throw new Error('listener bug');
+        },
       },
-    });
+    );
     expect(types).toEqual([
       'debate_started',
-      'phase_started', 'member_started', 'member_finished', 'member_started', 'member_failed', 'phase_finished',
-      'phase_started', 'member_started', 'member_finished', 'member_started', 'member_finished', 'phase_finished',
+      'phase_started',
+      'member_started',
+      'member_finished',
+      'member_started',
+      'member_failed',
+      'phase_finished',
+      'phase_started',
+      'member_started',
+      'member_finished',
+      'member_started',
+      'member_finished',
+      'phase_finished',
       // Every member runs on scripted:m, one model: its family holds all the weight.
       'family_majority',
       'debate_finished',
     ]);
-    expect(result.listenerErrors).toEqual(['member_finished: listener bug', 'member_finished: listener bug', 'member_finished: listener bug']);
+    expect(result.listenerErrors).toEqual([
+      'member_finished: listener bug',
+      'member_finished: listener bug',
+      'member_finished: listener bug',
+    ]);
     expect(result.verdict).toBe('GO');
   });
 
@@ -409,7 +527,10 @@ describe('DebateEngine: concurrency, events and usage', () => {
       b: { value: { statement: 's', scores: scores(4) }, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.02 } },
       c: { value: { statement: 's', scores: scores(4) }, usage: { inputTokens: 10, outputTokens: 5 } },
     });
-    const board = defineBoard({ id: 'w', phases: [{ name: 'p', members: [{ ...member('a'), weight: 2 }, member('b'), member('c')] }] }, known);
+    const board = defineBoard(
+      { id: 'w', phases: [{ name: 'p', members: [{ ...member('a'), weight: 2 }, member('b'), member('c')] }] },
+      known,
+    );
     const result = await DebateEngine.run(board, { question: 'q', adapters: { scripted: adapter } });
     expect(result.usage).toEqual({ calls: 3, inputTokens: 30, outputTokens: 15, costUsd: 0.03 });
     expect(result.votes.map((v) => v.weight)).toEqual([2, 1, 1]);
@@ -427,15 +548,24 @@ describe('usage of failed calls', () => {
       d: vote(8),
     });
     const failedUsage: unknown[] = [];
-    const result = await DebateEngine.run(makeBoard([['a', 'b'], ['c', 'd']], { minValidVotes: 1 }), {
-      question: 'q',
-      adapters: { scripted: adapter },
-      concurrency: 1,
-      budget: { maxTokens: 100 },
-      onEvent: (event) => {
-        if (event.type === 'member_failed' && event.reason.kind === 'adapter_failed') failedUsage.push(event.usage);
+    const result = await DebateEngine.run(
+      makeBoard(
+        [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+        { minValidVotes: 1 },
+      ),
+      {
+        question: 'q',
+        adapters: { scripted: adapter },
+        concurrency: 1,
+        budget: { maxTokens: 100 },
+        onEvent: (event) => {
+          if (event.type === 'member_failed' && event.reason.kind === 'adapter_failed') failedUsage.push(event.usage);
+        },
       },
-    });
+    );
     expect(failedUsage).toEqual([billed, billed]);
     expect(result.usage).toMatchObject({ calls: 2, inputTokens: 80, outputTokens: 20 });
     expect(result.stopReason).toEqual({ kind: 'budget_exhausted', limit: 'tokens', used: 100, max: 100 });
@@ -469,7 +599,14 @@ describe('DebateEngine: no vote is lost', () => {
   it('counts every valid contribution, whatever weight in the allowed range its member carries', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.constant(MAX_MEMBER_WEIGHT), fc.constant(Number.MIN_VALUE), fc.double({ min: Number.MIN_VALUE, max: MAX_MEMBER_WEIGHT, noNaN: true })), { minLength: 3, maxLength: 6 }),
+        fc.array(
+          fc.oneof(
+            fc.constant(MAX_MEMBER_WEIGHT),
+            fc.constant(Number.MIN_VALUE),
+            fc.double({ min: Number.MIN_VALUE, max: MAX_MEMBER_WEIGHT, noNaN: true }),
+          ),
+          { minLength: 3, maxLength: 6 },
+        ),
         fc.integer({ min: 0, max: 10 }),
         async (weights, value) => {
           const board = defineBoard(

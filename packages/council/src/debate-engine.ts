@@ -12,7 +12,14 @@ import {
   type RunStep,
   type Usage,
 } from '@conclave/core';
-import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type Calibration, type InvalidVoteReason, type Vote } from '@conclave/scoring';
+import {
+  aggregateConsensus,
+  MIN_VALID_VOTES,
+  PRODUCT_RUBRIC,
+  type Calibration,
+  type InvalidVoteReason,
+  type Vote,
+} from '@conclave/scoring';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
@@ -24,9 +31,7 @@ import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
 
 /** A cap on calls in flight: one number for the whole debate, or global and per-adapter caps. */
-export type ConcurrencyOption =
-  | number
-  | { readonly global?: number; readonly perAdapter?: Readonly<Record<string, number>> };
+export type ConcurrencyOption = number | { readonly global?: number; readonly perAdapter?: Readonly<Record<string, number>> };
 
 /** What one debate run needs besides the board. */
 export interface DebateOptions {
@@ -98,9 +103,7 @@ export class DebateEngine {
   }
 }
 
-type MemberOutcome =
-  | { readonly ok: true; readonly contribution: Contribution }
-  | { readonly ok: false; readonly failure: MemberFailure };
+type MemberOutcome = { readonly ok: true; readonly contribution: Contribution } | { readonly ok: false; readonly failure: MemberFailure };
 
 /** The mutable state of one run, kept in one place so the engine class stays stateless. */
 class DebateRun {
@@ -151,7 +154,8 @@ class DebateRun {
     const phases = trusted ? board.phases : [];
     const input = this.#validateInput();
     const question = input.ok ? input.question : '';
-    if (this.#listening) this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
+    if (this.#listening)
+      this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
 
     this.#governor.follow(this.#options.signal);
@@ -172,7 +176,14 @@ class DebateRun {
         for (const member of phase.members) failures.push(this.#notRun(phase, phaseIndex, member));
         continue;
       }
-      if (this.#listening) this.#emit({ type: 'phase_started', phase: phase.name, phaseIndex, members: phase.members.map((m) => m.id), contrarian: phase.contrarian });
+      if (this.#listening)
+        this.#emit({
+          type: 'phase_started',
+          phase: phase.name,
+          phaseIndex,
+          members: phase.members.map((m) => m.id),
+          contrarian: phase.contrarian,
+        });
       // Built before any member of this phase starts, from finished phases only: peers cannot leak in.
       const requests = earlier.requestsFor(phase, phaseIndex);
       const { members } = phase;
@@ -212,7 +223,11 @@ class DebateRun {
     const voters = new Map<string, Voter>();
     for (const c of transcript) {
       const member = phases[c.phaseIndex]?.members.find((m) => m.id === c.memberId);
-      voters.set(c.memberId, { family: member?.family ?? c.memberId, model: c.model, ...(c.confidence === undefined ? {} : { confidence: c.confidence }) });
+      voters.set(c.memberId, {
+        family: member?.family ?? c.memberId,
+        model: c.model,
+        ...(c.confidence === undefined ? {} : { confidence: c.confidence }),
+      });
     }
     const decision = applyDecisionRule(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
     if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
@@ -241,7 +256,8 @@ class DebateRun {
 
   async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
     const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome => {
-      if (this.#listening) this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
+      if (this.#listening)
+        this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
       return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
     };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
@@ -258,13 +274,28 @@ class DebateRun {
         const startedAt = this.#clock.now();
         const result = await this.#governor.run(adapter, request, debateStepName(this.#board.id, phaseIndex, phase.name, member.id));
         const endedAt = this.#clock.now();
-        this.#timings.push({ phase: phase.name, memberId: member.id, startedAt: startedAt - this.#started, endedAt: endedAt - this.#started, latencyMs: result.latencyMs });
+        this.#timings.push({
+          phase: phase.name,
+          memberId: member.id,
+          startedAt: startedAt - this.#started,
+          endedAt: endedAt - this.#started,
+          latencyMs: result.latencyMs,
+        });
         if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
         if (!parsed.ok) return fail(parsed.reason, result.usage);
         const { statement, scores, score, evidence, confidence } = parsed.reply;
-        if (this.#listening) this.#emit({ type: 'member_finished', phase: phase.name, memberId: member.id, scores, score, latencyMs: result.latencyMs, usage: result.usage });
+        if (this.#listening)
+          this.#emit({
+            type: 'member_finished',
+            phase: phase.name,
+            memberId: member.id,
+            scores,
+            score,
+            latencyMs: result.latencyMs,
+            usage: result.usage,
+          });
         return {
           ok: true,
           contribution: {
@@ -336,19 +367,29 @@ class DebateRun {
   }
 
   #validateInput(): { ok: true; question: string } | { ok: false; message: string } {
-    if (!isLoadedBoard(this.#board)) return { ok: false, message: 'the board was not produced by loadBoard, parseBoard or defineBoard, so its structure (contrarian last) is not guaranteed' };
+    if (!isLoadedBoard(this.#board))
+      return {
+        ok: false,
+        message: 'the board was not produced by loadBoard, parseBoard or defineBoard, so its structure (contrarian last) is not guaranteed',
+      };
     const { question, memberTimeoutMs, budget } = this.#options;
     if (typeof question !== 'string' || question.trim() === '') return { ok: false, message: 'question must be a non-empty string' };
     const caps = this.#caps();
     const badCap = firstBadCap(caps);
     if (badCap !== undefined) return { ok: false, message: `concurrency caps must be integers of 1 or more, got ${badCap}` };
-    if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return { ok: false, message: `memberTimeoutMs must be above 0, got ${memberTimeoutMs}` };
+    if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0))
+      return { ok: false, message: `memberTimeoutMs must be above 0, got ${memberTimeoutMs}` };
     for (const key of ['maxCalls', 'maxTokens'] as const) {
       const value = budget?.[key];
-      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) return { ok: false, message: `budget.${key} must be a whole number of 0 or more, got ${value}` };
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0))
+        return { ok: false, message: `budget.${key} must be a whole number of 0 or more, got ${value}` };
     }
     const rendered = renderQuestion(this.#board.question, question, this.#options.vars);
-    if (!rendered.ok) return { ok: false, message: `the board's question template needs values for ${rendered.missing.map((name) => `{{${name}}}`).join(', ')}; pass them in vars` };
+    if (!rendered.ok)
+      return {
+        ok: false,
+        message: `the board's question template needs values for ${rendered.missing.map((name) => `{{${name}}}`).join(', ')}; pass them in vars`,
+      };
     return { ok: true, question: rendered.text };
   }
 
@@ -384,7 +425,10 @@ function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
 }
 
 /** The caps a debate runs under: the caller's option over the board's own. */
-function capsInForce(option: ConcurrencyOption | undefined, board: Board['concurrency']): { global: number; perAdapter: Readonly<Record<string, number>> } {
+function capsInForce(
+  option: ConcurrencyOption | undefined,
+  board: Board['concurrency'],
+): { global: number; perAdapter: Readonly<Record<string, number>> } {
   if (option === undefined) return board;
   if (typeof option === 'number') return { global: option, perAdapter: board.perAdapter };
   return { global: option.global ?? board.global, perAdapter: { ...board.perAdapter, ...option.perAdapter } };

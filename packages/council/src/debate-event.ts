@@ -6,7 +6,12 @@ import type { DebateStopReason } from './debate-result.js';
 /** Progress and trace events of a debate, keyed by `type`. */
 export type DebateEvent =
   | (EventBase<'debate_started'> & { readonly boardId: string; readonly question: string; readonly phases: readonly string[] })
-  | (EventBase<'phase_started'> & { readonly phase: string; readonly phaseIndex: number; readonly members: readonly string[]; readonly contrarian: boolean })
+  | (EventBase<'phase_started'> & {
+      readonly phase: string;
+      readonly phaseIndex: number;
+      readonly members: readonly string[];
+      readonly contrarian: boolean;
+    })
   | (EventBase<'member_started'> & { readonly phase: string; readonly memberId: string; readonly model: string })
   | (EventBase<'member_finished'> & {
       readonly phase: string;

@@ -28,7 +28,10 @@ describe('DebateEngine replayed from a journal (ADR 0035)', () => {
     await fc.assert(
       fc.asyncProperty(
         // Phases × members, each member with its own behaviour and score.
-        fc.array(fc.array(fc.record({ behaviour: fault(), score: fc.integer({ min: 0, max: 10 }) }), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(fc.record({ behaviour: fault(), score: fc.integer({ min: 0, max: 10 }) }), { minLength: 1, maxLength: 4 }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.integer({ min: 1, max: 3 }),
         fc.option(fc.record({ maxCalls: fc.nat(12), maxTokens: fc.nat(400) }, { requiredKeys: [] }), { nil: undefined }),
         fc.nat(),
@@ -53,14 +56,23 @@ describe('DebateEngine replayed from a journal (ADR 0035)', () => {
           const live = (ref: string): ModelAdapter => {
             const id = ref.slice('scripted:'.length);
             const { behaviour, score } = plan.get(id)!;
-            const good = scriptedAdapter(() => ({ value: { statement: `${id} scores ${score}`, scores: { feasibility: score, revenue: score, cx: score, ttm: score, risk: score } } }));
+            const good = scriptedAdapter(() => ({
+              value: {
+                statement: `${id} scores ${score}`,
+                scores: { feasibility: score, revenue: score, cx: score, ttm: score, risk: score },
+              },
+            }));
             return misbehavingAdapter(behaviour as Parameters<typeof misbehavingAdapter>[0], good, seed);
           };
           const options = { question: 'Should we?', memberTimeoutMs: 15, ...(budget === undefined ? {} : { budget }) };
 
           const recorder = recordSteps();
           const recorded = await DebateEngine.run(board, { ...options, adapters: live, runStep: recorder.runStep });
-          const replayed = await DebateEngine.run(board, { ...options, adapters: () => untouchable, runStep: replaySteps(recorder.journal) });
+          const replayed = await DebateEngine.run(board, {
+            ...options,
+            adapters: () => untouchable,
+            runStep: replaySteps(recorder.journal),
+          });
 
           expect(decided(replayed)).toEqual(decided(recorded));
           // One journaled step per call the debate paid for, each named board/phase/member/attempt.

@@ -10,10 +10,17 @@ import { modelFamily } from './model-family.js';
 
 const known = { isKnownModel: () => true };
 const scores = (value: number) => ({ feasibility: value, revenue: value, cx: value, ttm: value, risk: value });
-const vote = (value: number, confidence?: number): ScriptedReply => ({ value: { statement: `scores ${value}`, scores: scores(value), ...(confidence === undefined ? {} : { confidence }) } });
+const vote = (value: number, confidence?: number): ScriptedReply => ({
+  value: { statement: `scores ${value}`, scores: scores(value), ...(confidence === undefined ? {} : { confidence }) },
+});
 
 /** One phase of members `m0…`, each on its own model unless `model` says otherwise. */
-function board(count: number, decision: Record<string, unknown> | undefined, model = (i: number) => `scripted:m${i}`, minValidVotes = 3): Board {
+function board(
+  count: number,
+  decision: Record<string, unknown> | undefined,
+  model = (i: number) => `scripted:m${i}`,
+  minValidVotes = 3,
+): Board {
   return defineBoard(
     {
       id: 'rule',
@@ -31,7 +38,15 @@ function trackRecord(members: readonly string[], experts: readonly string[], n =
   for (let d = 0; d < n; d += 1) {
     const outcome = d % 2 === 0 ? 'GO' : 'NO_GO';
     const wrong = outcome === 'GO' ? 'NO_GO' : 'GO';
-    record = recordOutcome(recordDecision(record, `d${d}`, members.map((memberId) => ({ memberId, verdict: experts.includes(memberId) ? outcome : wrong }))), `d${d}`, outcome);
+    record = recordOutcome(
+      recordDecision(
+        record,
+        `d${d}`,
+        members.map((memberId) => ({ memberId, verdict: experts.includes(memberId) ? outcome : wrong })),
+      ),
+      `d${d}`,
+      outcome,
+    );
   }
   return record;
 }
@@ -42,7 +57,17 @@ describe('a board chooses its decision rule', () => {
       {
         id: 'b',
         decision: { rule: 'calibrated', costOfFalseGo: 4 },
-        phases: [{ name: 'p', members: ['a', 'b', 'c'].map((id) => ({ id, persona: 'p', model: 'openai-compatible:Llama-3-70b', ...(id === 'c' ? { family: 'house' } : {}) })) }],
+        phases: [
+          {
+            name: 'p',
+            members: ['a', 'b', 'c'].map((id) => ({
+              id,
+              persona: 'p',
+              model: 'openai-compatible:Llama-3-70b',
+              ...(id === 'c' ? { family: 'house' } : {}),
+            })),
+          },
+        ],
       },
       known,
     )._unsafeUnwrap();
@@ -52,10 +77,21 @@ describe('a board chooses its decision rule', () => {
 
   it('refuses settings the rule does not take, a rate beside costs, and a rate on a board too large to enumerate, each with a fix', () => {
     const issues = (decision: unknown, count = 3) =>
-      loadBoard({ id: 'b', decision, phases: [{ name: 'p', members: Array.from({ length: count }, (_, i) => ({ id: `m${i}`, persona: 'p', model: 'offline:m' })) }] }, known)._unsafeUnwrapErr();
-    expect(issues({ rule: 'mean-score', costOfFalseGo: 2 })).toMatchObject([{ code: 'decision_rule', path: ['decision', 'costOfFalseGo'] }]);
+      loadBoard(
+        {
+          id: 'b',
+          decision,
+          phases: [{ name: 'p', members: Array.from({ length: count }, (_, i) => ({ id: `m${i}`, persona: 'p', model: 'offline:m' })) }],
+        },
+        known,
+      )._unsafeUnwrapErr();
+    expect(issues({ rule: 'mean-score', costOfFalseGo: 2 })).toMatchObject([
+      { code: 'decision_rule', path: ['decision', 'costOfFalseGo'] },
+    ]);
     expect(issues({ rule: 'mean-score', costOfFalseGo: 2 })[0]?.fix).toMatch(/rule: calibrated/);
-    expect(issues({ rule: 'calibrated', falseGoRate: 0.05, costOfFalseGo: 2 })).toMatchObject([{ code: 'decision_rule', path: ['decision', 'falseGoRate'] }]);
+    expect(issues({ rule: 'calibrated', falseGoRate: 0.05, costOfFalseGo: 2 })).toMatchObject([
+      { code: 'decision_rule', path: ['decision', 'falseGoRate'] },
+    ]);
     expect(issues({ rule: 'calibrated', falseGoRate: 0.05 }, 21)).toMatchObject([{ code: 'decision_rule' }]);
     expect(issues({ rule: 'calibrated', falseGoRate: 0.05 }, 21)[0]?.message).toMatch(/at most 20/);
     expect(issues({ rule: 'majority' })[0]).toMatchObject({ code: 'schema', path: ['decision', 'rule'] });
@@ -65,14 +101,16 @@ describe('a board chooses its decision rule', () => {
   });
 
   it('derives families from model references', () => {
-    expect(['anthropic:claude-sonnet-5-5', 'openai:gpt-5', 'openai-compatible:meta-llama/Llama-3-70b', 'openai-compatible:qwen2.5-72b', 'openai-compatible:gpt-oss-120b', 'offline:analyst'].map(modelFamily)).toEqual([
-      'anthropic',
-      'openai',
-      'meta',
-      'qwen',
-      'openai',
-      'offline:analyst',
-    ]);
+    expect(
+      [
+        'anthropic:claude-sonnet-5-5',
+        'openai:gpt-5',
+        'openai-compatible:meta-llama/Llama-3-70b',
+        'openai-compatible:qwen2.5-72b',
+        'openai-compatible:gpt-oss-120b',
+        'offline:analyst',
+      ].map(modelFamily),
+    ).toEqual(['anthropic', 'openai', 'meta', 'qwen', 'openai', 'offline:analyst']);
   });
 });
 
@@ -82,7 +120,11 @@ describe('the calibrated rule in a debate', () => {
     const calibration = calibrate(trackRecord(ids, ['m0', 'm1']));
     // Two proven experts say GO (8), three members who were always wrong say NO_GO (2): the mean is 4.4.
     const adapter = scriptedAdapter({ m0: vote(8), m1: vote(8), m2: vote(2), m3: vote(2), m4: vote(2) });
-    const calibrated = await DebateEngine.run(board(5, { rule: 'calibrated', costOfFalseGo: 4 }), { question: 'q', adapters: { scripted: adapter }, calibration });
+    const calibrated = await DebateEngine.run(board(5, { rule: 'calibrated', costOfFalseGo: 4 }), {
+      question: 'q',
+      adapters: { scripted: adapter },
+      calibration,
+    });
     expect(calibrated.consensus.verdict).toBe('NO_GO');
     expect(calibrated.verdict).toBe('GO');
     expect(calibrated.decision).toMatchObject({ rule: { rule: 'calibrated', costOfFalseGo: 4 }, verdict: 'GO' });
@@ -105,7 +147,11 @@ describe('the calibrated rule in a debate', () => {
     const ids = ['m0', 'm1', 'm2'];
     const calibration = calibrate(trackRecord(ids, ids));
     const adapter = scriptedAdapter({ m0: vote(8, 0.55), m1: vote(8), m2: vote(2, 1) });
-    const result = await DebateEngine.run(board(3, { rule: 'calibrated', falseGoRate: 0.01 }), { question: 'q', adapters: { scripted: adapter }, calibration });
+    const result = await DebateEngine.run(board(3, { rule: 'calibrated', falseGoRate: 0.01 }), {
+      question: 'q',
+      adapters: { scripted: adapter },
+      calibration,
+    });
     const [m0, m1, m2] = result.decision.members;
     expect(m0?.reason).toMatch(/stated confidence 0\.55/);
     expect(m0?.weight).toBeCloseTo(Math.log(0.55 / 0.45), 8);
@@ -117,11 +163,14 @@ describe('the calibrated rule in a debate', () => {
   it('warns, as an event and in the result, when one family holds most of the weight', async () => {
     const events: DebateEvent[] = [];
     const adapter = scriptedAdapter(() => vote(8));
-    const result = await DebateEngine.run(board(4, { rule: 'calibrated' }, (i) => (i < 3 ? 'openai:gpt-5' : 'anthropic:claude-sonnet-5-5')), {
-      question: 'q',
-      adapters: { openai: adapter, anthropic: adapter },
-      onEvent: (event) => events.push(event),
-    });
+    const result = await DebateEngine.run(
+      board(4, { rule: 'calibrated' }, (i) => (i < 3 ? 'openai:gpt-5' : 'anthropic:claude-sonnet-5-5')),
+      {
+        question: 'q',
+        adapters: { openai: adapter, anthropic: adapter },
+        onEvent: (event) => events.push(event),
+      },
+    );
     expect(result.decision.warnings).toMatchObject([{ family: 'openai', members: ['m0', 'm1', 'm2'], share: 0.75 }]);
     expect(events.filter((e) => e.type === 'family_majority')).toMatchObject([{ family: 'openai', share: 0.75 }]);
     // Three members of one family count as 3 / (1 + 2ρ) votes, ρ the stated default 0.5 with no track record.
@@ -133,8 +182,15 @@ describe('the calibrated rule in a debate', () => {
 describe('an unusable calibration', () => {
   it('is NO_GO with the reason, never a rejected run', async () => {
     const adapter = scriptedAdapter(() => vote(9));
-    const calibration = { ...calibrate(EMPTY_TRACK_RECORD), members: [{ key: 'm0', evidence: 1, right: 1, reliability: 1, weight: Infinity }] };
-    const result = await DebateEngine.run(board(3, { rule: 'calibrated' }), { question: 'q', adapters: { scripted: adapter }, calibration });
+    const calibration = {
+      ...calibrate(EMPTY_TRACK_RECORD),
+      members: [{ key: 'm0', evidence: 1, right: 1, reliability: 1, weight: Infinity }],
+    };
+    const result = await DebateEngine.run(board(3, { rule: 'calibrated' }), {
+      question: 'q',
+      adapters: { scripted: adapter },
+      calibration,
+    });
     expect(result.consensus.verdict).toBe('GO');
     expect(result.verdict).toBe('NO_GO');
     expect(result.decision.error).toMatch(/reliability of "m0" must be between 0 and 1/);
@@ -146,23 +202,54 @@ describe('the calibrated rule fails closed (property)', () => {
     const verdict = fc.constantFrom<Verdict>('GO', 'NO_GO', 'PIVOT');
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fault(), fc.integer({ min: 0, max: 10 }), fc.oneof(fc.constant(undefined), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(-1, 2, Number.NaN, 'high'))), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.tuple(
+            fault(),
+            fc.integer({ min: 0, max: 10 }),
+            fc.oneof(fc.constant(undefined), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(-1, 2, Number.NaN, 'high')),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.integer({ min: 1, max: 6 }),
-        fc.array(fc.tuple(fc.array(verdict, { minLength: 6, maxLength: 6 }), fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO')), { maxLength: 30 }),
+        fc.array(fc.tuple(fc.array(verdict, { minLength: 6, maxLength: 6 }), fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO')), {
+          maxLength: 30,
+        }),
         fc.oneof(
-          fc.record({ rule: fc.constant('calibrated'), costOfFalseGo: fc.double({ min: 0.01, max: 100, noNaN: true }), priorGo: fc.double({ min: 0.01, max: 0.99, noNaN: true }) }),
-          fc.record({ rule: fc.constant('calibrated'), falseGoRate: fc.double({ min: 0, max: 1, noNaN: true }), priorGo: fc.double({ min: 0.01, max: 0.99, noNaN: true }) }),
+          fc.record({
+            rule: fc.constant('calibrated'),
+            costOfFalseGo: fc.double({ min: 0.01, max: 100, noNaN: true }),
+            priorGo: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+          }),
+          fc.record({
+            rule: fc.constant('calibrated'),
+            falseGoRate: fc.double({ min: 0, max: 1, noNaN: true }),
+            priorGo: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+          }),
         ),
         fc.boolean(),
         async (members, quorum, history, decision, oneFamily) => {
           const count = members.length;
           const ids = members.map((_, i) => `m${i}`);
           let record = EMPTY_TRACK_RECORD;
-          history.forEach(([verdicts, outcome], d) => (record = recordOutcome(recordDecision(record, `d${d}`, ids.map((memberId, i) => ({ memberId, verdict: verdicts[i] as Verdict }))), `d${d}`, outcome)));
+          history.forEach(
+            ([verdicts, outcome], d) =>
+              (record = recordOutcome(
+                recordDecision(
+                  record,
+                  `d${d}`,
+                  ids.map((memberId, i) => ({ memberId, verdict: verdicts[i] as Verdict })),
+                ),
+                `d${d}`,
+                outcome,
+              )),
+          );
           const adapters = (ref: string): ModelAdapter => {
             const i = Number(ref.slice(ref.lastIndexOf('m') + 1));
             const [behaviour, value, confidence] = members[i] as (typeof members)[number];
-            const good = scriptedAdapter(() => ({ value: { statement: 's', scores: scores(value), ...(confidence === undefined ? {} : { confidence }) } }), { validate: false });
+            const good = scriptedAdapter(
+              () => ({ value: { statement: 's', scores: scores(value), ...(confidence === undefined ? {} : { confidence }) } }),
+              { validate: false },
+            );
             return misbehavingAdapter(behaviour, good, i);
           };
           const b = board(count, decision, (i) => (oneFamily ? `scripted:m${i}` : `scripted-${i}:m${i}`), quorum);

@@ -18,7 +18,13 @@ export type DecisionRule =
    * Each member's own verdict weighted by the log odds of its track record, families discounted,
    * against a cost ratio (`costOfFalseGo / costOfMissedGo`) or a false-GO rate (ADR 0034, 0040).
    */
-  | { readonly rule: 'calibrated'; readonly priorGo: number; readonly costOfFalseGo: number; readonly costOfMissedGo: number; readonly falseGoRate?: number };
+  | {
+      readonly rule: 'calibrated';
+      readonly priorGo: number;
+      readonly costOfFalseGo: number;
+      readonly costOfMissedGo: number;
+      readonly falseGoRate?: number;
+    };
 
 /** The default rule. */
 export const MEAN_SCORE_RULE: DecisionRule = Object.freeze({ rule: 'mean-score' });
@@ -73,7 +79,12 @@ export interface Voter {
  * the calibrated rule reads the members the consensus counted (never a failed or invalid vote),
  * and only when it met the quorum, so the quorum comes first and its absence is NO_GO.
  */
-export function applyDecisionRule(rule: DecisionRule, consensus: ConsensusResult, voters: ReadonlyMap<string, Voter>, calibration: Calibration = calibrate(EMPTY_TRACK_RECORD)): DebateDecision {
+export function applyDecisionRule(
+  rule: DecisionRule,
+  consensus: ConsensusResult,
+  voters: ReadonlyMap<string, Voter>,
+  calibration: Calibration = calibrate(EMPTY_TRACK_RECORD),
+): DebateDecision {
   if (consensus.status !== 'scored') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const votes = consensus.members.map((m) => {
     const voter = voters.get(m.memberId);
@@ -87,7 +98,13 @@ export function applyDecisionRule(rule: DecisionRule, consensus: ConsensusResult
   });
   const options =
     rule.rule === 'calibrated'
-      ? { minValidVotes: consensus.minValidVotes, priorGo: rule.priorGo, costOfFalseGo: rule.costOfFalseGo, costOfMissedGo: rule.costOfMissedGo, ...(rule.falseGoRate === undefined ? {} : { falseGoRate: rule.falseGoRate }) }
+      ? {
+          minValidVotes: consensus.minValidVotes,
+          priorGo: rule.priorGo,
+          costOfFalseGo: rule.costOfFalseGo,
+          costOfMissedGo: rule.costOfMissedGo,
+          ...(rule.falseGoRate === undefined ? {} : { falseGoRate: rule.falseGoRate }),
+        }
       : { minValidVotes: consensus.minValidVotes };
   let calibrated: CalibratedDecision;
   try {
@@ -111,11 +128,18 @@ export function applyDecisionRule(rule: DecisionRule, consensus: ConsensusResult
       evidence: m.evidence,
       reliability: m.reliability,
       familyDiscount: rule.rule === 'calibrated' ? m.familyDiscount : 1,
-      reason: rule.rule === 'calibrated' ? `log odds of ${evidence}${confidence}${family}` : `board weight ${boardWeight} (mean-score rule; ${evidence})`,
+      reason:
+        rule.rule === 'calibrated'
+          ? `log odds of ${evidence}${confidence}${family}`
+          : `board weight ${boardWeight} (mean-score rule; ${evidence})`,
     };
   });
   // The warning weighs what the rule weighs: board weights, or calibrated weights before the discount.
-  const warnings = familyMajorities(rule.rule === 'calibrated' ? calibrated.members.map((m) => ({ memberId: m.memberId, family: m.family ?? m.memberId, weight: m.weight })) : members);
+  const warnings = familyMajorities(
+    rule.rule === 'calibrated'
+      ? calibrated.members.map((m) => ({ memberId: m.memberId, family: m.family ?? m.memberId, weight: m.weight }))
+      : members,
+  );
   return {
     rule,
     verdict: rule.rule === 'calibrated' ? calibrated.verdict : consensus.verdict,

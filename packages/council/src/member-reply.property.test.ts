@@ -9,9 +9,17 @@ const RISK_ONLY = defineRubric({ id: 'risk-only', axes: ['risk'], weights: { ris
 const reply = fc.record(
   {
     statement: fc.oneof(fc.string(), fc.constantFrom('  ', ' ok ', '\n'), fc.anything()),
-    scores: fc.oneof(fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'risk')), fc.anything()), fc.anything()),
+    scores: fc.oneof(
+      fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'risk')), fc.anything()),
+      fc.anything(),
+    ),
     evidence: fc.oneof(
-      fc.array(fc.record({ claim: fc.oneof(fc.string(), fc.anything()), source: fc.oneof(fc.string(), fc.anything()), extra: fc.anything() }, { requiredKeys: [] })),
+      fc.array(
+        fc.record(
+          { claim: fc.oneof(fc.string(), fc.anything()), source: fc.oneof(fc.string(), fc.anything()), extra: fc.anything() },
+          { requiredKeys: [] },
+        ),
+      ),
       fc.anything(),
     ),
     confidence: fc.oneof(fc.double(), fc.double({ min: 0, max: 1 }), fc.anything()),
@@ -25,7 +33,8 @@ describe('parseMemberReply: stated confidence', () => {
     fc.assert(
       fc.property(fc.oneof(fc.double(), fc.anything()), (confidence) => {
         const parsed = parseMemberReply({ text: '', value: { statement: 'Ship it.', scores: { risk: 7 }, confidence } }, 'm', RISK_ONLY);
-        if (typeof confidence === 'number' && confidence >= 0 && confidence <= 1) expect(parsed).toMatchObject({ ok: true, reply: { confidence } });
+        if (typeof confidence === 'number' && confidence >= 0 && confidence <= 1)
+          expect(parsed).toMatchObject({ ok: true, reply: { confidence } });
         else if (confidence === undefined) expect(parsed.ok && parsed.reply.confidence === undefined).toBe(true);
         else expect(parsed).toMatchObject({ ok: false, reason: { kind: 'unparseable_reply' } });
       }),
@@ -45,7 +54,8 @@ describe('wellFormedReply (property)', () => {
         expect(fast.statement).toBe(parsed.data.statement);
         expect(fast.scores).toStrictEqual(parsed.data.scores);
         expect(Object.keys(fast.scores)).toEqual(Object.keys(parsed.data.scores));
-        const claims = (items: readonly { claim: string; source?: string | undefined }[] | undefined) => items?.map((item) => [item.claim, item.source]);
+        const claims = (items: readonly { claim: string; source?: string | undefined }[] | undefined) =>
+          items?.map((item) => [item.claim, item.source]);
         expect(claims(fast.evidence)).toEqual(claims(parsed.data.evidence));
         expect(fast.confidence).toBe(parsed.data.confidence);
       }),

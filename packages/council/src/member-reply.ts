@@ -8,7 +8,10 @@ const evidenceSchema = z.object({ claim: z.string().min(1), source: z.string().o
 
 /** A stated confidence: a number in [0, 1]; anything else makes the reply unusable (fail closed). */
 function confidenceSchema() {
-  return z.number({ error: 'confidence must be a number from 0 to 1' }).min(0, 'confidence must be from 0 to 1').max(1, 'confidence must be from 0 to 1');
+  return z
+    .number({ error: 'confidence must be a number from 0 to 1' })
+    .min(0, 'confidence must be from 0 to 1')
+    .max(1, 'confidence must be from 0 to 1');
 }
 
 /**
@@ -83,7 +86,9 @@ export function parseMemberReply(
       statement: data.statement,
       scores,
       score: weightedScore(scores, rubric),
-      evidence: (data.evidence ?? []).map((item) => (item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source })),
+      evidence: (data.evidence ?? []).map((item) =>
+        item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source },
+      ),
       ...(data.confidence === undefined ? {} : { confidence: data.confidence }),
     },
   };
@@ -108,7 +113,12 @@ export function wellFormedReply(raw: unknown): ReplyData | undefined {
   if (typeof statement !== 'string') return undefined;
   const trimmed = statement.trim();
   if (trimmed === '' || !isPlainObject(scores)) return undefined;
-  if (Object.hasOwn(scores, '__proto__') || Object.hasOwn(scores, 'constructor') || Reflect.ownKeys(scores).length !== Object.keys(scores).length) return undefined;
+  if (
+    Object.hasOwn(scores, '__proto__') ||
+    Object.hasOwn(scores, 'constructor') ||
+    Reflect.ownKeys(scores).length !== Object.keys(scores).length
+  )
+    return undefined;
   if (evidence !== undefined) {
     if (!Array.isArray(evidence)) return undefined;
     for (const item of evidence as unknown[]) {

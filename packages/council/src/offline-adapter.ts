@@ -31,13 +31,21 @@ export function createOfflineAdapter(options: OfflineAdapterOptions = {}): Model
     id,
     run(request, runOptions): Promise<ModelRunResult> {
       if (runOptions.signal?.aborted) {
-        return Promise.resolve({ ok: false, failure: { kind: 'aborted', message: 'aborted before the offline member answered' }, retryable: false, latencyMs: 0 });
+        return Promise.resolve({
+          ok: false,
+          failure: { kind: 'aborted', message: 'aborted before the offline member answered' },
+          retryable: false,
+          latencyMs: 0,
+        });
       }
       const meta = request.metadata as Partial<CouncilRequestMetadata> | undefined;
       if (meta?.protocol !== COUNCIL_PROTOCOL || !meta.memberId || !meta.axes || !meta.priorities) {
         return Promise.resolve({
           ok: false,
-          failure: { kind: 'invalid_output', message: `the offline adapter answers council members only (metadata.protocol "${COUNCIL_PROTOCOL}")` },
+          failure: {
+            kind: 'invalid_output',
+            message: `the offline adapter answers council members only (metadata.protocol "${COUNCIL_PROTOCOL}")`,
+          },
           retryable: false,
           latencyMs: 0,
         });
@@ -93,10 +101,14 @@ function offlineVote(meta: CouncilRequestMetadata): OfflineReply {
     focus.length > 0
       ? `[offline member, deterministic] I weigh ${focus.map((axis) => `${axis} (×${meta.priorities[axis] ?? 1})`).join(' and ')} most.`
       : '[offline member, deterministic] I weigh every axis equally.',
-    cited.length > 0 ? `The facts I rely on: ${cited.map((fact) => `${fact.axis} ${fact.value}/10, "${fact.note}"`).join('; ')}.` : 'No facts speak to the axes I weigh most, so I give them the benefit of the doubt.',
+    cited.length > 0
+      ? `The facts I rely on: ${cited.map((fact) => `${fact.axis} ${fact.value}/10, "${fact.note}"`).join('; ')}.`
+      : 'No facts speak to the axes I weigh most, so I give them the benefit of the doubt.',
     `My main concern is ${weakest} at ${scores[weakest]}/10.`,
     meta.earlier.length > 0 ? `I have read the ${meta.earlier.length} earlier contribution${meta.earlier.length === 1 ? '' : 's'}.` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return { statement, scores, evidence: cited.map((fact) => ({ claim: fact.note, source: `fact:${fact.axis}` })) };
 }
 
@@ -118,9 +130,13 @@ function contrarianVote(
   const cited = evidenceFor(target);
   const statement = [
     `[offline contrarian, deterministic] The council is overrating ${target}.`,
-    peers === undefined ? '' : `Earlier members average ${round(peers)}/10 on it, but the evidence says ${round(base(target))}/10${cited.length > 0 ? ` (${cited.map((fact) => `"${fact.note}"`).join('; ')})` : ' (no fact supports it at all)'}.`,
+    peers === undefined
+      ? ''
+      : `Earlier members average ${round(peers)}/10 on it, but the evidence says ${round(base(target))}/10${cited.length > 0 ? ` (${cited.map((fact) => `"${fact.note}"`).join('; ')})` : ' (no fact supports it at all)'}.`,
     `Until that is answered I score ${target} ${scores[target]}/10.`,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return { statement, scores, evidence: cited.map((fact) => ({ claim: fact.note, source: `fact:${fact.axis}` })) };
 }
 
@@ -131,7 +147,7 @@ function personalTilt(memberId: string, axis: string): number {
     hash ^= char.codePointAt(0) ?? 0;
     hash = Math.imul(hash, 16777619);
   }
-  return ((hash >>> 0) / 0xffffffff) - 0.5;
+  return (hash >>> 0) / 0xffffffff - 0.5;
 }
 
 function round(score: number): number {

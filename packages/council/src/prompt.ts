@@ -70,7 +70,8 @@ export class EarlierPhases {
     this.#facts = view.facts;
     const parts = [`Question: ${view.question}`];
     if (view.context !== undefined && view.context !== '') parts.push(`Context:\n${view.context}`);
-    if (view.facts.length > 0) parts.push(`Facts:\n${view.facts.map((fact) => `- [${fact.axis} ${fact.value}/10] ${fact.note}`).join('\n')}`);
+    if (view.facts.length > 0)
+      parts.push(`Facts:\n${view.facts.map((fact) => `- [${fact.axis} ${fact.value}/10] ${fact.note}`).join('\n')}`);
     this.#header = parts.join('\n\n');
   }
 

@@ -4,7 +4,11 @@ import * as z from 'zod';
 /** The request metadata's `protocol` for guardian evaluations. */
 export const GUARDIAN_PROTOCOL = 'conclave.taskloop.guardian.v1';
 
-const rationale = z.string().trim().min(1, 'give the rationale in two or three sentences').max(1200, 'keep the rationale to two or three sentences');
+const rationale = z
+  .string()
+  .trim()
+  .min(1, 'give the rationale in two or three sentences')
+  .max(1200, 'keep the rationale to two or three sentences');
 
 /**
  * What the guardian model must reply. `aligned` is the status alone (the cheapest reply, about
@@ -56,7 +60,7 @@ export interface TrajectoryEntry {
 
 /** The guardian's instructions: the same bytes on every call. */
 export const GUARDIAN_SYSTEM = [
-  'You are the guardian of an assignment: the user\'s advocate. You hold the original intent (the spec and the ideation context it came from) and judge whether the work\'s trajectory still serves it.',
+  "You are the guardian of an assignment: the user's advocate. You hold the original intent (the spec and the ideation context it came from) and judge whether the work's trajectory still serves it.",
   'The reporter is only the messenger: decisions it reports may have been made by any agent. Judge the trajectory, not the wording.',
   'Reply with one JSON object and nothing else:',
   '- {"status":"aligned"} when the trajectory matches the intent. No rationale: just the status.',
@@ -69,12 +73,26 @@ export const GUARDIAN_SYSTEM = [
  * on every evaluation and a provider's prompt cache can serve it.
  */
 export function guardianIntentPrefix(intent: GuardianIntent): string {
-  return ['# Original intent', '', '## Spec', '', intent.spec.trim(), '', '## Ideation context', '', intent.context.trim() === '' ? '(none)' : intent.context.trim()].join('\n');
+  return [
+    '# Original intent',
+    '',
+    '## Spec',
+    '',
+    intent.spec.trim(),
+    '',
+    '## Ideation context',
+    '',
+    intent.context.trim() === '' ? '(none)' : intent.context.trim(),
+  ].join('\n');
 }
 
 /** The resolutions people gave when they unblocked the assignment, in order: they amend the intent. */
 export function guardianResolutionsText(resolutions: readonly string[]): string {
-  return ['# Resolutions agreed with the user since (they amend the intent)', '', ...resolutions.map((text, i) => `${i + 1}. ${text.trim()}`)].join('\n');
+  return [
+    '# Resolutions agreed with the user since (they amend the intent)',
+    '',
+    ...resolutions.map((text, i) => `${i + 1}. ${text.trim()}`),
+  ].join('\n');
 }
 
 /** What `guardianRequest` needs. */
@@ -99,14 +117,26 @@ export function guardianRequest(input: GuardianRequestInput): ModelRequest {
   const trajectory =
     input.trajectory.length === 0
       ? 'Earlier reports: none.'
-      : ['Earlier reports (oldest first):', ...input.trajectory.map((t) => `- [${t.status}] ${t.report.kind} ${t.report.id}: ${oneLine(t.report.summary)}`)].join('\n');
-  const latest = [`Latest report: ${report.kind} ${report.id}`, report.summary.trim(), ...(report.details === undefined || report.details.trim() === '' ? [] : ['', 'Details:', report.details.trim()])].join('\n');
+      : [
+          'Earlier reports (oldest first):',
+          ...input.trajectory.map((t) => `- [${t.status}] ${t.report.kind} ${t.report.id}: ${oneLine(t.report.summary)}`),
+        ].join('\n');
+  const latest = [
+    `Latest report: ${report.kind} ${report.id}`,
+    report.summary.trim(),
+    ...(report.details === undefined || report.details.trim() === '' ? [] : ['', 'Details:', report.details.trim()]),
+  ].join('\n');
   return {
     system: GUARDIAN_SYSTEM,
     messages: [
       { role: 'user', content: input.prefix, cacheable: true },
-      ...(input.resolutions.length === 0 ? [] : [{ role: 'user' as const, content: guardianResolutionsText(input.resolutions), cacheable: true }]),
-      { role: 'user', content: `${trajectory}\n\n${latest}\n\nIs the trajectory aligned with the intent? Reply with the JSON object only.` },
+      ...(input.resolutions.length === 0
+        ? []
+        : [{ role: 'user' as const, content: guardianResolutionsText(input.resolutions), cacheable: true }]),
+      {
+        role: 'user',
+        content: `${trajectory}\n\n${latest}\n\nIs the trajectory aligned with the intent? Reply with the JSON object only.`,
+      },
     ],
     responseFormat: { type: 'json', name: 'guardian_verdict', schema: guardianVerdictSchema },
     maxOutputTokens: 400,

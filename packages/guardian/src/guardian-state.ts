@@ -61,7 +61,8 @@ export type GuardianError =
   | { readonly kind: 'disposed'; readonly message: string };
 
 /** A transition's result: the next state, or why the transition is not allowed. */
-export type GuardianTransition<T = GuardianState> = { readonly ok: true; readonly state: T } | { readonly ok: false; readonly error: GuardianError };
+export type GuardianTransition<T = GuardianState> =
+  { readonly ok: true; readonly state: T } | { readonly ok: false; readonly error: GuardianError };
 
 /** @deprecated Renamed `GuardianTransition`; this alias goes in the next release. */
 export type Transition<T = GuardianState> = GuardianTransition<T>;
@@ -78,11 +79,16 @@ export function initialGuardianState(mode: GuardianMode, hasIntent: boolean): Gu
  * Reports already queued are still evaluated, and their verdicts still apply, after a switch.
  */
 export function switchModeStep(state: GuardianState, to: GuardianMode): GuardianTransition {
-  const refuse = (message: string): GuardianTransition => ({ ok: false, error: { kind: 'invalid_mode_switch', from: state.mode, to, message } });
+  const refuse = (message: string): GuardianTransition => ({
+    ok: false,
+    error: { kind: 'invalid_mode_switch', from: state.mode, to, message },
+  });
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
   if (to === state.mode) return refuse(`the assignment is already in ${to} mode`);
-  if (to === 'guardian' && !state.hasIntent) return refuse('guardian mode requires a linked assignment: give the intent (a non-empty spec)');
-  if (to === 'cook' && state.block !== undefined) return refuse('the assignment is blocked: a person must unblock it before it may run without oversight');
+  if (to === 'guardian' && !state.hasIntent)
+    return refuse('guardian mode requires a linked assignment: give the intent (a non-empty spec)');
+  if (to === 'cook' && state.block !== undefined)
+    return refuse('the assignment is blocked: a person must unblock it before it may run without oversight');
   return { ok: true, state: { ...state, mode: to } };
 }
 
@@ -98,10 +104,15 @@ export function jobGate(state: GuardianState): { readonly ok: true } | { readonl
 }
 
 /** Records a job start when `jobGate` allows one. */
-export function startJobStep(state: GuardianState): { readonly ok: true; readonly state: GuardianState } | { readonly ok: false; readonly reason: JobRefusal } {
+export function startJobStep(
+  state: GuardianState,
+): { readonly ok: true; readonly state: GuardianState } | { readonly ok: false; readonly reason: JobRefusal } {
   const gate = jobGate(state);
   if (!gate.ok) return gate;
-  return { ok: true, state: { ...state, jobsStarted: state.jobsStarted + 1, pending: state.pending.map((p) => ({ ...p, jobsSince: p.jobsSince + 1 })) } };
+  return {
+    ok: true,
+    state: { ...state, jobsStarted: state.jobsStarted + 1, pending: state.pending.map((p) => ({ ...p, jobsSince: p.jobsSince + 1 })) },
+  };
 }
 
 /** Queues a report for evaluation (guardian mode only; the caller decides that). */
@@ -126,7 +137,12 @@ export interface OutcomeApplied {
  * `maxConsecutiveFailures`-th failure in a row blocks. While blocked, outcomes are recorded but
  * change nothing: only a person's resolution lifts a block.
  */
-export function applyOutcomeStep(state: GuardianState, reportId: string, outcome: EvaluationOutcome, maxConsecutiveFailures: number): OutcomeApplied {
+export function applyOutcomeStep(
+  state: GuardianState,
+  reportId: string,
+  outcome: EvaluationOutcome,
+  maxConsecutiveFailures: number,
+): OutcomeApplied {
   const pending = state.pending.filter((p) => p.reportId !== reportId);
   const failures = outcome.kind === 'failure' ? state.consecutiveFailures + 1 : 0;
   const failureReasons = outcome.kind === 'failure' ? [...state.failureReasons, outcome.reason] : [];
@@ -135,8 +151,10 @@ export function applyOutcomeStep(state: GuardianState, reportId: string, outcome
 
   const to: AlignmentStatus = outcome.kind === 'failure' ? 'uncertain' : outcome.status;
   let block: GuardianBlock | undefined;
-  if (outcome.kind === 'verdict' && outcome.status === 'misaligned') block = { kind: 'misaligned', reportId, rationale: outcome.rationale ?? '' };
-  else if (outcome.kind === 'failure' && failures >= maxConsecutiveFailures) block = { kind: 'failures', reportId, count: failures, reasons: failureReasons };
+  if (outcome.kind === 'verdict' && outcome.status === 'misaligned')
+    block = { kind: 'misaligned', reportId, rationale: outcome.rationale ?? '' };
+  else if (outcome.kind === 'failure' && failures >= maxConsecutiveFailures)
+    block = { kind: 'failures', reportId, count: failures, reasons: failureReasons };
   const next: GuardianState = { ...base, status: to, ...(block === undefined ? {} : { block }) };
   return {
     state: next,
@@ -155,11 +173,16 @@ export function applyOutcomeStep(state: GuardianState, reportId: string, outcome
 export function unblockStep(state: GuardianState, resolution: string): GuardianTransition {
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
   if (state.block === undefined) return { ok: false, error: { kind: 'not_blocked', message: 'the assignment is not blocked' } };
-  if (resolution.trim() === '') return { ok: false, error: { kind: 'invalid_resolution', message: 'a resolution needs the text a person agreed to' } };
+  if (resolution.trim() === '')
+    return { ok: false, error: { kind: 'invalid_resolution', message: 'a resolution needs the text a person agreed to' } };
   if (state.pending.length > 0) {
     return {
       ok: false,
-      error: { kind: 'evaluations_pending', pending: state.pending.length, message: `${state.pending.length} report(s) still await a verdict: await guardian.idle() first` },
+      error: {
+        kind: 'evaluations_pending',
+        pending: state.pending.length,
+        message: `${state.pending.length} report(s) still await a verdict: await guardian.idle() first`,
+      },
     };
   }
   const { block: _lifted, ...rest } = state;

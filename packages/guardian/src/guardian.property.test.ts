@@ -1,5 +1,15 @@
 import type { ModelAdapter, ModelRequest, ModelRunResult } from '@conclave/core';
-import { fixedAdapter, HOSTILE_ADAPTER_KINDS, HOSTILE_REPLIES, hostileAdapter, hostileReply, manualClock, scriptedAdapter, type ManualClock, type ScriptedReply } from '@conclave/testing';
+import {
+  fixedAdapter,
+  HOSTILE_ADAPTER_KINDS,
+  HOSTILE_REPLIES,
+  hostileAdapter,
+  hostileReply,
+  manualClock,
+  scriptedAdapter,
+  type ManualClock,
+  type ScriptedReply,
+} from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createGuardian, type Guardian } from './guardian.js';
@@ -162,7 +172,10 @@ function checkTrace(real: Real): void {
 }
 
 const command = fc.oneof(
-  { arbitrary: fc.tuple(fc.constantFrom(...PLANS), fc.integer({ min: 0, max: 4 })).map(([plan, d]) => new ReportCommand(plan, d * 100)), weight: 4 },
+  {
+    arbitrary: fc.tuple(fc.constantFrom(...PLANS), fc.integer({ min: 0, max: 4 })).map(([plan, d]) => new ReportCommand(plan, d * 100)),
+    weight: 4,
+  },
   { arbitrary: fc.constant(new JobCommand()), weight: 4 },
   { arbitrary: fc.integer({ min: 0, max: 6 }).map((d) => new AdvanceCommand(d * 100)), weight: 3 },
   { arbitrary: fc.constant(new UnblockCommand()), weight: 1 },
@@ -171,30 +184,40 @@ const command = fc.oneof(
 describe('guardian (model-based)', () => {
   it('over random report/verdict/latency sequences: at most one job between a report and its verdict, none while blocked, aligned never from a failure', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.commands([command], { maxCommands: 40 }), fc.integer({ min: 1, max: 4 }), async (commands, maxConsecutiveFailures) => {
-        const clock = manualClock();
-        const plans = new Map<string, Plan>();
-        const delays = new Map<string, number>();
-        const seen = new Map<string, number>();
-        const scripted = scriptedAdapter(
-          (request: ModelRequest) => {
-            const id = request.metadata?.['reportId'] as string;
-            const calls = seen.get(id) ?? 0;
-            seen.set(id, calls + 1);
-            return reply(plans.get(id) ?? 'aligned', calls > 0, delays.get(id) ?? 0);
-          },
-          { clock },
-        );
-        const adapter = withHostileReplies(scripted, plans);
-        const guardian = createGuardian({ adapter, intent: { spec: 'Build a greeter CLI.', context: 'No web UI.' }, clock, timeoutMs: TIMEOUT_MS, maxConsecutiveFailures });
-        const real: Real = { guardian, clock, plans, delays, next: 0 };
-        await fc.asyncModelRun(() => ({ model: {}, real }), commands);
-        for (let i = 0; i < 200 && guardian.pending > 0; i += 1) await clock.advanceAsync(TIMEOUT_MS * 4);
-        expect(guardian.pending).toBe(0);
-        await guardian.idle();
-        checkTrace(real);
-        guardian.dispose();
-      }),
+      fc.asyncProperty(
+        fc.commands([command], { maxCommands: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (commands, maxConsecutiveFailures) => {
+          const clock = manualClock();
+          const plans = new Map<string, Plan>();
+          const delays = new Map<string, number>();
+          const seen = new Map<string, number>();
+          const scripted = scriptedAdapter(
+            (request: ModelRequest) => {
+              const id = request.metadata?.['reportId'] as string;
+              const calls = seen.get(id) ?? 0;
+              seen.set(id, calls + 1);
+              return reply(plans.get(id) ?? 'aligned', calls > 0, delays.get(id) ?? 0);
+            },
+            { clock },
+          );
+          const adapter = withHostileReplies(scripted, plans);
+          const guardian = createGuardian({
+            adapter,
+            intent: { spec: 'Build a greeter CLI.', context: 'No web UI.' },
+            clock,
+            timeoutMs: TIMEOUT_MS,
+            maxConsecutiveFailures,
+          });
+          const real: Real = { guardian, clock, plans, delays, next: 0 };
+          await fc.asyncModelRun(() => ({ model: {}, real }), commands);
+          for (let i = 0; i < 200 && guardian.pending > 0; i += 1) await clock.advanceAsync(TIMEOUT_MS * 4);
+          expect(guardian.pending).toBe(0);
+          await guardian.idle();
+          checkTrace(real);
+          guardian.dispose();
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -202,7 +225,11 @@ describe('guardian (model-based)', () => {
 
 describe('guardian with a hostile adapter object', () => {
   it.each(HOSTILE_ADAPTER_KINDS)('%s: every report is a failure, never aligned, and nothing rejects', async (kind) => {
-    const guardian = createGuardian({ adapter: hostileAdapter(kind, fixedAdapter('{"status":"aligned"}')), intent: { spec: 'Build a greeter CLI.', context: 'No web UI.' }, maxConsecutiveFailures: 2 });
+    const guardian = createGuardian({
+      adapter: hostileAdapter(kind, fixedAdapter('{"status":"aligned"}')),
+      intent: { spec: 'Build a greeter CLI.', context: 'No web UI.' },
+      maxConsecutiveFailures: 2,
+    });
     for (const id of ['r1', 'r2']) expect(guardian.report({ id, kind: 'attempt', summary: `attempt ${id}` }).ok).toBe(true);
     await guardian.idle();
     const verdicts = guardian.events.filter((e) => e.type === 'verdict');

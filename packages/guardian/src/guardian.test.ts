@@ -5,10 +5,17 @@ import { guardianVerdictSchema, type ProgressReport } from './guardian-request.j
 import { initialGuardianState, switchModeStep, type GuardianMode } from './guardian-state.js';
 import { createGuardian, type GuardianOptions } from './guardian.js';
 
-const intent = { spec: '# Greeter CLI\nA command line that greets people by name. No web UI.', context: 'user: keep it a tiny CLI, no server.\nassistant: agreed.' };
+const intent = {
+  spec: '# Greeter CLI\nA command line that greets people by name. No web UI.',
+  context: 'user: keep it a tiny CLI, no server.\nassistant: agreed.',
+};
 const ALIGNED = { value: { status: 'aligned' } };
-const uncertain = (rationale = 'The report mentions a config file the spec never asked for. It may be fine. Worth a look.') => ({ value: { status: 'uncertain', rationale } });
-const misaligned = (rationale = 'The work adds a web server, which the user ruled out.') => ({ value: { status: 'misaligned', rationale } });
+const uncertain = (rationale = 'The report mentions a config file the spec never asked for. It may be fine. Worth a look.') => ({
+  value: { status: 'uncertain', rationale },
+});
+const misaligned = (rationale = 'The work adds a web server, which the user ruled out.') => ({
+  value: { status: 'misaligned', rationale },
+});
 const report = (n: number, summary = `did step ${n}`): ProgressReport => ({ id: `r${n}`, kind: 'attempt', summary });
 const reportIdOf = (request: ModelRequest) => request.metadata?.['reportId'] as string;
 
@@ -31,7 +38,12 @@ function setup(plan: Record<string, ScriptedReply | readonly ScriptedReply[]> = 
 
 describe('createGuardian', () => {
   it('counts the usage of a failed call that was billed on the verdict timeline', async () => {
-    const { guardian } = setup({ r1: [{ failure: { kind: 'invalid_output', message: 'no' }, usage: { inputTokens: 30, outputTokens: 7 } }, { ...ALIGNED, usage: { inputTokens: 5, outputTokens: 1 } }] });
+    const { guardian } = setup({
+      r1: [
+        { failure: { kind: 'invalid_output', message: 'no' }, usage: { inputTokens: 30, outputTokens: 7 } },
+        { ...ALIGNED, usage: { inputTokens: 5, outputTokens: 1 } },
+      ],
+    });
     guardian.startJob();
     guardian.report(report(1));
     await guardian.idle();
@@ -56,7 +68,10 @@ describe('createGuardian', () => {
 
   it('report() returns at once; evaluations run in the background, serially, in report order', async () => {
     const clock = manualClock();
-    const { adapter, guardian } = setup({ r1: { ...ALIGNED, delayMs: 300 }, r2: { ...ALIGNED, delayMs: 100 }, r3: { ...ALIGNED, delayMs: 10 } }, { clock });
+    const { adapter, guardian } = setup(
+      { r1: { ...ALIGNED, delayMs: 300 }, r2: { ...ALIGNED, delayMs: 100 }, r3: { ...ALIGNED, delayMs: 10 } },
+      { clock },
+    );
     for (let n = 1; n <= 3; n += 1) guardian.report(report(n));
     expect(guardian.pending).toBe(3);
     await clock.advanceAsync(0);
@@ -75,13 +90,19 @@ describe('createGuardian', () => {
       if (n === 2) expect(guardian.status).toBe('uncertain');
     }
     expect(guardian.status).toBe('aligned');
-    const changes = guardian.timeline.flatMap((e) => (e.kind === 'status' ? [{ from: e.from, to: e.to, by: e.cause.kind === 'resolution' ? '' : e.cause.report.id }] : []));
+    const changes = guardian.timeline.flatMap((e) =>
+      e.kind === 'status' ? [{ from: e.from, to: e.to, by: e.cause.kind === 'resolution' ? '' : e.cause.report.id }] : [],
+    );
     expect(changes).toEqual([
       { from: 'aligned', to: 'uncertain', by: 'r2' },
       { from: 'uncertain', to: 'aligned', by: 'r3' },
     ]);
     const verdict = guardian.timeline.find((e) => e.kind === 'verdict' && e.reportId === 'r2');
-    expect(verdict?.kind === 'verdict' && verdict.outcome).toEqual({ kind: 'verdict', status: 'uncertain', rationale: uncertain().value.rationale });
+    expect(verdict?.kind === 'verdict' && verdict.outcome).toEqual({
+      kind: 'verdict',
+      status: 'uncertain',
+      rationale: uncertain().value.rationale,
+    });
     expect(guardian.canStartJob()).toBe(true);
     expect(guardian.events.filter((e) => e.type === 'status_changed')).toHaveLength(2);
   });
@@ -129,7 +150,11 @@ describe('createGuardian', () => {
     // r3 was reported after job 3; job 4 started while it was evaluated; the block stopped job 5.
     expect(started).toEqual([1, 2, 3, 4]);
     expect(guardian.block?.reportId).toBe('r3');
-    const types = guardian.events.map((e) => (e.type === 'job_started' ? `job${e.job}` : e.type === 'report_received' ? e.reportId : e.type === 'blocked' ? 'blocked' : '')).filter((t) => t !== '');
+    const types = guardian.events
+      .map((e) =>
+        e.type === 'job_started' ? `job${e.job}` : e.type === 'report_received' ? e.reportId : e.type === 'blocked' ? 'blocked' : '',
+      )
+      .filter((t) => t !== '');
     expect(types.slice(types.indexOf('r3'))).toEqual(['r3', 'job4', 'r4', 'blocked']);
     await guardian.idle();
   });
@@ -158,7 +183,11 @@ describe('createGuardian', () => {
     await guardian.idle();
     expect(guardian.status).toBe('aligned');
     const last = adapter.calls.at(-1)?.request;
-    expect(last?.messages[1]).toEqual({ role: 'user', content: expect.stringContaining('1. Keep the CLI; the web UI is out of scope. Remove the server.') as unknown, cacheable: true });
+    expect(last?.messages[1]).toEqual({
+      role: 'user',
+      content: expect.stringContaining('1. Keep the CLI; the web UI is out of scope. Remove the server.') as unknown,
+      cacheable: true,
+    });
     expect(guardian.timeline.filter((e) => e.kind === 'unblocked')).toHaveLength(1);
   });
 
@@ -184,9 +213,14 @@ describe('createGuardian', () => {
     }
     expect(statusAfter).toEqual(['uncertain', 'aligned', 'uncertain', 'aligned', 'uncertain', 'aligned']);
     const outcome = (id: string) => guardian.timeline.find((e) => e.kind === 'verdict' && e.reportId === id);
-    expect(outcome('r1')).toMatchObject({ outcome: { kind: 'failure', reason: expect.stringContaining('provider_error 500: overloaded') as unknown } });
+    expect(outcome('r1')).toMatchObject({
+      outcome: { kind: 'failure', reason: expect.stringContaining('provider_error 500: overloaded') as unknown },
+    });
     expect(outcome('r3')).toMatchObject({ outcome: { kind: 'failure', reason: expect.stringContaining('timeout') as unknown } });
-    expect(outcome('r5')).toMatchObject({ calls: 2, outcome: { kind: 'failure', reason: expect.stringContaining('even after a re-ask') as unknown } });
+    expect(outcome('r5')).toMatchObject({
+      calls: 2,
+      outcome: { kind: 'failure', reason: expect.stringContaining('even after a re-ask') as unknown },
+    });
     // An aligned verdict carrying a rationale is garbage too; the re-ask fixed it.
     expect(outcome('r6')).toMatchObject({ calls: 2, outcome: { kind: 'verdict', status: 'aligned' } });
     expect(adapter.calls.filter((c) => reportIdOf(c.request) === 'r5')).toHaveLength(2);
@@ -240,7 +274,10 @@ describe('createGuardian', () => {
     const { guardian } = setup({ r1: misaligned() });
     guardian.report(report(1));
     await guardian.idle();
-    expect(guardian.switchMode('cook')).toMatchObject({ ok: false, error: { kind: 'invalid_mode_switch', message: expect.stringContaining('blocked') as unknown } });
+    expect(guardian.switchMode('cook')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_mode_switch', message: expect.stringContaining('blocked') as unknown },
+    });
     expect(guardian.switchMode('jam')).toEqual({ ok: true, value: 'jam' });
     expect(guardian.switchMode('guardian')).toEqual({ ok: true, value: 'guardian' });
     expect(guardian.canStartJob()).toBe(false);
@@ -269,7 +306,10 @@ describe('createGuardian', () => {
   it('refuses bad reports as values and records nothing for them', () => {
     const { guardian } = setup();
     expect(guardian.report({ id: '', kind: 'attempt', summary: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_report' } });
-    expect(guardian.report({ id: 'a', kind: 'nope' as 'attempt', summary: 'x' })).toMatchObject({ ok: false, error: { kind: 'invalid_report' } });
+    expect(guardian.report({ id: 'a', kind: 'nope' as 'attempt', summary: 'x' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_report' },
+    });
     expect(guardian.report(report(1)).ok).toBe(true);
     expect(guardian.report(report(1))).toMatchObject({ ok: false, error: { kind: 'duplicate_report', reportId: 'r1' } });
     expect(guardian.timeline.filter((e) => e.kind === 'report')).toHaveLength(1);
@@ -292,7 +332,14 @@ describe('createGuardian', () => {
   });
 
   it('a listener that throws never breaks the guardian', async () => {
-    const { guardian } = setup({}, { onEvent: () => { throw new Error('boom'); } });
+    const { guardian } = setup(
+      {},
+      {
+        onEvent: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     guardian.report(report(1));
     await guardian.idle();
     expect(guardian.status).toBe('aligned');
@@ -317,7 +364,10 @@ describe('switchModeStep', () => {
       for (const to of modes) {
         for (const hasIntent of [true, false]) {
           for (const blocked of [false, true]) {
-            const state = { ...initialGuardianState(from, hasIntent), ...(blocked ? { block: { kind: 'misaligned' as const, reportId: 'r', rationale: 'x' } } : {}) };
+            const state = {
+              ...initialGuardianState(from, hasIntent),
+              ...(blocked ? { block: { kind: 'misaligned' as const, reportId: 'r', rationale: 'x' } } : {}),
+            };
             const expected = from !== to && (to !== 'guardian' || hasIntent) && !(to === 'cook' && blocked);
             const step = switchModeStep(state, to);
             expect(step.ok, `${from} -> ${to} (intent ${hasIntent}, blocked ${blocked})`).toBe(expected);

@@ -59,8 +59,18 @@ export type GuardianEvent =
   | (EventBase<'mode_changed'> & { readonly from: GuardianMode; readonly to: GuardianMode })
   | (EventBase<'report_received'> & { readonly reportId: string; readonly mode: GuardianMode; readonly queued: boolean })
   | (EventBase<'evaluation_started'> & { readonly reportId: string; readonly sequence: number })
-  | (EventBase<'verdict'> & { readonly reportId: string; readonly outcome: EvaluationOutcome; readonly frozen: boolean; readonly calls: number })
-  | (EventBase<'status_changed'> & { readonly from: AlignmentStatus; readonly to: AlignmentStatus; readonly reportId?: string; readonly cause: 'verdict' | 'failure' | 'resolution' })
+  | (EventBase<'verdict'> & {
+      readonly reportId: string;
+      readonly outcome: EvaluationOutcome;
+      readonly frozen: boolean;
+      readonly calls: number;
+    })
+  | (EventBase<'status_changed'> & {
+      readonly from: AlignmentStatus;
+      readonly to: AlignmentStatus;
+      readonly reportId?: string;
+      readonly cause: 'verdict' | 'failure' | 'resolution';
+    })
   | (EventBase<'blocked'> & { readonly block: GuardianBlock })
   | (EventBase<'unblocked'> & { readonly resolution: string })
   | (EventBase<'job_started'> & { readonly job: number; readonly awaitingVerdicts: number });
@@ -86,7 +96,9 @@ export type GuardianTimelineEntry =
       readonly from: AlignmentStatus;
       readonly to: AlignmentStatus;
       /** The report whose verdict (or failure) caused the change, or the person's resolution. */
-      readonly cause: { readonly kind: 'verdict' | 'failure'; readonly report: ProgressReport } | { readonly kind: 'resolution'; readonly resolution: string };
+      readonly cause:
+        | { readonly kind: 'verdict' | 'failure'; readonly report: ProgressReport }
+        | { readonly kind: 'resolution'; readonly resolution: string };
     }
   | { readonly kind: 'blocked'; readonly at: number; readonly block: GuardianBlock; readonly report: ProgressReport }
   | { readonly kind: 'unblocked'; readonly at: number; readonly resolution: string }
@@ -95,11 +107,12 @@ export type GuardianTimelineEntry =
 
 /** What `report()` did with a report: queued it for evaluation, recorded it only (jam, cook), or refused it. */
 export type ReportReceipt =
-  | { readonly ok: true; readonly queued: boolean; readonly pending: number }
-  | { readonly ok: false; readonly error: GuardianError };
+  { readonly ok: true; readonly queued: boolean; readonly pending: number } | { readonly ok: false; readonly error: GuardianError };
 
 /** Whether a job may start: `started` with its 1-based number, or the reason it may not. */
-export type JobStart = { readonly started: true; readonly job: number } | { readonly started: false; readonly reason: JobRefusal; readonly block?: GuardianBlock };
+export type JobStart =
+  | { readonly started: true; readonly job: number }
+  | { readonly started: false; readonly reason: JobRefusal; readonly block?: GuardianBlock };
 
 /** A result that is a value or a refusal, never a throw. */
 export type GuardianResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: GuardianError };
@@ -159,12 +172,16 @@ export function createGuardian(options: GuardianOptions): Guardian {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxFailures = options.maxConsecutiveFailures ?? 3;
   const window = options.trajectoryWindow ?? 5;
-  if (Number.isNaN(timeoutMs) || timeoutMs < 0) throw new RangeError(`createGuardian: timeoutMs must be a non-negative number or Infinity, got ${timeoutMs}`);
-  if (!Number.isInteger(maxFailures) || maxFailures < 1) throw new RangeError(`createGuardian: maxConsecutiveFailures must be an integer >= 1, got ${maxFailures}`);
-  if (!Number.isInteger(window) || window < 0) throw new RangeError(`createGuardian: trajectoryWindow must be an integer >= 0, got ${window}`);
+  if (Number.isNaN(timeoutMs) || timeoutMs < 0)
+    throw new RangeError(`createGuardian: timeoutMs must be a non-negative number or Infinity, got ${timeoutMs}`);
+  if (!Number.isInteger(maxFailures) || maxFailures < 1)
+    throw new RangeError(`createGuardian: maxConsecutiveFailures must be an integer >= 1, got ${maxFailures}`);
+  if (!Number.isInteger(window) || window < 0)
+    throw new RangeError(`createGuardian: trajectoryWindow must be an integer >= 0, got ${window}`);
   const hasIntent = options.intent.spec.trim() !== '';
   const startMode = options.mode ?? 'guardian';
-  if (startMode === 'guardian' && !hasIntent) throw new RangeError('createGuardian: guardian mode requires an intent with a non-empty spec');
+  if (startMode === 'guardian' && !hasIntent)
+    throw new RangeError('createGuardian: guardian mode requires an intent with a non-empty spec');
 
   const sink = createEventSink<GuardianEvent>(options.onEvent);
   const timeline: GuardianTimelineEntry[] = [];
@@ -187,8 +204,18 @@ export function createGuardian(options: GuardianOptions): Guardian {
   };
   const changed = (): Promise<void> => new Promise((resolve) => waiters.push(resolve));
 
-  const evaluate = async (report: ProgressReport, seq: number, signal: AbortSignal): Promise<{ outcome: EvaluationOutcome; calls: number; usage: Usage; latencyMs: number }> => {
-    const request: ModelRequest = guardianRequest({ prefix, resolutions: [...resolutions], trajectory: judged.slice(judged.length - window), report, sequence: seq });
+  const evaluate = async (
+    report: ProgressReport,
+    seq: number,
+    signal: AbortSignal,
+  ): Promise<{ outcome: EvaluationOutcome; calls: number; usage: Usage; latencyMs: number }> => {
+    const request: ModelRequest = guardianRequest({
+      prefix,
+      resolutions: [...resolutions],
+      trajectory: judged.slice(judged.length - window),
+      report,
+      sequence: seq,
+    });
     const started = clock.now();
     const asked = await askStructured(options.adapter, request, guardianVerdictSchema, { timeoutMs, signal, clock });
     // A failed call that was billed (a refusal, an invalid answer) counts too.
@@ -213,7 +240,16 @@ export function createGuardian(options: GuardianOptions): Guardian {
     const applied = applyOutcomeStep(state, report.id, result.outcome, maxFailures);
     state = applied.state;
     const at = clock.now();
-    timeline.push({ kind: 'verdict', at, reportId: report.id, outcome: result.outcome, frozen: applied.frozen, calls: result.calls, usage: result.usage, latencyMs: result.latencyMs });
+    timeline.push({
+      kind: 'verdict',
+      at,
+      reportId: report.id,
+      outcome: result.outcome,
+      frozen: applied.frozen,
+      calls: result.calls,
+      usage: result.usage,
+      latencyMs: result.latencyMs,
+    });
     sink.emit({ type: 'verdict', at, reportId: report.id, outcome: result.outcome, frozen: applied.frozen, calls: result.calls });
     judged.push({ report, status: result.outcome.kind === 'failure' ? 'failed' : result.outcome.status });
     if (applied.statusChange !== undefined) {
@@ -239,7 +275,12 @@ export function createGuardian(options: GuardianOptions): Guardian {
         result = await evaluate(report, sequence, controller.signal);
       } catch (thrown) {
         // Not expected (askStructured never rejects), but a bug here must not align anything.
-        result = { outcome: { kind: 'failure', reason: `the guardian crashed: ${errorMessage(thrown)}` }, calls: 1, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
+        result = {
+          outcome: { kind: 'failure', reason: `the guardian crashed: ${errorMessage(thrown)}` },
+          calls: 1,
+          usage: { inputTokens: 0, outputTokens: 0 },
+          latencyMs: 0,
+        };
       }
       inFlight = undefined;
       if (state.disposed) return;
@@ -260,7 +301,12 @@ export function createGuardian(options: GuardianOptions): Guardian {
 
   const startJob = (): JobStart => {
     const step = startJobStep(state);
-    if (!step.ok) return { started: false, reason: step.reason, ...(step.reason === 'blocked' && state.block !== undefined ? { block: state.block } : {}) };
+    if (!step.ok)
+      return {
+        started: false,
+        reason: step.reason,
+        ...(step.reason === 'blocked' && state.block !== undefined ? { block: state.block } : {}),
+      };
     state = step.state;
     const at = clock.now();
     timeline.push({ kind: 'job', at, job: state.jobsStarted });
@@ -293,7 +339,11 @@ export function createGuardian(options: GuardianOptions): Guardian {
         const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
         return { ok: false, error: { kind: 'invalid_report', issues, message: `not a progress report: ${issues.join('; ')}` } };
       }
-      if (reports.has(progress.id)) return { ok: false, error: { kind: 'duplicate_report', reportId: progress.id, message: `a report with id "${progress.id}" was already made` } };
+      if (reports.has(progress.id))
+        return {
+          ok: false,
+          error: { kind: 'duplicate_report', reportId: progress.id, message: `a report with id "${progress.id}" was already made` },
+        };
       const report: ProgressReport = { ...progress };
       reports.set(report.id, report);
       const queued = state.mode === 'guardian';

@@ -14,7 +14,14 @@ describe('draftAdr', () => {
   it('renders a proposed, unnumbered MADR draft that keeps the dissent', async () => {
     const plans: Record<string, MemberPlan> = {
       ...steady({ sre: 'aws', sec: 'aws', cfo: 'aws' }),
-      pm: { rounds: [stance('gcp', 0.7, { reasons: ['BigQuery saves a quarter'], objections: [{ text: 'AWS analytics is slower', severity: 'substantive', against: 'aws' }] })] },
+      pm: {
+        rounds: [
+          stance('gcp', 0.7, {
+            reasons: ['BigQuery saves a quarter'],
+            objections: [{ text: 'AWS analytics is slower', severity: 'substantive', against: 'aws' }],
+          }),
+        ],
+      },
       data: { rounds: [stance('gcp', 0.6, { reasons: ['Query latency matters most'] })] },
     };
     const synthesis = await synthesisOf(plans);
@@ -27,7 +34,13 @@ describe('draftAdr', () => {
     expect(dissent).toContain('BigQuery saves a quarter');
     expect(dissent).toContain('Query latency matters most');
     expect(dissent).toContain('AWS analytics is slower');
-    for (const heading of ['## Context and Problem Statement', '## Considered Options', '## Decision Outcome', '### Rejected Options', '### Consequences: Risks and Mitigations']) {
+    for (const heading of [
+      '## Context and Problem Statement',
+      '## Considered Options',
+      '## Decision Outcome',
+      '### Rejected Options',
+      '### Consequences: Risks and Mitigations',
+    ]) {
       expect(draft.markdown).toContain(heading);
     }
     // The unresolved objection against the choice becomes a risk even when the write-up omits it.
@@ -35,7 +48,12 @@ describe('draftAdr', () => {
   });
 
   it('states explicitly when there was no dissent', async () => {
-    const plans = Object.fromEntries(['sre', 'sec', 'cfo', 'pm', 'data'].map((id, i) => [id, { rounds: [stance(['aws', 'aws', 'gcp', 'gcp', 'hybrid'][i] as string), stance('aws')] }]));
+    const plans = Object.fromEntries(
+      ['sre', 'sec', 'cfo', 'pm', 'data'].map((id, i) => [
+        id,
+        { rounds: [stance(['aws', 'aws', 'gcp', 'gcp', 'hybrid'][i] as string), stance('aws')] },
+      ]),
+    );
     const synthesis = await synthesisOf(plans);
     expect(draftAdr(synthesis).markdown).toMatch(/## Dissent and Minority Report\n\n- No member dissented/);
   });

@@ -21,7 +21,12 @@ export const PROPOSED_STATUS_LINE = 'Status: proposed';
 
 /** A lowercase, dash-separated slug of at most 60 characters. */
 export function slugify(text: string): string {
-  const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '');
+  const slug = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
   return slug === '' ? 'decision' : slug;
 }
 
@@ -36,10 +41,14 @@ export function slugify(text: string): string {
 export function draftAdr(synthesis: Synthesis, options: DraftAdrOptions = {}): AdrDraft {
   const { decision, dissent, record } = synthesis;
   const title = `${decision.title}: ${synthesis.question}`;
-  const bullet = (items: readonly string[], none: string): string => (items.length === 0 ? `- ${none}` : items.map((item) => `- ${item}`).join('\n'));
+  const bullet = (items: readonly string[], none: string): string =>
+    items.length === 0 ? `- ${none}` : items.map((item) => `- ${item}`).join('\n');
   const dissentText = dissent.present
     ? dissent.dissenters
-        .map((d) => `- **${d.name}** (${d.role}) preferred \`${d.preferredOption}\` at confidence ${d.confidence}: ${d.reasons.join('; ')}${d.objections.length > 0 ? `\n  - Objections: ${d.objections.map((o) => `[${o.severity}] ${o.text}`).join('; ')}` : ''}`)
+        .map(
+          (d) =>
+            `- **${d.name}** (${d.role}) preferred \`${d.preferredOption}\` at confidence ${d.confidence}: ${d.reasons.join('; ')}${d.objections.length > 0 ? `\n  - Objections: ${d.objections.map((o) => `[${o.severity}] ${o.text}`).join('; ')}` : ''}`,
+        )
         .join('\n')
     : `- ${dissent.statement}`;
   const unresolved = dissent.unresolvedObjections.map((e) => `${e.id}: ${e.text}`);
@@ -55,7 +64,10 @@ export function draftAdr(synthesis: Synthesis, options: DraftAdrOptions = {}): A
     '',
     '## Considered Options',
     '',
-    bullet(record.slate.map((o) => `\`${o.id}\`: ${o.title}. ${o.summary}`), 'none recorded'),
+    bullet(
+      record.slate.map((o) => `\`${o.id}\`: ${o.title}. ${o.summary}`),
+      'none recorded',
+    ),
     '',
     '## Decision Outcome',
     '',
@@ -66,11 +78,17 @@ export function draftAdr(synthesis: Synthesis, options: DraftAdrOptions = {}): A
     '',
     '### Rejected Options',
     '',
-    bullet(synthesis.rejected.map((r) => `\`${r.option}\` (${r.title}): ${r.why}`), 'none'),
+    bullet(
+      synthesis.rejected.map((r) => `\`${r.option}\` (${r.title}): ${r.why}`),
+      'none',
+    ),
     '',
     '### Consequences: Risks and Mitigations',
     '',
-    bullet(synthesis.risks.map((r) => `${r.risk}. Mitigation: ${r.mitigation}`), 'none identified'),
+    bullet(
+      synthesis.risks.map((r) => `${r.risk}. Mitigation: ${r.mitigation}`),
+      'none identified',
+    ),
     '',
     '## Dissent and Minority Report',
     '',

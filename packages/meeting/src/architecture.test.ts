@@ -43,7 +43,9 @@ describe('architecture', () => {
   });
 
   it('exports the node-only recorder from a separate subpath', () => {
-    const pkg = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as { exports: Record<string, { 'conclave-source'?: string }> };
+    const pkg = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as {
+      exports: Record<string, { 'conclave-source'?: string }>;
+    };
     expect(pkg.exports['.']?.['conclave-source']).toBe('./src/index.ts');
     expect(pkg.exports['./node']?.['conclave-source']).toBe('./src/node/index.ts');
     expect(readFileSync(join(src, 'index.ts'), 'utf8')).not.toMatch(/record-adr|\.\/node\//);

@@ -23,7 +23,16 @@ describe('brief limits', () => {
   it('accepts a question of exactly the string limit and refuses one character more, with its path and line', () => {
     expect(parseBrief(briefText('q'.repeat(MAX_STRING_LENGTH))).isOk()).toBe(true);
     const issues = parseBrief(briefText('q'.repeat(MAX_STRING_LENGTH + 1)), { file: 'b.yaml' })._unsafeUnwrapErr();
-    expect(issues).toEqual([expect.objectContaining({ code: 'too_long', path: ['question'], file: 'b.yaml', line: 1, column: 1, fix: expect.stringMatching(/shorten/) as unknown })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        code: 'too_long',
+        path: ['question'],
+        file: 'b.yaml',
+        line: 1,
+        column: 1,
+        fix: expect.stringMatching(/shorten/) as unknown,
+      }),
+    ]);
   });
 
   it('refuses a long context text given as data too', () => {
@@ -32,13 +41,20 @@ describe('brief limits', () => {
   });
 
   it('makes an alias bomb a located issue', () => {
-    const bomb = ['x: &a [l, l, l, l, l, l, l, l, l, l]', 'y: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'z: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'w: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'];
+    const bomb = [
+      'x: &a [l, l, l, l, l, l, l, l, l, l]',
+      'y: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'z: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'w: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
+    ];
     const issues = parseBrief(briefText('Which queue?', bomb), { file: 'bomb.yaml' })._unsafeUnwrapErr();
     expect(issues).toEqual([expect.objectContaining({ code: 'too_many_aliases', file: 'bomb.yaml', line: 10 })]);
   });
 
   it('makes a brief nested 100,000 deep a located issue', () => {
-    const issues = parseBrief(briefText('Which queue?', [`constraints: ${'['.repeat(100_000)}${']'.repeat(100_000)}`]), { file: 'deep.yaml' })._unsafeUnwrapErr();
+    const issues = parseBrief(briefText('Which queue?', [`constraints: ${'['.repeat(100_000)}${']'.repeat(100_000)}`]), {
+      file: 'deep.yaml',
+    })._unsafeUnwrapErr();
     expect(issues).toEqual([expect.objectContaining({ code: 'too_deep', file: 'deep.yaml', line: 9 })]);
   });
 });

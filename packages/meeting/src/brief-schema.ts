@@ -3,8 +3,14 @@ import * as z from 'zod';
 /** Ids of options, members and context items: letters, digits, `_`, `-`, `.`; starting with a letter or digit. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const id = (what: string) =>
-  z.string({ error: `${what} must be a string` }).regex(ID_PATTERN, `${what} may use letters, digits, "_", "-" and "." and must start with a letter or digit`);
-const text = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+  z
+    .string({ error: `${what} must be a string` })
+    .regex(ID_PATTERN, `${what} may use letters, digits, "_", "-" and "." and must start with a letter or digit`);
+const text = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} must not be empty`);
 
 /** Shortest and longest candidate slate a brief may open with. */
 export const MIN_OPTIONS = 2;

@@ -26,7 +26,12 @@ describe('loadBrief', () => {
   it('reports too few options and too few members with their paths and fixes', () => {
     const base = briefInput();
     const issues = issuesOf({ ...base, options: base.options.slice(0, 1), roster: base.roster.slice(0, 2) });
-    expect(issues.map((i) => [i.code, i.path.join('.')])).toEqual(expect.arrayContaining([['schema', 'options'], ['schema', 'roster']]));
+    expect(issues.map((i) => [i.code, i.path.join('.')])).toEqual(
+      expect.arrayContaining([
+        ['schema', 'options'],
+        ['schema', 'roster'],
+      ]),
+    );
     for (const issue of issues) {
       expect(issue.fix.length).toBeGreaterThan(0);
       expect(issue.file).toBe('brief.yaml');
@@ -81,7 +86,9 @@ describe('loadBrief with data built in code that is not plain data', () => {
     expect(() => {
       issues = issuesOf(make());
     }).not.toThrow();
-    expect(issues).toEqual([expect.objectContaining({ code: 'unreadable', file: 'brief.yaml', fix: expect.stringContaining('pass plain data') as unknown })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'unreadable', file: 'brief.yaml', fix: expect.stringContaining('pass plain data') as unknown }),
+    ]);
   });
 });
 

@@ -80,7 +80,8 @@ export function loadBrief(given: unknown, options: LoadBriefOptions = {}): Resul
   }
   const input = bounded.value;
   const parsed = briefInputSchema.safeParse(input, { reportInput: true });
-  if (!parsed.success) for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
   // Structural rules run on the raw input as well, so one pass reports every layer of problems.
   checkStructure(asRecord(input), add);
   if (issues.length > 0 || !parsed.success) return err(issues);
@@ -103,12 +104,22 @@ function checkStructure(raw: Record<string, unknown> | undefined, add: Add): voi
     if (!member) return;
     if (member.facilitator === true) facilitators.push(m);
     if (typeof member.model === 'string' && parseModelRef(member.model) === undefined) {
-      add('bad_model_ref', ['roster', m, 'model'], `"${member.model}" is not a model reference (expected provider:model)`, 'write the model as provider:model, e.g. "anthropic:claude-sonnet-4-5"');
+      add(
+        'bad_model_ref',
+        ['roster', m, 'model'],
+        `"${member.model}" is not a model reference (expected provider:model)`,
+        'write the model as provider:model, e.g. "anthropic:claude-sonnet-4-5"',
+      );
     }
     if (Array.isArray(member.context)) {
       (member.context as unknown[]).forEach((ref, c) => {
         if (typeof ref === 'string' && !contextIds.has(ref)) {
-          add('unknown_context_id', ['roster', m, 'context', c], `the context pack has no item "${ref}"`, `use one of: ${[...contextIds].join(', ') || '(the pack is empty: add items under context)'}`);
+          add(
+            'unknown_context_id',
+            ['roster', m, 'context', c],
+            `the context pack has no item "${ref}"`,
+            `use one of: ${[...contextIds].join(', ') || '(the pack is empty: add items under context)'}`,
+          );
         }
       });
     }
@@ -117,7 +128,12 @@ function checkStructure(raw: Record<string, unknown> | undefined, add: Add): voi
     add('facilitator_count', ['roster'], 'no member is the facilitator', 'mark exactly one member with facilitator: true');
   }
   for (const m of facilitators.slice(1)) {
-    add('facilitator_count', ['roster', m, 'facilitator'], `only one member may be the facilitator; roster[${facilitators[0]}] already is`, 'remove facilitator: true from all but one member');
+    add(
+      'facilitator_count',
+      ['roster', m, 'facilitator'],
+      `only one member may be the facilitator; roster[${facilitators[0]}] already is`,
+      'remove facilitator: true from all but one member',
+    );
   }
 }
 

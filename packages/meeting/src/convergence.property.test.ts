@@ -24,9 +24,28 @@ const roundInput: fc.Arbitrary<RoundInput> = fc.record({
     .map((choices) => new Map(choices.flatMap((choice, i) => (choice === undefined ? [] : [[MEMBERS[i] as string, choice] as const])))),
   objections: fc.oneof(
     { arbitrary: fc.constant([]), weight: 2 },
-    { arbitrary: fc.array(fc.record({ memberId: fc.constantFrom(...MEMBERS), text: fc.constantFrom('cost', 'latency', 'lock-in'), severity: fc.constantFrom('substantive' as const, 'minor' as const) }), { minLength: 1, maxLength: 2 }), weight: 1 },
+    {
+      arbitrary: fc.array(
+        fc.record({
+          memberId: fc.constantFrom(...MEMBERS),
+          text: fc.constantFrom('cost', 'latency', 'lock-in'),
+          severity: fc.constantFrom('substantive' as const, 'minor' as const),
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      weight: 1,
+    },
   ),
-  proposals: fc.oneof({ arbitrary: fc.constant([]), weight: 2 }, { arbitrary: fc.array(fc.record({ memberId: fc.constantFrom(...MEMBERS), id: fc.constantFrom('a', 'x', 'y', 'z') }), { minLength: 1, maxLength: 1 }), weight: 1 }),
+  proposals: fc.oneof(
+    { arbitrary: fc.constant([]), weight: 2 },
+    {
+      arbitrary: fc.array(fc.record({ memberId: fc.constantFrom(...MEMBERS), id: fc.constantFrom('a', 'x', 'y', 'z') }), {
+        minLength: 1,
+        maxLength: 1,
+      }),
+      weight: 1,
+    },
+  ),
   triggersFire: fc.boolean(),
   keep: fc.boolean(),
 });
@@ -34,7 +53,10 @@ const roundInput: fc.Arbitrary<RoundInput> = fc.record({
 /** The system under test: the library's pure pieces wired the way the runner wires them. */
 class Real {
   ledger: ObjectionLedger = EMPTY_LEDGER;
-  slate: OptionSlate = openingSlate([{ id: 'a', title: 'A', summary: 'a' }, { id: 'b', title: 'B', summary: 'b' }]);
+  slate: OptionSlate = openingSlate([
+    { id: 'a', title: 'A', summary: 'a' },
+    { id: 'b', title: 'B', summary: 'b' },
+  ]);
   previous: ReadonlyMap<string, string>;
   state: ConvergenceState;
   adversarial = false;
@@ -45,12 +67,31 @@ class Real {
   }
   step(input: RoundInput): boolean {
     this.round += 1;
-    const ledger = recordObjections(this.ledger, this.round, input.objections.map(({ memberId, text, severity }) => ({ memberId, objection: { text, severity } })));
+    const ledger = recordObjections(
+      this.ledger,
+      this.round,
+      input.objections.map(({ memberId, text, severity }) => ({ memberId, objection: { text, severity } })),
+    );
     this.ledger = ledger.ledger;
-    const slate = curateSlate(this.slate, this.round, input.proposals.map(({ memberId, id }) => ({ memberId, option: { id, title: id.toUpperCase(), summary: id } })), 100);
+    const slate = curateSlate(
+      this.slate,
+      this.round,
+      input.proposals.map(({ memberId, id }) => ({ memberId, option: { id, title: id.toUpperCase(), summary: id } })),
+      100,
+    );
     this.slate = slate.slate;
-    const assessment = assessRound({ previous: this.previous, current: input.prefs, newSubstantive: ledger.newSubstantive.length, slateStable: slate.stable });
-    const step = stepConvergence(this.state, { round: this.round, adversarial: this.adversarial, assessment, triggers: input.triggersFire ? [TRIGGER] : [] });
+    const assessment = assessRound({
+      previous: this.previous,
+      current: input.prefs,
+      newSubstantive: ledger.newSubstantive.length,
+      slateStable: slate.stable,
+    });
+    const step = stepConvergence(this.state, {
+      round: this.round,
+      adversarial: this.adversarial,
+      assessment,
+      triggers: input.triggersFire ? [TRIGGER] : [],
+    });
     this.state = step.state;
     this.adversarial = step.nextAdversarial;
     this.previous = input.prefs;
@@ -105,37 +146,55 @@ class RoundCommand implements fc.Command<Model, Real> {
 describe('convergence', () => {
   it('matches its definition over random stance sequences (model-based)', () => {
     fc.assert(
-      fc.property(roundInput, fc.boolean(), fc.commands([roundInput.map((input) => new RoundCommand(input))], { maxCommands: 12 }), (prep, prepTriggers, commands) => {
-        const real = new Real(prep.prefs, prepTriggers);
-        const model: Model = {
-          previous: prep.prefs,
-          substantiveSeen: new Set(),
-          options: new Set(['a', 'b']),
-          guardOwed: prepTriggers,
-          guardSpent: false,
-          adversarialNext: false,
-          converged: false,
-        };
-        fc.modelRun(() => ({ model, real }), commands);
-      }),
+      fc.property(
+        roundInput,
+        fc.boolean(),
+        fc.commands([roundInput.map((input) => new RoundCommand(input))], { maxCommands: 12 }),
+        (prep, prepTriggers, commands) => {
+          const real = new Real(prep.prefs, prepTriggers);
+          const model: Model = {
+            previous: prep.prefs,
+            substantiveSeen: new Set(),
+            options: new Set(['a', 'b']),
+            guardOwed: prepTriggers,
+            guardSpent: false,
+            adversarialNext: false,
+            converged: false,
+          };
+          fc.modelRun(() => ({ model, real }), commands);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('never converges on a round in which any preference moved', () => {
     fc.assert(
-      fc.property(roundInput, roundInput, fc.constantFrom<ConvergenceState['guard']>('idle', 'pending', 'held'), fc.boolean(), (before, after, guard, adversarial) => {
-        const assessment = assessRound({ previous: before.prefs, current: after.prefs, newSubstantive: 0, slateStable: true });
-        const step = stepConvergence({ guard, converged: false }, { round: 1, adversarial, assessment, triggers: [] });
-        const moved = [...new Set([...before.prefs.keys(), ...after.prefs.keys()])].some((m) => before.prefs.get(m) !== after.prefs.get(m));
-        if (moved) expect(step.verdict.converged).toBe(false);
-        else expect(step.verdict.converged).toBe(guard !== 'pending' || adversarial);
-      }),
+      fc.property(
+        roundInput,
+        roundInput,
+        fc.constantFrom<ConvergenceState['guard']>('idle', 'pending', 'held'),
+        fc.boolean(),
+        (before, after, guard, adversarial) => {
+          const assessment = assessRound({ previous: before.prefs, current: after.prefs, newSubstantive: 0, slateStable: true });
+          const step = stepConvergence({ guard, converged: false }, { round: 1, adversarial, assessment, triggers: [] });
+          const moved = [...new Set([...before.prefs.keys(), ...after.prefs.keys()])].some(
+            (m) => before.prefs.get(m) !== after.prefs.get(m),
+          );
+          if (moved) expect(step.verdict.converged).toBe(false);
+          else expect(step.verdict.converged).toBe(guard !== 'pending' || adversarial);
+        },
+      ),
     );
   });
 
   it('movement onto the front-runner is progress: it converges only after a following quiet round', () => {
-    const prep = new Map([['m1', 'a'], ['m2', 'a'], ['m3', 'b'], ['m4', 'b']]);
+    const prep = new Map([
+      ['m1', 'a'],
+      ['m2', 'a'],
+      ['m3', 'b'],
+      ['m4', 'b'],
+    ]);
     const real = new Real(prep, false);
     const allA = new Map(MEMBERS.map((m) => [m, 'a']));
     expect(real.step({ prefs: allA, objections: [], proposals: [], triggersFire: false })).toBe(false);
@@ -145,9 +204,18 @@ describe('convergence', () => {
   it('a new substantive objection or a new option blocks convergence even when nobody moved', () => {
     const prefs = new Map(MEMBERS.map((m) => [m, 'a']));
     const objecting = new Real(prefs, false);
-    expect(objecting.step({ prefs, objections: [{ memberId: 'm1', text: 'cost', severity: 'substantive' }], proposals: [], triggersFire: false })).toBe(false);
+    expect(
+      objecting.step({
+        prefs,
+        objections: [{ memberId: 'm1', text: 'cost', severity: 'substantive' }],
+        proposals: [],
+        triggersFire: false,
+      }),
+    ).toBe(false);
     const minor = new Real(prefs, false);
-    expect(minor.step({ prefs, objections: [{ memberId: 'm1', text: 'cost', severity: 'minor' }], proposals: [], triggersFire: false })).toBe(true);
+    expect(
+      minor.step({ prefs, objections: [{ memberId: 'm1', text: 'cost', severity: 'minor' }], proposals: [], triggersFire: false }),
+    ).toBe(true);
     const proposing = new Real(prefs, false);
     expect(proposing.step({ prefs, objections: [], proposals: [{ memberId: 'm2', id: 'z' }], triggersFire: false })).toBe(false);
   });

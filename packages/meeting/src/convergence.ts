@@ -72,7 +72,12 @@ export function initialConvergence(prepTriggers: readonly GroupthinkTrigger[]): 
  */
 export function stepConvergence(
   state: ConvergenceState,
-  round: { readonly round: number; readonly adversarial: boolean; readonly assessment: RoundAssessment; readonly triggers: readonly GroupthinkTrigger[] },
+  round: {
+    readonly round: number;
+    readonly adversarial: boolean;
+    readonly assessment: RoundAssessment;
+    readonly triggers: readonly GroupthinkTrigger[];
+  },
 ): { readonly state: ConvergenceState; readonly verdict: RoundVerdict; readonly nextAdversarial: boolean } {
   let guard: GuardState = round.adversarial ? 'held' : state.guard;
   if (guard === 'idle' && round.assessment.quiet && round.triggers.length > 0) guard = 'pending';

@@ -64,16 +64,20 @@ describe('applyMerges', () => {
     const ids = ['aws', 'gcp', 'aws-lite', 'multi', 'ghost'];
     const mergeArb = fc.record({ option: fc.constantFrom(...ids), into: fc.constantFrom(...ids), why: fc.constant('w') });
     fc.assert(
-      fc.property(fc.array(mergeArb, { maxLength: 6 }), fc.option(fc.constantFrom('aws', 'gcp', 'aws-lite', 'multi'), { nil: undefined }), (merges, front) => {
-        const before = slateWithProposals();
-        const { slate, merged, rejected } = applyMerges(before, merges, front);
-        expect(slate.options.map((o) => o.id)).toEqual(before.options.map((o) => o.id));
-        expect(merged.length + rejected.length).toBe(merges.length);
-        const live = new Set(liveOptions(slate).map((o) => o.id));
-        for (const id of ['aws', 'gcp']) expect(live.has(id)).toBe(true);
-        if (front !== undefined) expect(live.has(front)).toBe(true);
-        for (const option of slate.options) expect(live.has(resolveMerged(slate, option.id))).toBe(true);
-      }),
+      fc.property(
+        fc.array(mergeArb, { maxLength: 6 }),
+        fc.option(fc.constantFrom('aws', 'gcp', 'aws-lite', 'multi'), { nil: undefined }),
+        (merges, front) => {
+          const before = slateWithProposals();
+          const { slate, merged, rejected } = applyMerges(before, merges, front);
+          expect(slate.options.map((o) => o.id)).toEqual(before.options.map((o) => o.id));
+          expect(merged.length + rejected.length).toBe(merges.length);
+          const live = new Set(liveOptions(slate).map((o) => o.id));
+          for (const id of ['aws', 'gcp']) expect(live.has(id)).toBe(true);
+          if (front !== undefined) expect(live.has(front)).toBe(true);
+          for (const option of slate.options) expect(live.has(resolveMerged(slate, option.id))).toBe(true);
+        },
+      ),
     );
   });
 });
@@ -84,7 +88,14 @@ describe('runMeeting: the facilitator curates the table', () => {
   it('calls the facilitator once at the start of every meeting round, and every member reads its summary', async () => {
     // data keeps moving, so both rounds run.
     const plans: Record<string, MemberPlan> = { ...split(), data: { rounds: [stance('hybrid'), stance('aws'), stance('gcp')] } };
-    plans.sre = { ...plans.sre, rounds: plans.sre?.rounds ?? [], curation: [{ summary: 'SUMMARY-R1', tensions: ['TENSION-R1'], merges: [] }, { summary: 'SUMMARY-R2', tensions: [], merges: [] }] };
+    plans.sre = {
+      ...plans.sre,
+      rounds: plans.sre?.rounds ?? [],
+      curation: [
+        { summary: 'SUMMARY-R1', tensions: ['TENSION-R1'], merges: [] },
+        { summary: 'SUMMARY-R2', tensions: [], merges: [] },
+      ],
+    };
     const adapter = meetingAdapter(plans);
     const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter }, maxRounds: 2 });
     const curations = adapter.calls.filter((c) => metaOf(c.request).phase === 'curation');
@@ -100,17 +111,29 @@ describe('runMeeting: the facilitator curates the table', () => {
       expect(text).toContain(`SUMMARY-R${round}`);
       if (round === 1) expect(text).toContain('TENSION-R1');
     }
-    expect(meeting.record.rounds[1]?.curation).toEqual({ by: 'facilitator', summary: 'SUMMARY-R1', tensions: ['TENSION-R1'], merges: [], rejectedMerges: [] });
+    expect(meeting.record.rounds[1]?.curation).toEqual({
+      by: 'facilitator',
+      summary: 'SUMMARY-R1',
+      tensions: ['TENSION-R1'],
+      merges: [],
+      rejectedMerges: [],
+    });
     expect(meeting.record.rounds[0]?.curation).toBeUndefined();
   });
 
   it('curates from shared stances only: no private reasoning and no role reaches the facilitator', async () => {
     const ids = ['sre', 'sec', 'cfo', 'pm', 'data'];
-    const plans = Object.fromEntries(ids.map((id, i) => [id, { rounds: [stance(['aws', 'gcp'][i % 2] as string, 0.8, { privateReasoning: `SECRET-${id}` })] }]));
+    const plans = Object.fromEntries(
+      ids.map((id, i) => [id, { rounds: [stance(['aws', 'gcp'][i % 2] as string, 0.8, { privateReasoning: `SECRET-${id}` })] }]),
+    );
     const adapter = meetingAdapter(plans);
     await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter }, maxRounds: 1 });
     const curation = adapter.calls.find((c) => metaOf(c.request).phase === 'curation');
-    const text = JSON.stringify({ system: curation?.request.system, messages: curation?.request.messages, metadata: curation?.request.metadata });
+    const text = JSON.stringify({
+      system: curation?.request.system,
+      messages: curation?.request.messages,
+      metadata: curation?.request.metadata,
+    });
     for (const id of ids) expect(text).not.toContain(`SECRET-${id}`);
     for (const role of ['security engineer', 'finance lead', 'product lead', 'data engineer']) expect(text).not.toContain(role);
   });
@@ -123,11 +146,19 @@ describe('runMeeting: the facilitator curates the table', () => {
       pm: { rounds: [stance('aws-lite', 0.8, { proposedOptions: [lite] }), stance('aws-lite')] },
       data: { rounds: [stance('hybrid'), stance('aws-lite')] },
     };
-    plans.sre = { rounds: plans.sre?.rounds ?? [], curation: [{ summary: 's', tensions: [], merges: [] }, { summary: 's', tensions: [], merges: [{ option: 'aws-lite', into: 'aws', why: 'the same stay-on-AWS idea' }] }] };
+    plans.sre = {
+      rounds: plans.sre?.rounds ?? [],
+      curation: [
+        { summary: 's', tensions: [], merges: [] },
+        { summary: 's', tensions: [], merges: [{ option: 'aws-lite', into: 'aws', why: 'the same stay-on-AWS idea' }] },
+      ],
+    };
     const adapter = meetingAdapter(plans);
     const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter }, maxRounds: 4 });
     const round2 = meeting.record.rounds[2];
-    expect(round2?.curation).toEqual(expect.objectContaining({ by: 'facilitator', merges: [{ option: 'aws-lite', into: 'aws', why: 'the same stay-on-AWS idea' }] }));
+    expect(round2?.curation).toEqual(
+      expect.objectContaining({ by: 'facilitator', merges: [{ option: 'aws-lite', into: 'aws', why: 'the same stay-on-AWS idea' }] }),
+    );
     // pm and data still name aws-lite; their preference lands on aws.
     const prefs = Object.fromEntries((round2?.turns ?? []).flatMap((t) => ('stance' in t ? [[t.memberId, t.stance.preferredOption]] : [])));
     expect(prefs).toEqual(expect.objectContaining({ pm: 'aws', data: 'aws' }));
@@ -140,11 +171,19 @@ describe('runMeeting: the facilitator curates the table', () => {
 
   it('a merge of a brief option is turned away and recorded', async () => {
     const plans = split();
-    plans.sre = { rounds: plans.sre?.rounds ?? [], curation: [{ summary: 's', tensions: [], merges: [{ option: 'hybrid', into: 'aws', why: 'close enough' }] }] };
+    plans.sre = {
+      rounds: plans.sre?.rounds ?? [],
+      curation: [{ summary: 's', tensions: [], merges: [{ option: 'hybrid', into: 'aws', why: 'close enough' }] }],
+    };
     const adapter = meetingAdapter(plans);
     const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter }, maxRounds: 1 });
     const curation = meeting.record.rounds[1]?.curation;
-    expect(curation).toEqual(expect.objectContaining({ merges: [], rejectedMerges: [{ option: 'hybrid', into: 'aws', why: 'close enough', reason: 'brief_candidate' }] }));
+    expect(curation).toEqual(
+      expect.objectContaining({
+        merges: [],
+        rejectedMerges: [{ option: 'hybrid', into: 'aws', why: 'close enough', reason: 'brief_candidate' }],
+      }),
+    );
     expect(meeting.record.slate.map((o) => o.mergedInto)).toEqual([undefined, undefined, undefined]);
   });
 

@@ -10,7 +10,9 @@ import type { OptionSlate, SlateOption } from './option-slate.js';
 export const curationReplySchema = z.strictObject({
   summary: z.string().trim().min(1, 'summarise the table').max(4_000, 'keep the summary under 4000 characters'),
   tensions: z.array(z.string().trim().min(1)).max(6, 'name at most 6 tensions'),
-  merges: z.array(z.strictObject({ option: z.string(), into: z.string(), why: z.string().trim().min(1, 'say why the two are the same idea') })).max(8),
+  merges: z
+    .array(z.strictObject({ option: z.string(), into: z.string(), why: z.string().trim().min(1, 'say why the two are the same idea') }))
+    .max(8),
 });
 
 /** The facilitator's curation, as validated. */

@@ -12,7 +12,9 @@ describe('groupthink guard triggers', () => {
   it('flags near-unanimity (default: all but one) on any round', () => {
     expect(groupthinkTriggers([p('a'), p('a'), p('a'), p('b')], false)).toEqual([{ kind: 'near_unanimity', option: 'a', dissenters: 1 }]);
     expect(groupthinkTriggers([p('a'), p('a'), p('a'), p('b'), p('c')], false)).toEqual([]);
-    expect(groupthinkTriggers([p('a'), p('a'), p('a'), p('b'), p('c')], false, { nearUnanimityDissenters: 2 }).map((t) => t.kind)).toEqual(['near_unanimity']);
+    expect(groupthinkTriggers([p('a'), p('a'), p('a'), p('b'), p('c')], false, { nearUnanimityDissenters: 2 }).map((t) => t.kind)).toEqual([
+      'near_unanimity',
+    ]);
   });
 
   it('flags unanimity at low mean confidence (default below 0.6), configurable', () => {

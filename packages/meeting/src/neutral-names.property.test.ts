@@ -36,6 +36,11 @@ describe('neutralNames', () => {
   });
 
   it('refuses more members than names', () => {
-    expect(() => neutralNames('q', Array.from({ length: NEUTRAL_NAME_POOL.length + 1 }, (_, i) => `m${i}`))).toThrow(RangeError);
+    expect(() =>
+      neutralNames(
+        'q',
+        Array.from({ length: NEUTRAL_NAME_POOL.length + 1 }, (_, i) => `m${i}`),
+      ),
+    ).toThrow(RangeError);
   });
 });

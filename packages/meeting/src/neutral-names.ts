@@ -2,8 +2,22 @@ import { mulberry32 } from '@conclave/core';
 
 /** The pool neutral names are drawn from: trees, so a name says nothing about a role or a leaning. */
 export const NEUTRAL_NAME_POOL = [
-  'Alder', 'Birch', 'Cedar', 'Elm', 'Fir', 'Hazel', 'Juniper', 'Larch',
-  'Maple', 'Oak', 'Pine', 'Rowan', 'Spruce', 'Willow', 'Yew', 'Linden',
+  'Alder',
+  'Birch',
+  'Cedar',
+  'Elm',
+  'Fir',
+  'Hazel',
+  'Juniper',
+  'Larch',
+  'Maple',
+  'Oak',
+  'Pine',
+  'Rowan',
+  'Spruce',
+  'Willow',
+  'Yew',
+  'Linden',
 ] as const;
 
 /** 32-bit FNV-1a of a string: a stable seed from the question. */

@@ -4,7 +4,11 @@ import { EMPTY_LEDGER, objectionKey, recordObjections, type ObjectionLedger } fr
 import type { Objection } from './stance.js';
 
 const objection = fc.record(
-  { text: fc.constantFrom('Lock-in risk', 'lock-in  RISK', 'Cost overrun', 'Migration time', 'Skills gap'), severity: fc.constantFrom('substantive' as const, 'minor' as const), against: fc.constantFrom('aws', 'gcp') },
+  {
+    text: fc.constantFrom('Lock-in risk', 'lock-in  RISK', 'Cost overrun', 'Migration time', 'Skills gap'),
+    severity: fc.constantFrom('substantive' as const, 'minor' as const),
+    against: fc.constantFrom('aws', 'gcp'),
+  },
   { requiredKeys: ['text', 'severity'] },
 );
 const batch = fc.array(fc.record({ memberId: fc.constantFrom('a', 'b', 'c'), objection }), { maxLength: 6 });

@@ -7,9 +7,20 @@ import type { SharedStance, Stance } from './stance.js';
 import { testBrief } from './test-support/meeting-fixtures.js';
 
 const member = createOfflineMeetingMember();
-const peer = (name: string, preferredOption: string): SharedStance => ({ name, preferredOption, confidence: 0.8, reasons: ['r'], concerns: [], objections: [], proposedOptions: [] });
+const peer = (name: string, preferredOption: string): SharedStance => ({
+  name,
+  preferredOption,
+  confidence: 0.8,
+  reasons: ['r'],
+  concerns: [],
+  objections: [],
+  proposedOptions: [],
+});
 const ask = async (meta: Omit<MeetingRequestMetadata, 'protocol'>) => {
-  const result = await safeRun(member, { messages: [{ role: 'user', content: 'ignored' }], metadata: { protocol: MEETING_PROTOCOL, ...meta } });
+  const result = await safeRun(member, {
+    messages: [{ role: 'user', content: 'ignored' }],
+    metadata: { protocol: MEETING_PROTOCOL, ...meta },
+  });
   if (!result.ok) throw new Error(result.failure.message);
   return result.value as Stance;
 };
@@ -26,7 +37,18 @@ describe('createOfflineMeetingMember', () => {
     const slate = ['aws', 'gcp', 'hybrid'];
     const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     const prep = await Promise.all(ids.map((memberId) => ask({ phase: 'prep', round: 0, memberId, slate, peers: [], adversarial: false })));
-    const round = await Promise.all(ids.map((memberId) => ask({ phase: 'round', round: 1, memberId, slate, peers: [peer('P', 'gcp'), peer('Q', 'gcp'), peer('R', 'aws')], adversarial: true })));
+    const round = await Promise.all(
+      ids.map((memberId) =>
+        ask({
+          phase: 'round',
+          round: 1,
+          memberId,
+          slate,
+          peers: [peer('P', 'gcp'), peer('Q', 'gcp'), peer('R', 'aws')],
+          adversarial: true,
+        }),
+      ),
+    );
     // Every member either kept its own first preference or moved to the front-runner, gcp.
     round.forEach((stance, i) => expect([prep[i]?.preferredOption, 'gcp']).toContain(stance.preferredOption));
     expect(round.some((stance, i) => stance.preferredOption === 'gcp' && prep[i]?.preferredOption !== 'gcp')).toBe(true);

@@ -21,12 +21,28 @@ export function createOfflineMeetingMember(options: { readonly id?: string } = {
     run(request): Promise<ModelRunResult> {
       const meta = request.metadata as Partial<MeetingRequestMetadata> | undefined;
       if (meta?.protocol !== MEETING_PROTOCOL || meta.memberId === undefined || meta.slate === undefined || meta.slate.length === 0) {
-        return Promise.resolve({ ok: false, failure: { kind: 'invalid_output', message: `the offline meeting member answers meeting requests only (metadata.protocol "${MEETING_PROTOCOL}")` }, retryable: false, latencyMs: 0 });
+        return Promise.resolve({
+          ok: false,
+          failure: {
+            kind: 'invalid_output',
+            message: `the offline meeting member answers meeting requests only (metadata.protocol "${MEETING_PROTOCOL}")`,
+          },
+          retryable: false,
+          latencyMs: 0,
+        });
       }
       const full = meta as MeetingRequestMetadata;
       const value = meta.phase === 'synthesis' ? synthesis(full) : meta.phase === 'curation' ? curation(full) : stance(full);
       const text = JSON.stringify(value);
-      return Promise.resolve({ ok: true, text, value, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, modelId: `${id}:${meta.memberId}`, providerMetadata: { offline: { deterministic: true } } });
+      return Promise.resolve({
+        ok: true,
+        text,
+        value,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        latencyMs: 0,
+        modelId: `${id}:${meta.memberId}`,
+        providerMetadata: { offline: { deterministic: true } },
+      });
     },
   };
 }
@@ -43,11 +59,21 @@ function stance(meta: MeetingRequestMetadata): Stance {
   return {
     preferredOption: preferred,
     confidence: moves ? Math.min(0.95, confidence + 0.05) : confidence,
-    reasons: [moves ? `[offline member] most of the table backs ${front}, and I find its case good enough` : `[offline member] ${preferred} fits the constraints I weigh most`],
+    reasons: [
+      moves
+        ? `[offline member] most of the table backs ${front}, and I find its case good enough`
+        : `[offline member] ${preferred} fits the constraints I weigh most`,
+    ],
     concerns: stubborn ? ['[offline member] I have not heard an answer to my main concern'] : [],
     objections:
       meta.adversarial && front !== undefined
-        ? [{ text: `[offline member] pressure-testing the front-runner: what fails first if ${front} is wrong?`, severity: 'minor', against: front }]
+        ? [
+            {
+              text: `[offline member] pressure-testing the front-runner: what fails first if ${front} is wrong?`,
+              severity: 'minor',
+              against: front,
+            },
+          ]
         : [],
     proposedOptions: [],
   };
@@ -55,7 +81,9 @@ function stance(meta: MeetingRequestMetadata): Stance {
 
 function curation(meta: MeetingRequestMetadata): CurationReply {
   const counts = meta.slate.map((option) => `${option}: ${meta.peers.filter((peer) => peer.preferredOption === option).length}`);
-  const objections = meta.peers.flatMap((peer) => peer.objections.filter((o) => o.severity === 'substantive').map((o) => `${peer.name}: ${o.text}`));
+  const objections = meta.peers.flatMap((peer) =>
+    peer.objections.filter((o) => o.severity === 'substantive').map((o) => `${peer.name}: ${o.text}`),
+  );
   return {
     summary: `[offline facilitator] ${meta.peers.length} stances on the table (${counts.join(', ')}); ${meta.frontRunner === undefined ? 'no front-runner yet' : `${meta.frontRunner} leads`}.`,
     tensions: objections.slice(0, 6),
@@ -66,7 +94,9 @@ function curation(meta: MeetingRequestMetadata): CurationReply {
 function synthesis(meta: MeetingRequestMetadata): SynthesisReply {
   return {
     rationale: `[offline facilitator] ${meta.choice ?? 'the choice'} had the broadest and most confident support at the end of the meeting.`,
-    rejected: meta.slate.filter((option) => option !== meta.choice).map((option) => ({ option, why: '[offline facilitator] fewer members backed it, with less confidence' })),
+    rejected: meta.slate
+      .filter((option) => option !== meta.choice)
+      .map((option) => ({ option, why: '[offline facilitator] fewer members backed it, with less confidence' })),
     risks: [],
     followUps: ['[offline facilitator] revisit once real members have reviewed this record'],
   };

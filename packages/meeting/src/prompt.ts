@@ -74,7 +74,15 @@ export function buildPrepRequest(brief: Brief, member: RosterMember, name: strin
       },
     ],
     responseFormat: { type: 'json', name: 'meeting_stance', schema: stanceSchemaFor(slate) },
-    metadata: { protocol: MEETING_PROTOCOL, phase: 'prep', round: 0, memberId: member.id, slate, peers: [], adversarial: false } satisfies MeetingRequestMetadata,
+    metadata: {
+      protocol: MEETING_PROTOCOL,
+      phase: 'prep',
+      round: 0,
+      memberId: member.id,
+      slate,
+      peers: [],
+      adversarial: false,
+    } satisfies MeetingRequestMetadata,
   };
 }
 
@@ -132,7 +140,9 @@ export function buildRoundRequest(view: RoundView): ModelRequest {
     'Update your stance: react, propose or reframe options if it helps, and pressure-test the front-runner.',
   ];
   if (view.adversarial) {
-    lines.push(`This is an ADVERSARIAL round: agreement came too easily. From your own perspective, find where ${view.frontRunner ?? 'the front-runner'} is weakest, say so as objections, and change your preference only if the weakness is real.`);
+    lines.push(
+      `This is an ADVERSARIAL round: agreement came too easily. From your own perspective, find where ${view.frontRunner ?? 'the front-runner'} is weakest, say so as objections, and change your preference only if the weakness is real.`,
+    );
   }
   return {
     system: memberSystem(view.brief, view.member),
@@ -169,17 +179,24 @@ function slateLine(slate: OptionSlate, described: ReadonlySet<string>): string {
  * have their own section). Empty when nothing changed.
  */
 function peerChanges(peer: SharedStance, before: SharedStance | undefined, open: ReadonlySet<string>, withObjections: boolean): string[] {
-  const fresh = (now: readonly string[], then: readonly string[] | undefined) => (then === undefined ? now : now.filter((item) => !then.includes(item)));
+  const fresh = (now: readonly string[], then: readonly string[] | undefined) =>
+    then === undefined ? now : now.filter((item) => !then.includes(item));
   const reasons = fresh(peer.reasons, before?.reasons);
   const concerns = fresh(peer.concerns, before?.concerns);
   const seenObjections = new Set((before?.objections ?? []).map((o) => objectionKey(o)));
-  const objections = withObjections ? peer.objections.filter((o) => !open.has(objectionKey(o)) && !seenObjections.has(objectionKey(o))) : [];
+  const objections = withObjections
+    ? peer.objections.filter((o) => !open.has(objectionKey(o)) && !seenObjections.has(objectionKey(o)))
+    : [];
   const proposed = peer.proposedOptions.filter((o) => !(before?.proposedOptions ?? []).some((b) => b.id === o.id));
   const parts: string[] = [];
-  if (before !== undefined && before.preferredOption !== peer.preferredOption) parts.push(`moved from ${before.preferredOption} to ${peer.preferredOption}`);
+  if (before !== undefined && before.preferredOption !== peer.preferredOption)
+    parts.push(`moved from ${before.preferredOption} to ${peer.preferredOption}`);
   if (reasons.length > 0) parts.push(`reasons: ${reasons.join('; ')}`);
   if (concerns.length > 0) parts.push(`concerns: ${concerns.join('; ')}`);
-  if (objections.length > 0) parts.push(`objections: ${objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ')}`);
+  if (objections.length > 0)
+    parts.push(
+      `objections: ${objections.map((o) => `[${o.severity}${o.against === undefined ? '' : ` vs ${o.against}`}] ${o.text}`).join('; ')}`,
+    );
   if (proposed.length > 0) parts.push(`proposed: ${proposed.map((o) => `${o.id} (${o.title})`).join(', ')}`);
   return parts;
 }
@@ -230,7 +247,9 @@ export function buildCurationRequest(view: CurationView): ModelRequest {
             view.seen === undefined ? 'what the others said' : 'what is new since your last summary'
           }:\n${view.table.map((p) => peerRow(p, p.name === view.name ? [] : peerChanges(p, seenCuration.get(p.name), NO_OPEN, false))).join('\n')}`,
           slateLine(view.slate, view.described),
-          ...(view.tensions.length === 0 ? [] : [`Open substantive objections:\n${view.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n')}`]),
+          ...(view.tensions.length === 0
+            ? []
+            : [`Open substantive objections:\n${view.tensions.map((t) => `- ${t.id}: ${t.text}`).join('\n')}`]),
           proposed.length > 0
             ? `Options proposed during the meeting (${proposed.join(', ')}) may be merged into another live option when they are the same idea in other words; the brief's own options and the front-runner${view.frontRunner === undefined ? '' : ` (${view.frontRunner})`} are never merged away.`
             : 'No option was proposed during the meeting, so there is nothing to merge.',

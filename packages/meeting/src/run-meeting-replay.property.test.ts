@@ -29,17 +29,31 @@ describe('runMeeting replayed from a journal (ADR 0035)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer(),
-        fc.record({ reject: fc.double({ min: 0, max: 0.15, noNaN: true }), garbage: fc.double({ min: 0, max: 0.15, noNaN: true }), failure: fc.double({ min: 0, max: 0.15, noNaN: true }) }),
+        fc.record({
+          reject: fc.double({ min: 0, max: 0.15, noNaN: true }),
+          garbage: fc.double({ min: 0, max: 0.15, noNaN: true }),
+          failure: fc.double({ min: 0, max: 0.15, noNaN: true }),
+        }),
         fc.array(fc.array(fc.constantFrom(...OPTIONS), { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
         fc.option(fc.nat(30), { nil: undefined }),
         async (seed, faults, rounds, maxCalls) => {
-          const inner = meetingAdapter(Object.fromEntries(MEMBERS.map((id, m) => [id, { rounds: rounds.map((row) => stance(row[m] as string)) }])));
+          const inner = meetingAdapter(
+            Object.fromEntries(MEMBERS.map((id, m) => [id, { rounds: rounds.map((row) => stance(row[m] as string)) }])),
+          );
           const adapter = faultyAdapter({ seed, faults, inner });
           const options = { maxRounds: 3, ...(maxCalls === undefined ? {} : { budget: { maxCalls } }) };
 
           const recorder = recordSteps();
-          const recorded = await runMeeting(testBrief(), { ...options, adapters: { anthropic: adapter, openai: adapter }, runStep: recorder.runStep });
-          const replayed = await runMeeting(testBrief(), { ...options, adapters: () => untouchable, runStep: replaySteps(recorder.journal) });
+          const recorded = await runMeeting(testBrief(), {
+            ...options,
+            adapters: { anthropic: adapter, openai: adapter },
+            runStep: recorder.runStep,
+          });
+          const replayed = await runMeeting(testBrief(), {
+            ...options,
+            adapters: () => untouchable,
+            runStep: replaySteps(recorder.journal),
+          });
 
           expect(decided(replayed)).toEqual(decided(recorded));
           expect(recorder.journal).toHaveLength(recorded.usage.calls);

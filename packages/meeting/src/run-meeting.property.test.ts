@@ -12,12 +12,20 @@ describe('runMeeting under faulty adapters', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer(),
-        fc.record({ throw: fc.double({ min: 0, max: 0.2, noNaN: true }), reject: fc.double({ min: 0, max: 0.2, noNaN: true }), garbage: fc.double({ min: 0, max: 0.2, noNaN: true }), failure: fc.double({ min: 0, max: 0.2, noNaN: true }), hostile: fc.double({ min: 0, max: 0.2, noNaN: true }) }),
+        fc.record({
+          throw: fc.double({ min: 0, max: 0.2, noNaN: true }),
+          reject: fc.double({ min: 0, max: 0.2, noNaN: true }),
+          garbage: fc.double({ min: 0, max: 0.2, noNaN: true }),
+          failure: fc.double({ min: 0, max: 0.2, noNaN: true }),
+          hostile: fc.double({ min: 0, max: 0.2, noNaN: true }),
+        }),
         fc.array(fc.array(fc.constantFrom(...OPTIONS), { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
         // The openai members' adapter object itself may be hostile: they abstain, never vote.
         fc.option(hostileAdapterKind(), { nil: undefined }),
         async (seed, faults, rounds, hostileObject) => {
-          const inner = meetingAdapter(Object.fromEntries(MEMBERS.map((id, m) => [id, { rounds: rounds.map((row) => stance(row[m] as string)) }])));
+          const inner = meetingAdapter(
+            Object.fromEntries(MEMBERS.map((id, m) => [id, { rounds: rounds.map((row) => stance(row[m] as string)) }])),
+          );
           const adapter = faultyAdapter({ seed, faults, inner });
           const openai = hostileObject === undefined ? adapter : hostileAdapter(hostileObject, adapter);
           const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai }, maxRounds: 3 });

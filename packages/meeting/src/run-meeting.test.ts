@@ -17,7 +17,8 @@ function run(plans: Record<string, MemberPlan>, options: Partial<MeetingOptions>
 }
 
 /** The prose and metadata of a request, without the zod schema object. */
-const visible = (request: ModelRequest): string => JSON.stringify({ system: request.system, messages: request.messages, metadata: request.metadata });
+const visible = (request: ModelRequest): string =>
+  JSON.stringify({ system: request.system, messages: request.messages, metadata: request.metadata });
 
 const verdictRounds = (result: MeetingResult) => result.record.convergence.map((v) => [v.round, v.converged]);
 
@@ -58,7 +59,9 @@ describe('runMeeting: convergence', () => {
     for (const id of ['cfo', 'pm', 'data']) plans[id] = { rounds: [stance(id === 'data' ? 'hybrid' : 'gcp'), stance('aws')] };
     const meeting = await run(plans, { groupthink: { nearUnanimityDissenters: 0 } }).result;
     expect(meeting.synthesis?.decision.status).toBe('converged');
-    expect(meeting.synthesis?.dissent).toEqual(expect.objectContaining({ present: false, statement: expect.stringMatching(/no member dissented/i) as string }));
+    expect(meeting.synthesis?.dissent).toEqual(
+      expect.objectContaining({ present: false, statement: expect.stringMatching(/no member dissented/i) as string }),
+    );
   });
 
   it('ends provisional at maxRounds when positions keep moving', async () => {
@@ -71,8 +74,9 @@ describe('runMeeting: convergence', () => {
 });
 
 describe('runMeeting: groupthink guard', () => {
-  const adversarialRounds = (adapter: ReturnType<typeof meetingAdapter>): number[] =>
-    [...new Set(adapter.calls.filter((c) => metaOf(c.request).adversarial).map((c) => metaOf(c.request).round))];
+  const adversarialRounds = (adapter: ReturnType<typeof meetingAdapter>): number[] => [
+    ...new Set(adapter.calls.filter((c) => metaOf(c.request).adversarial).map((c) => metaOf(c.request).round)),
+  ];
 
   it('round-1 unanimity forces one extra adversarial round', async () => {
     const { adapter, result } = run(steady({ sre: 'aws', sec: 'aws', cfo: 'aws', pm: 'aws', data: 'aws' }));
@@ -100,7 +104,10 @@ describe('runMeeting: groupthink guard', () => {
   it('unanimity at low mean confidence forces one extra adversarial round; at high confidence it does not', async () => {
     const plans = (confidence: number): Record<string, MemberPlan> =>
       Object.fromEntries(
-        ['sre', 'sec', 'cfo', 'pm', 'data'].map((id, i) => [id, { rounds: [stance(['aws', 'aws', 'gcp', 'gcp', 'hybrid'][i] as string), stance('aws', confidence)] }]),
+        ['sre', 'sec', 'cfo', 'pm', 'data'].map((id, i) => [
+          id,
+          { rounds: [stance(['aws', 'aws', 'gcp', 'gcp', 'hybrid'][i] as string), stance('aws', confidence)] },
+        ]),
       );
     const low = await run(plans(0.5)).result;
     expect(low.record.convergence.map((v) => [v.round, v.converged, v.triggers.map((t) => t.kind)])).toEqual([
@@ -124,7 +131,9 @@ describe('runMeeting: abstention and quorum', () => {
     const { adapter, result } = run(plans);
     const meeting = await result;
     const prepTurn = meeting.record.rounds[0]?.turns.find((t) => t.memberId === 'pm');
-    expect(prepTurn).toEqual(expect.objectContaining({ reasked: true, abstained: expect.objectContaining({ kind: 'invalid_output' }) as unknown }));
+    expect(prepTurn).toEqual(
+      expect.objectContaining({ reasked: true, abstained: expect.objectContaining({ kind: 'invalid_output' }) as unknown }),
+    );
     const pmPrep = adapter.callsFor('pm').filter((c) => metaOf(c.request).round === 0);
     expect(pmPrep).toHaveLength(2);
     expect(pmPrep[1]?.request.messages.at(-1)?.content).toMatch(/did not match the required JSON schema/);
@@ -146,11 +155,18 @@ describe('runMeeting: abstention and quorum', () => {
       },
     };
     const meeting = await runMeeting(testBrief(), { adapters: { anthropic: flaky, openai: flaky } });
-    expect(meeting.record.rounds[0]?.turns.find((t) => t.memberId === 'pm')).toEqual(expect.objectContaining({ reasked: true, stance: expect.objectContaining({ preferredOption: 'gcp' }) as unknown }));
+    expect(meeting.record.rounds[0]?.turns.find((t) => t.memberId === 'pm')).toEqual(
+      expect.objectContaining({ reasked: true, stance: expect.objectContaining({ preferredOption: 'gcp' }) as unknown }),
+    );
   });
 
   it('ends with no_quorum and no decision when fewer than three members answer the prep round', async () => {
-    const meeting = await run({ ...steady({ sre: 'aws', sec: 'gcp' }), cfo: { rounds: [invalid] }, pm: { rounds: [invalid] }, data: { rounds: [invalid] } }).result;
+    const meeting = await run({
+      ...steady({ sre: 'aws', sec: 'gcp' }),
+      cfo: { rounds: [invalid] },
+      pm: { rounds: [invalid] },
+      data: { rounds: [invalid] },
+    }).result;
     expect(meeting.outcome).toBe('no_quorum');
     expect(meeting.stopReason).toEqual({ kind: 'no_quorum', round: 0, answering: 2, required: 3 });
     expect(meeting.synthesis).toBeUndefined();
@@ -158,7 +174,12 @@ describe('runMeeting: abstention and quorum', () => {
 
   it('fails closed with no_quorum when a later round loses its quorum', async () => {
     const fading = (option: string): MemberPlan => ({ rounds: [stance(option), stance(option), invalid] });
-    const meeting = await run({ ...steady({ sre: 'aws', sec: 'gcp' }), cfo: fading('aws'), pm: fading('gcp'), data: { rounds: [stance('hybrid'), stance('aws'), invalid] } }).result;
+    const meeting = await run({
+      ...steady({ sre: 'aws', sec: 'gcp' }),
+      cfo: fading('aws'),
+      pm: fading('gcp'),
+      data: { rounds: [stance('hybrid'), stance('aws'), invalid] },
+    }).result;
     expect(meeting.outcome).toBe('no_quorum');
     expect(meeting.stopReason).toEqual(expect.objectContaining({ kind: 'no_quorum', round: 2 }));
     expect(meeting.synthesis).toBeUndefined();
@@ -181,7 +202,14 @@ describe('runMeeting: round prompts send what changed since a member last spoke'
       sec: steadyPlan('sec', 'aws'),
       cfo: steadyPlan('cfo', 'gcp'),
       pm: steadyPlan('pm', 'gcp'),
-      data: { rounds: [of('data', 'hybrid', 0), of('data', 'aws', 1, { objections: [{ text: 'OPEN-data: the migration has no rollback', severity: 'substantive', against: 'gcp' }] })] },
+      data: {
+        rounds: [
+          of('data', 'hybrid', 0),
+          of('data', 'aws', 1, {
+            objections: [{ text: 'OPEN-data: the migration has no rollback', severity: 'substantive', against: 'gcp' }],
+          }),
+        ],
+      },
     };
   };
 
@@ -212,10 +240,12 @@ describe('runMeeting: round prompts send what changed since a member last spoke'
     }
   });
 
-  it('describes an option only to whom it is new: the brief\'s options once in prep, a proposed one once after', async () => {
+  it("describes an option only to whom it is new: the brief's options once in prep, a proposed one once after", async () => {
     const lite = { id: 'aws-lite', title: 'AWS, fewer services', summary: 'LITE-SUMMARY' };
     const withProposal = plans();
-    withProposal.pm = { rounds: [stance('gcp', 0.8, { reasons: ['STANDING-pm'], proposedOptions: [lite] }), stance('gcp', 0.8, { reasons: ['STANDING-pm'] })] };
+    withProposal.pm = {
+      rounds: [stance('gcp', 0.8, { reasons: ['STANDING-pm'], proposedOptions: [lite] }), stance('gcp', 0.8, { reasons: ['STANDING-pm'] })],
+    };
     const { adapter, result } = run(withProposal, { maxRounds: 2 });
     await result;
     const briefSummary = 'Stay on AWS with managed services.';
@@ -246,7 +276,13 @@ describe('runMeeting: round prompts send what changed since a member last spoke'
 
   it('a member that did not answer is sent, next time, everything since it last spoke', async () => {
     const silentOnce = plans();
-    silentOnce.pm = { rounds: [stance('gcp', 0.8, { reasons: ['STANDING-pm'] }), { failure: { kind: 'transport', message: 'down' } }, stance('gcp', 0.8, { reasons: ['STANDING-pm'] })] };
+    silentOnce.pm = {
+      rounds: [
+        stance('gcp', 0.8, { reasons: ['STANDING-pm'] }),
+        { failure: { kind: 'transport', message: 'down' } },
+        stance('gcp', 0.8, { reasons: ['STANDING-pm'] }),
+      ],
+    };
     const { adapter, result } = run(silentOnce, { maxRounds: 2 });
     await result;
     const second = said(roundCall(adapter, 'pm', 2));
@@ -264,7 +300,10 @@ describe('runMeeting: isolation and neutral names', () => {
   it('prep requests carry no peer stance; round requests carry peers only under neutral names', async () => {
     const ids = ['sre', 'sec', 'cfo', 'pm', 'data'];
     const plans = Object.fromEntries(
-      ids.map((id, i) => [id, { rounds: [stance(['aws', 'gcp'][i % 2] as string, 0.8, { reasons: [`MARK-${id}`], privateReasoning: `SECRET-${id}` })] }]),
+      ids.map((id, i) => [
+        id,
+        { rounds: [stance(['aws', 'gcp'][i % 2] as string, 0.8, { reasons: [`MARK-${id}`], privateReasoning: `SECRET-${id}` })] },
+      ]),
     );
     const { adapter, result } = run(plans);
     const meeting = await result;
@@ -274,7 +313,8 @@ describe('runMeeting: isolation and neutral names', () => {
       const prep = adapter.callsFor(id).filter((c) => metaOf(c.request).phase === 'prep');
       expect(prep).toHaveLength(1);
       for (const other of others) expect(visible(prep[0]?.request as ModelRequest)).not.toContain(`MARK-${other}`);
-      const round1 = adapter.callsFor(id).find((c) => metaOf(c.request).phase === 'round' && metaOf(c.request).round === 1)?.request as ModelRequest;
+      const round1 = adapter.callsFor(id).find((c) => metaOf(c.request).phase === 'round' && metaOf(c.request).round === 1)
+        ?.request as ModelRequest;
       const text = visible(round1);
       const names = meeting.record.roles.filter((r) => r.memberId !== id).map((r) => r.name);
       for (const other of others) {
@@ -284,7 +324,11 @@ describe('runMeeting: isolation and neutral names', () => {
       for (const name of names) expect(text).toContain(name);
       const ownRole = meeting.record.roles.find((r) => r.memberId === id)?.role;
       for (const role of ROLES.filter((r) => r !== ownRole)) expect(text).not.toContain(role);
-      expect(metaOf(round1).peers.map((p) => p.name).sort()).toEqual([...names].sort());
+      expect(
+        metaOf(round1)
+          .peers.map((p) => p.name)
+          .sort(),
+      ).toEqual([...names].sort());
     }
   });
 
@@ -321,13 +365,20 @@ describe('runMeeting: budgets, abort, warnings', () => {
   });
 
   it('stops at the token budget', async () => {
-    const plans = Object.fromEntries(Object.entries(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' })).map(([id, plan]) => [id, { rounds: [{ value: plan.rounds[0], usage: { inputTokens: 60, outputTokens: 40 } }] }]));
+    const plans = Object.fromEntries(
+      Object.entries(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' })).map(([id, plan]) => [
+        id,
+        { rounds: [{ value: plan.rounds[0], usage: { inputTokens: 60, outputTokens: 40 } }] },
+      ]),
+    );
     const meeting = await run(plans, { budget: { maxTokens: 250 } }).result;
     expect(meeting.stopReason).toEqual(expect.objectContaining({ kind: 'budget_exhausted', limit: 'tokens', max: 250 }));
   });
 
   it('counts what refused calls were billed for, and stops at the token budget on them (fail closed)', async () => {
-    const refusing = { rounds: [{ failure: { kind: 'refused' as const, message: 'policy' }, usage: { inputTokens: 80, outputTokens: 20 } }] };
+    const refusing = {
+      rounds: [{ failure: { kind: 'refused' as const, message: 'policy' }, usage: { inputTokens: 80, outputTokens: 20 } }],
+    };
     const plans = { ...steady({ sre: 'aws', sec: 'aws' }), cfo: refusing, pm: refusing, data: refusing };
     const meeting = await run(plans, { budget: { maxTokens: 250 } }).result;
     expect(meeting.usage.inputTokens + meeting.usage.outputTokens).toBeGreaterThanOrEqual(250);
@@ -336,7 +387,9 @@ describe('runMeeting: budgets, abort, warnings', () => {
   });
 
   it("tells what an abstaining member's paid calls cost in its member_abstained event, the refusal and the failed repair alike", async () => {
-    const refusing = { rounds: [{ failure: { kind: 'refused' as const, message: 'policy' }, usage: { inputTokens: 80, outputTokens: 20 } }] };
+    const refusing = {
+      rounds: [{ failure: { kind: 'refused' as const, message: 'policy' }, usage: { inputTokens: 80, outputTokens: 20 } }],
+    };
     const events: MeetingEvent[] = [];
     const plans = { ...steady({ sre: 'aws', sec: 'aws', cfo: 'gcp' }), pm: refusing, data: refusing };
     await run(plans, { maxRounds: 1, onEvent: (event) => events.push(event) }).result;
@@ -348,7 +401,8 @@ describe('runMeeting: budgets, abort, warnings', () => {
   it('an aborted meeting has no decision', async () => {
     const controller = new AbortController();
     controller.abort(new Error('user cancelled'));
-    const meeting = await run(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' }), { signal: controller.signal }).result;
+    const meeting = await run(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' }), { signal: controller.signal })
+      .result;
     expect(meeting.outcome).toBe('aborted');
     expect(meeting.stopReason).toEqual({ kind: 'aborted', message: 'user cancelled' });
     expect(meeting.synthesis).toBeUndefined();
@@ -359,7 +413,10 @@ describe('runMeeting: budgets, abort, warnings', () => {
     const { loadBrief } = await import('./brief.js');
     const { briefInput } = await import('./test-support/meeting-fixtures.js');
     const input = briefInput();
-    const oneFamily = loadBrief({ ...input, roster: input.roster.map((m) => ({ ...m, model: 'anthropic:claude-sonnet-4-5' })) })._unsafeUnwrap();
+    const oneFamily = loadBrief({
+      ...input,
+      roster: input.roster.map((m) => ({ ...m, model: 'anthropic:claude-sonnet-4-5' })),
+    })._unsafeUnwrap();
     const plans = steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' });
     const correlated = await run(plans, { maxRounds: 1 }, oneFamily).result;
     expect(correlated.warnings).toContainEqual(expect.objectContaining({ kind: 'correlated_judges', family: 'anthropic' }));
@@ -384,7 +441,12 @@ describe('runMeeting: budgets, abort, warnings', () => {
         throw new Error('listener bug');
       },
     });
-    expect(meeting.record.rounds[0]?.turns.filter((t) => 'abstained' in t).map((t) => t.memberId).sort()).toEqual(['pm', 'sec']);
+    expect(
+      meeting.record.rounds[0]?.turns
+        .filter((t) => 'abstained' in t)
+        .map((t) => t.memberId)
+        .sort(),
+    ).toEqual(['pm', 'sec']);
     expect(meeting.listenerErrors.length).toBe(events.length);
     expect(events[0]).toBe('meeting_started');
     expect(events.at(-1)).toBe('meeting_finished');
@@ -415,19 +477,36 @@ describe('runMeeting: slate and synthesis', () => {
     };
     const meeting = await run(plans, { maxSlate: 3, maxRounds: 1 }).result;
     const prep = meeting.record.rounds[0]?.turns ?? [];
-    expect(prep.find((t) => t.memberId === 'pm')).toEqual(expect.objectContaining({ stance: expect.objectContaining({ preferredOption: 'aws' }) as unknown }));
-    expect(prep.find((t) => t.memberId === 'data')).toEqual(expect.objectContaining({ abstained: expect.objectContaining({ kind: 'invalid_output' }) as unknown }));
+    expect(prep.find((t) => t.memberId === 'pm')).toEqual(
+      expect.objectContaining({ stance: expect.objectContaining({ preferredOption: 'aws' }) as unknown }),
+    );
+    expect(prep.find((t) => t.memberId === 'data')).toEqual(
+      expect.objectContaining({ abstained: expect.objectContaining({ kind: 'invalid_output' }) as unknown }),
+    );
     expect(meeting.record.slate.map((o) => o.id)).toEqual(['aws', 'gcp', 'hybrid']);
   });
 
   it("uses the facilitator's write-up for prose, but the choice and dissent come from the record", async () => {
-    const plans = { ...steady({ sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'aws' }), sre: { rounds: [stance('aws')], synthesis: { rationale: 'FACILITATOR-RATIONALE', rejected: [{ option: 'gcp', why: 'FACILITATOR-WHY' }], risks: [{ risk: 'egress cost', mitigation: 'cap it' }], followUps: ['revisit'] } } };
+    const plans = {
+      ...steady({ sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'aws' }),
+      sre: {
+        rounds: [stance('aws')],
+        synthesis: {
+          rationale: 'FACILITATOR-RATIONALE',
+          rejected: [{ option: 'gcp', why: 'FACILITATOR-WHY' }],
+          risks: [{ risk: 'egress cost', mitigation: 'cap it' }],
+          followUps: ['revisit'],
+        },
+      },
+    };
     const { adapter, result } = run(plans);
     const meeting = await result;
     const synthesisCall = adapter.calls.find((c) => metaOf(c.request).phase === 'synthesis');
     expect(synthesisCall?.memberId).toBe('sre');
     expect(metaOf(synthesisCall?.request as ModelRequest).choice).toBe('aws');
-    expect(meeting.synthesis).toEqual(expect.objectContaining({ writtenBy: 'facilitator', rationale: 'FACILITATOR-RATIONALE', followUps: ['revisit'] }));
+    expect(meeting.synthesis).toEqual(
+      expect.objectContaining({ writtenBy: 'facilitator', rationale: 'FACILITATOR-RATIONALE', followUps: ['revisit'] }),
+    );
     expect(meeting.synthesis?.rejected.find((r) => r.option === 'gcp')?.why).toBe('FACILITATOR-WHY');
     expect(meeting.synthesis?.rejected.find((r) => r.option === 'hybrid')?.why).toMatch(/0 of 5 members backed it/);
     expect(meeting.synthesis?.dissent.present).toBe(true);
@@ -435,7 +514,10 @@ describe('runMeeting: slate and synthesis', () => {
   });
 
   it('falls back to a write-up derived from the record when the facilitator cannot produce one', async () => {
-    const plans = { ...steady({ sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'aws' }), sre: { rounds: [stance('aws')], synthesis: { value: { rationale: '' } } } };
+    const plans = {
+      ...steady({ sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'aws' }),
+      sre: { rounds: [stance('aws')], synthesis: { value: { rationale: '' } } },
+    };
     const meeting = await run(plans).result;
     expect(meeting.synthesis?.writtenBy).toBe('fallback');
     expect(meeting.synthesis?.rationale).toContain('reason for aws');

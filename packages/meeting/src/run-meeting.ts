@@ -22,12 +22,28 @@ import { assessRound, initialConvergence, stepConvergence, type ConvergenceState
 import { applyMerges, curationReplySchema, liveOptions, resolveMerged, type RoundCuration } from './curation.js';
 import { groupthinkTriggers, type GroupthinkOptions, type GroupthinkTrigger } from './groupthink.js';
 import type { MeetingEvent } from './meeting-event.js';
-import type { AbstainReason, MeetingRecord, MeetingResult, MeetingStopReason, MeetingWarning, MemberTurn, RoundRecord } from './meeting-result.js';
+import type {
+  AbstainReason,
+  MeetingRecord,
+  MeetingResult,
+  MeetingStopReason,
+  MeetingWarning,
+  MemberTurn,
+  RoundRecord,
+} from './meeting-result.js';
 import { modelFamilies } from './model-families.js';
 import { neutralNames } from './neutral-names.js';
 import { EMPTY_LEDGER, recordObjections, type ObjectionLedger } from './objection-ledger.js';
 import { curateSlate, DEFAULT_MAX_SLATE, openingSlate, type OptionSlate, type SlateRejection } from './option-slate.js';
-import { buildCurationRequest, buildPrepRequest, buildRoundRequest, buildSynthesisRequest, type CurationView, synthesisReplySchema, type SynthesisReply } from './prompt.js';
+import {
+  buildCurationRequest,
+  buildPrepRequest,
+  buildRoundRequest,
+  buildSynthesisRequest,
+  type CurationView,
+  synthesisReplySchema,
+  type SynthesisReply,
+} from './prompt.js';
 import { hasQuorum, MIN_QUORUM } from './quorum.js';
 import { shareStance, stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
 import { synthesize } from './synthesize.js';
@@ -131,12 +147,19 @@ class MeetingRun {
     }
     const brief = this.#brief;
     const maxRounds = this.#options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-    const names = neutralNames(brief.question, brief.roster.map((m) => m.id));
+    const names = neutralNames(
+      brief.question,
+      brief.roster.map((m) => m.id),
+    );
     const nameOf = (id: string): string => names.get(id) ?? id;
     const families = modelFamilies(brief.roster.map((m) => m.model));
     const warnings: MeetingWarning[] = [];
     if (families.correlated) {
-      warnings.push({ kind: 'correlated_judges', family: families.families[0] ?? '', message: `every member runs on the "${families.families[0] ?? ''}" model family, so their priors are correlated and agreement is weaker evidence` });
+      warnings.push({
+        kind: 'correlated_judges',
+        family: families.families[0] ?? '',
+        message: `every member runs on the "${families.families[0] ?? ''}" model family, so their priors are correlated and agreement is weaker evidence`,
+      });
     }
     this.#emit({ type: 'meeting_started', question: brief.question, members: brief.roster.map((m) => m.id) });
 
@@ -165,7 +188,9 @@ class MeetingRun {
       answered: MemberTurn[],
       curation?: RoundCuration,
     ): { stances: Map<string, Stance>; newSubstantive: number; slateStable: boolean } => {
-      const proposals = answered.flatMap((turn) => ('stance' in turn ? turn.stance.proposedOptions.map((option) => ({ memberId: turn.memberId, option })) : []));
+      const proposals = answered.flatMap((turn) =>
+        'stance' in turn ? turn.stance.proposedOptions.map((option) => ({ memberId: turn.memberId, option })) : [],
+      );
       const slateUpdate = curateSlate(slate, round, proposals, this.#options.maxSlate ?? DEFAULT_MAX_SLATE);
       slate = slateUpdate.slate;
       const turns = answered.map((turn) => this.#settlePreference(turn, round, slate, slateUpdate.rejected));
@@ -192,7 +217,15 @@ class MeetingRun {
     // Prep round: isolated and parallel; each request is built from the brief and the member alone.
     this.#emit({ type: 'round_started', round: 0, adversarial: false });
     const prepTurns = await Promise.all(
-      brief.roster.map((member) => this.#turn(member, 0, nameOf(member.id), buildPrepRequest(brief, member, nameOf(member.id)), brief.options.map((o) => o.id))),
+      brief.roster.map((member) =>
+        this.#turn(
+          member,
+          0,
+          nameOf(member.id),
+          buildPrepRequest(brief, member, nameOf(member.id)),
+          brief.options.map((o) => o.id),
+        ),
+      ),
     );
     const prep = finishRound(0, false, prepTurns);
     // A member that gave a prep stance has seen the brief's options, described, and no peer yet.
@@ -234,7 +267,8 @@ class MeetingRun {
       const frontRunner = quorate ? frontRunnerOf(quorate.stances, slate) : undefined;
       // Merged ids stay valid answers (they fold into their target), as in the request's schema.
       const slateIds = slate.options.map((o) => o.id);
-      const summary = curated.curation.by === 'facilitator' ? { summary: curated.curation.summary, tensions: curated.curation.tensions } : undefined;
+      const summary =
+        curated.curation.by === 'facilitator' ? { summary: curated.curation.summary, tensions: curated.curation.tensions } : undefined;
       const liveIds = liveOptions(slate).map((o) => o.id);
       const turns = await Promise.all(
         brief.roster.map(async (member) => {
@@ -321,11 +355,23 @@ class MeetingRun {
     });
     let reply: SynthesisReply | undefined;
     if (stopReason.kind !== 'budget_exhausted') {
-      const written = await this.#call(facilitator, request, synthesisReplySchema, meetingStepName(rounds.length, 'synthesis', facilitator.id));
+      const written = await this.#call(
+        facilitator,
+        request,
+        synthesisReplySchema,
+        meetingStepName(rounds.length, 'synthesis', facilitator.id),
+      );
       if (written.ok) reply = written.value;
-      else warnings.push({ kind: 'synthesis_fallback', message: `the facilitator's write-up failed (${written.reason.kind}); the rationale, rejections and risks were derived from the record` });
+      else
+        warnings.push({
+          kind: 'synthesis_fallback',
+          message: `the facilitator's write-up failed (${written.reason.kind}); the rationale, rejections and risks were derived from the record`,
+        });
     } else {
-      warnings.push({ kind: 'synthesis_fallback', message: 'the budget was spent before the write-up; the rationale, rejections and risks were derived from the record' });
+      warnings.push({
+        kind: 'synthesis_fallback',
+        message: 'the budget was spent before the write-up; the rationale, rejections and risks were derived from the record',
+      });
     }
     const synthesis = synthesize({
       question: brief.question,
@@ -352,11 +398,15 @@ class MeetingRun {
   #settlePreference(turn: MemberTurn, round: number, slate: OptionSlate, rejected: readonly SlateRejection[]): MemberTurn {
     if (!('stance' in turn)) return turn;
     const preferred = turn.stance.preferredOption;
-    const fold = (target: string): MemberTurn => (target === preferred ? turn : { ...turn, stance: { ...turn.stance, preferredOption: target } });
+    const fold = (target: string): MemberTurn =>
+      target === preferred ? turn : { ...turn, stance: { ...turn.stance, preferredOption: target } };
     if (slate.options.some((o) => o.id === preferred)) return fold(resolveMerged(slate, preferred));
     const folded = rejected.find((r) => r.kind === 'duplicate_title' && r.id === preferred);
     if (folded?.kind === 'duplicate_title') return fold(resolveMerged(slate, folded.sameAs));
-    const reason: AbstainReason = { kind: 'invalid_output', issues: [`preferredOption: "${preferred}" could not join the slate, so it cannot be backed`] };
+    const reason: AbstainReason = {
+      kind: 'invalid_output',
+      issues: [`preferredOption: "${preferred}" could not join the slate, so it cannot be backed`],
+    };
     this.#emit({ type: 'member_abstained', round, memberId: turn.memberId, reason });
     return { memberId: turn.memberId, name: turn.name, abstained: reason, reasked: turn.reasked };
   }
@@ -367,9 +417,17 @@ class MeetingRun {
    * facilitator outage costs the summary, never the meeting.
    */
   async #curate(view: CurationView): Promise<{ slate: OptionSlate; curation: RoundCuration }> {
-    const reply = await this.#call(view.facilitator, buildCurationRequest(view), curationReplySchema, meetingStepName(view.round, 'curation', view.facilitator.id));
+    const reply = await this.#call(
+      view.facilitator,
+      buildCurationRequest(view),
+      curationReplySchema,
+      meetingStepName(view.round, 'curation', view.facilitator.id),
+    );
     if (!reply.ok) {
-      const curation: RoundCuration = { by: 'fallback', reason: `the facilitator's curation of round ${view.round} failed (${reply.reason.kind}); members saw the table without its summary` };
+      const curation: RoundCuration = {
+        by: 'fallback',
+        reason: `the facilitator's curation of round ${view.round} failed (${reply.reason.kind}); members saw the table without its summary`,
+      };
       this.#emit({ type: 'table_curated', round: view.round, by: 'fallback', merged: [] });
       return { slate: view.slate, curation };
     }
@@ -377,7 +435,13 @@ class MeetingRun {
     this.#emit({ type: 'table_curated', round: view.round, by: 'facilitator', merged: applied.merged.map((m) => m.option) });
     return {
       slate: applied.slate,
-      curation: { by: 'facilitator', summary: reply.value.summary, tensions: reply.value.tensions, merges: applied.merged, rejectedMerges: applied.rejected },
+      curation: {
+        by: 'facilitator',
+        summary: reply.value.summary,
+        tensions: reply.value.tensions,
+        merges: applied.merged,
+        rejectedMerges: applied.rejected,
+      },
     };
   }
 
@@ -388,7 +452,13 @@ class MeetingRun {
       this.#emit({ type: 'stance_recorded', round, memberId: member.id, preferredOption: outcome.value.preferredOption });
       return { memberId: member.id, name, stance: outcome.value, reasked: outcome.reasked };
     }
-    this.#emit({ type: 'member_abstained', round, memberId: member.id, reason: outcome.reason, ...(outcome.usage === undefined ? {} : { usage: outcome.usage }) });
+    this.#emit({
+      type: 'member_abstained',
+      round,
+      memberId: member.id,
+      reason: outcome.reason,
+      ...(outcome.usage === undefined ? {} : { usage: outcome.usage }),
+    });
     return { memberId: member.id, name, abstained: outcome.reason, reasked: outcome.reasked };
   }
 
@@ -400,7 +470,9 @@ class MeetingRun {
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
     if (!bound.ok) return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: bound.message }, reasked: false };
-    const asked = await askStructured(bound.adapter, request, schema, { call: (adapter, r, attempt) => this.#run(adapter, r, `${step}/${attempt}`) });
+    const asked = await askStructured(bound.adapter, request, schema, {
+      call: (adapter, r, attempt) => this.#run(adapter, r, `${step}/${attempt}`),
+    });
     if (asked.ok) return { ok: true, value: asked.value, reasked: asked.reasked };
     const usage = paidUsage(asked.exchanges);
     const reason: AbstainReason =
@@ -429,12 +501,15 @@ class MeetingRun {
   #validate(): string | undefined {
     if (!isLoadedBrief(this.#brief)) return 'the brief was not produced by loadBrief or parseBrief, so its structure is not guaranteed';
     const { maxRounds, budget, memberTimeoutMs, maxSlate } = this.#options;
-    if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1)) return `maxRounds must be a whole number of 1 or more, got ${maxRounds}`;
+    if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1))
+      return `maxRounds must be a whole number of 1 or more, got ${maxRounds}`;
     if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return `memberTimeoutMs must be above 0, got ${memberTimeoutMs}`;
-    if (maxSlate !== undefined && !(Number.isInteger(maxSlate) && maxSlate >= this.#brief.options.length)) return `maxSlate must be a whole number no smaller than the brief's ${this.#brief.options.length} options, got ${maxSlate}`;
+    if (maxSlate !== undefined && !(Number.isInteger(maxSlate) && maxSlate >= this.#brief.options.length))
+      return `maxSlate must be a whole number no smaller than the brief's ${this.#brief.options.length} options, got ${maxSlate}`;
     for (const key of ['maxCalls', 'maxTokens'] as const) {
       const value = budget?.[key];
-      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) return `budget.${key} must be a whole number of 0 or more, got ${value}`;
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0))
+        return `budget.${key} must be a whole number of 0 or more, got ${value}`;
     }
     return undefined;
   }
@@ -460,12 +535,20 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** What the calls of one structured ask cost, failed ones included; undefined when none reported usage. */
 function paidUsage(exchanges: readonly ModelExchange[]): Usage | undefined {
   let total: Usage | undefined;
-  for (const { result } of exchanges) if (result.usage !== undefined) total = total === undefined ? result.usage : addUsage(total, result.usage);
+  for (const { result } of exchanges)
+    if (result.usage !== undefined) total = total === undefined ? result.usage : addUsage(total, result.usage);
   return total;
 }
 
 /** The front-runner: the top of the deterministic tally over live options (merged preferences count for their target). */
 function frontRunnerOf(stances: ReadonlyMap<string, Stance>, slate: OptionSlate): string | undefined {
-  const positions = [...stances].map(([memberId, s]) => ({ memberId, preferredOption: resolveMerged(slate, s.preferredOption), confidence: s.confidence }));
-  return tallyPositions(positions, liveOptions(slate).map((o) => o.id))[0]?.option;
+  const positions = [...stances].map(([memberId, s]) => ({
+    memberId,
+    preferredOption: resolveMerged(slate, s.preferredOption),
+    confidence: s.confidence,
+  }));
+  return tallyPositions(
+    positions,
+    liveOptions(slate).map((o) => o.id),
+  )[0]?.option;
 }

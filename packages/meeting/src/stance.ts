@@ -79,7 +79,11 @@ export function stanceSchemaFor(slateIds: readonly string[]): z.ZodType<Stance> 
   return stanceSchema.superRefine((stance, ctx) => {
     const known = new Set([...slateIds, ...stance.proposedOptions.map((option) => option.id)]);
     if (!known.has(stance.preferredOption)) {
-      ctx.addIssue({ code: 'custom', path: ['preferredOption'], message: `"${stance.preferredOption}" is not on the slate (${slateIds.join(', ')}) nor proposed in this stance` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['preferredOption'],
+        message: `"${stance.preferredOption}" is not on the slate (${slateIds.join(', ')}) nor proposed in this stance`,
+      });
     }
   });
 }

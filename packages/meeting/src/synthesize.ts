@@ -73,9 +73,12 @@ export function synthesize(input: SynthesisInput): Synthesis {
     });
   const risks = [...(reply?.risks ?? [])];
   for (const entry of unresolved) {
-    if (!risks.some((r) => r.risk.includes(entry.text))) risks.push({ risk: entry.text, mitigation: `unresolved objection ${entry.id}: address it before acting on the decision` });
+    if (!risks.some((r) => r.risk.includes(entry.text)))
+      risks.push({ risk: entry.text, mitigation: `unresolved objection ${entry.id}: address it before acting on the decision` });
   }
-  const backerReasons = input.positions.filter(({ stance }) => stance.preferredOption === input.choice).flatMap(({ stance }) => stance.reasons);
+  const backerReasons = input.positions
+    .filter(({ stance }) => stance.preferredOption === input.choice)
+    .flatMap(({ stance }) => stance.reasons);
   const rationale = reply?.rationale ?? `Backers' reasons: ${[...new Set(backerReasons)].join('; ')}`;
 
   return {

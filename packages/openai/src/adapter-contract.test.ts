@@ -4,7 +4,14 @@ import { createOpenAIAdapter } from './adapter.js';
 
 const harness = contractHarness(
   (steps) => serveOpenAIContract(steps, 'gpt-4o-mini'),
-  (server, options) => createOpenAIAdapter({ model: server.model, apiKey: 'test-key', baseURL: server.baseURL, retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 }, ...options }),
+  (server, options) =>
+    createOpenAIAdapter({
+      model: server.model,
+      apiKey: 'test-key',
+      baseURL: server.baseURL,
+      retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 },
+      ...options,
+    }),
 );
 afterEach(() => harness.closeAll());
 

@@ -31,7 +31,9 @@ const validVote = { statement: 'Ship it.', scores: { value: 8, risk: 6 } };
 
 describe('createOpenAIAdapter: the request', () => {
   it('sends a council request as system + messages in order, json_schema, max_completion_tokens; no metadata, no cacheable flag', async () => {
-    const { server, adapter } = await setup([{ kind: 'reply', content: JSON.stringify(validVote) }], { tokenLimitParameter: 'max_completion_tokens' });
+    const { server, adapter } = await setup([{ kind: 'reply', content: JSON.stringify(validVote) }], {
+      tokenLimitParameter: 'max_completion_tokens',
+    });
     const result = await adapter.run(councilRequest, {});
     expect(result.ok).toBe(true);
     expect(server.requests).toHaveLength(1);
@@ -125,7 +127,10 @@ describe('createOpenAIAdapter: the request', () => {
   it('keeps the shared prefix byte-identical across members: only the last message differs', async () => {
     const reply = { kind: 'reply', content: JSON.stringify(validVote) } as const;
     const { server, adapter } = await setup([reply, reply]);
-    const other: ModelRequest = { ...councilRequest, messages: [councilRequest.messages[0]!, { role: 'user', content: 'Phase: open\nYou are skeptic.' }] };
+    const other: ModelRequest = {
+      ...councilRequest,
+      messages: [councilRequest.messages[0]!, { role: 'user', content: 'Phase: open\nYou are skeptic.' }],
+    };
     await adapter.run(councilRequest, {});
     await adapter.run(other, {});
     const [a, b] = [bodyOf(server, 0), bodyOf(server, 1)].map((body) => body['messages'] as unknown[]);
@@ -136,7 +141,10 @@ describe('createOpenAIAdapter: the request', () => {
   it('asks strict json_schema when the schema fits strict mode', async () => {
     const strictSchema = z.object({ answer: z.enum(['yes', 'no']), confidence: z.number().min(0).max(1) });
     const { server, adapter } = await setup([{ kind: 'reply', content: '{"answer":"yes","confidence":0.9}' }]);
-    await adapter.run({ messages: [{ role: 'user', content: 'Sure?' }], responseFormat: { type: 'json', name: 'my answer!', schema: strictSchema } }, {});
+    await adapter.run(
+      { messages: [{ role: 'user', content: 'Sure?' }], responseFormat: { type: 'json', name: 'my answer!', schema: strictSchema } },
+      {},
+    );
     const format = bodyOf(server, 0)['response_format'] as { json_schema: { name: string; strict: boolean } };
     expect(format.json_schema.strict).toBe(true);
     expect(format.json_schema.name).toBe('my_answer_');
@@ -159,7 +167,10 @@ describe('createOpenAIAdapter: the request', () => {
   });
 
   it('uses an injected SDK client, without the SDK retrying on its own', async () => {
-    const server = await fakeServer([{ kind: 'error', status: 500 }, { kind: 'reply', content: 'late' }]);
+    const server = await fakeServer([
+      { kind: 'error', status: 500 },
+      { kind: 'reply', content: 'late' },
+    ]);
     const client = new OpenAI({ apiKey: 'injected', baseURL: server.baseURL, maxRetries: 5 });
     const adapter = createOpenAIAdapter({ model: 'gpt-4o-mini', client, id: 'openai', retry: { maxRetries: 0 } });
     expect(adapter.id).toBe('openai');
@@ -173,7 +184,16 @@ describe('createOpenAIAdapter: the request', () => {
 describe('createOpenAIAdapter: a successful answer', () => {
   it('maps text, usage with cached tokens, cost, the answering model and provider metadata', async () => {
     const { adapter } = await setup(
-      [{ kind: 'reply', content: 'Hello!', model: 'gpt-4o-mini-2024-07-18', usage: { promptTokens: 2_000, completionTokens: 100, cachedTokens: 1_536 }, requestId: 'req_123', systemFingerprint: 'fp_abc' }],
+      [
+        {
+          kind: 'reply',
+          content: 'Hello!',
+          model: 'gpt-4o-mini-2024-07-18',
+          usage: { promptTokens: 2_000, completionTokens: 100, cachedTokens: 1_536 },
+          requestId: 'req_123',
+          systemFingerprint: 'fp_abc',
+        },
+      ],
       { prices: { 'gpt-4o-mini-2024-07-18': { inputPerMillion: 0.15, cachedInputPerMillion: 0.075, outputPerMillion: 0.6 } } },
     );
     const result = await adapter.run({ messages: [{ role: 'user', content: 'Hi' }] }, {});
@@ -182,7 +202,9 @@ describe('createOpenAIAdapter: a successful answer', () => {
       text: 'Hello!',
       modelId: 'gpt-4o-mini-2024-07-18',
       usage: { inputTokens: 2_000, cachedInputTokens: 1_536, outputTokens: 100 },
-      providerMetadata: { openai: { finishReason: 'stop', requestId: 'req_123', systemFingerprint: 'fp_abc', responseId: 'chatcmpl-fake0' } },
+      providerMetadata: {
+        openai: { finishReason: 'stop', requestId: 'req_123', systemFingerprint: 'fp_abc', responseId: 'chatcmpl-fake0' },
+      },
     });
     if (!result.ok) throw new Error('expected success');
     // (464 uncached × 0.15 + 1 536 cached × 0.075 + 100 output × 0.6) / 1e6
@@ -191,7 +213,12 @@ describe('createOpenAIAdapter: a successful answer', () => {
   });
 
   it('prices by the requested model when the answering one is not listed, and reports no cost without a price', async () => {
-    const reply = { kind: 'reply', content: 'x', model: 'gpt-4o-mini-2024-07-18', usage: { promptTokens: 1_000_000, completionTokens: 0 } } as const;
+    const reply = {
+      kind: 'reply',
+      content: 'x',
+      model: 'gpt-4o-mini-2024-07-18',
+      usage: { promptTokens: 1_000_000, completionTokens: 0 },
+    } as const;
     const priced = await setup([reply], { prices: { 'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 } } });
     const withPrice = await priced.adapter.run({ messages: [{ role: 'user', content: 'Hi' }] }, {});
     expect(withPrice.ok && withPrice.usage.costUsd).toBeCloseTo(0.15, 12);
@@ -211,18 +238,26 @@ describe('createOpenAIAdapter: structured output', () => {
   it('returns the parsed value and its JSON when the first reply is valid', async () => {
     const { server, adapter } = await setup([{ kind: 'reply', content: `Here you go:\n${JSON.stringify({ ...validVote, extra: 1 })}` }]);
     const result = await adapter.run(councilRequest, {});
-    expect(result).toMatchObject({ ok: true, value: validVote, text: JSON.stringify(validVote), providerMetadata: { openai: { structuredOutput: 'json_schema' } } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: validVote,
+      text: JSON.stringify(validVote),
+      providerMetadata: { openai: { structuredOutput: 'json_schema' } },
+    });
     expect(server.requests).toHaveLength(1);
   });
 
-  it("falls back to JSON mode when the server rejects json_schema, and remembers it", async () => {
+  it('falls back to JSON mode when the server rejects json_schema, and remembers it', async () => {
     const reply = { kind: 'reply', content: JSON.stringify(validVote) } as const;
     const { server, adapter } = await setup([reply, reply], {}, { rejectJsonSchema: true });
     expect(adapter.structuredOutput).toBe('json_schema');
     const first = await adapter.run(councilRequest, {});
     expect(first).toMatchObject({ ok: true, value: validVote, providerMetadata: { openai: { structuredOutput: 'json_object' } } });
     expect(adapter.structuredOutput).toBe('json_object');
-    expect(server.requests.map((r) => (r.body as { response_format: { type: string } }).response_format.type)).toEqual(['json_schema', 'json_object']);
+    expect(server.requests.map((r) => (r.body as { response_format: { type: string } }).response_format.type)).toEqual([
+      'json_schema',
+      'json_object',
+    ]);
     const system = (bodyOf(server, 1)['messages'] as { role: string; content: string }[])[0];
     expect(system?.role).toBe('system');
     expect(system?.content.startsWith(`${councilRequest.system}\n\nReply with only a JSON object (council_vote)`)).toBe(true);
@@ -230,7 +265,11 @@ describe('createOpenAIAdapter: structured output', () => {
 
     const second = await adapter.run(councilRequest, {});
     expect(second.ok).toBe(true);
-    expect(server.requests.map((r) => (r.body as { response_format: { type: string } }).response_format.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    expect(server.requests.map((r) => (r.body as { response_format: { type: string } }).response_format.type)).toEqual([
+      'json_schema',
+      'json_object',
+      'json_object',
+    ]);
   });
 
   it("does not fall back in 'json_schema' mode: the rejection is a provider_error", async () => {
@@ -254,7 +293,12 @@ describe('createOpenAIAdapter: structured output', () => {
       { kind: 'reply', content: JSON.stringify(validVote), usage: { promptTokens: 130, completionTokens: 12, cachedTokens: 64 } },
     ]);
     const result = await adapter.run(councilRequest, {});
-    expect(result).toMatchObject({ ok: true, value: validVote, usage: { inputTokens: 230, outputTokens: 22, cachedInputTokens: 64 }, providerMetadata: { openai: { repaired: true } } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: validVote,
+      usage: { inputTokens: 230, outputTokens: 22, cachedInputTokens: 64 },
+      providerMetadata: { openai: { repaired: true } },
+    });
     expect(server.requests).toHaveLength(2);
     const messages = bodyOf(server, 1)['messages'] as { role: string; content: string }[];
     expect(messages.slice(0, 3)).toEqual((bodyOf(server, 0)['messages'] as unknown[]).slice(0, 3));
@@ -272,14 +316,20 @@ describe('createOpenAIAdapter: structured output', () => {
     const result = await adapter.run(councilRequest, {});
     expect(result).toMatchObject({ ok: false, retryable: false, failure: { kind: 'invalid_output' } });
     if (result.ok || result.failure.kind !== 'invalid_output') throw new Error('expected invalid_output');
-    expect(result.failure.issues).toEqual(expect.arrayContaining([expect.stringMatching(/^statement: /), expect.stringMatching(/^scores: /)]));
+    expect(result.failure.issues).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^statement: /), expect.stringMatching(/^scores: /)]),
+    );
     expect(server.requests).toHaveLength(2);
   });
 
   it('returns the refusal, not a repair, when the model refuses a structured request', async () => {
     const { server, adapter } = await setup([{ kind: 'reply', refusal: "I can't help with that." }]);
     const result = await adapter.run(councilRequest, {});
-    expect(result).toMatchObject({ ok: false, retryable: false, failure: { kind: 'refused', message: "the model refused: I can't help with that." } });
+    expect(result).toMatchObject({
+      ok: false,
+      retryable: false,
+      failure: { kind: 'refused', message: "the model refused: I can't help with that." },
+    });
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -56,7 +56,6 @@ export interface OpenAIAdapter extends ProviderAdapter {
 /** The key sent to compatible servers that need none (the SDK insists on some key). */
 export const PLACEHOLDER_API_KEY = 'no-key-needed';
 
-
 /** Calls in the retry loop produce this success before structured parsing and pricing. */
 interface CallSuccess extends ModelRunSuccess {
   readonly providerMetadata: { readonly openai: Readonly<Record<string, unknown>> };
@@ -89,7 +88,10 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     structuredOutput: mode,
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
   });
-  const bodyOptionsFor: Readonly<Record<StructuredOutputMode, ChatBodyOptions>> = { json_schema: bodyOptions('json_schema'), json_object: bodyOptions('json_object') };
+  const bodyOptionsFor: Readonly<Record<StructuredOutputMode, ChatBodyOptions>> = {
+    json_schema: bodyOptions('json_schema'),
+    json_object: bodyOptions('json_object'),
+  };
 
   /** One HTTP call (two when an `auto` adapter learns that `json_schema` is not supported). */
   async function call(request: ModelRequest, scope: CallScope, sdk: OpenAI): Promise<CallSuccess | ModelRunFailure> {
@@ -118,31 +120,51 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
   }
 
   function callFailure(classified: ClassifiedFailure, modelId: string = model): ModelRunFailure {
-    return { ok: false, failure: classified.failure, retryable: classified.retryable, latencyMs: 0, modelId, ...(classified.usage === undefined ? {} : { usage: classified.usage }) };
+    return {
+      ok: false,
+      failure: classified.failure,
+      retryable: classified.retryable,
+      latencyMs: 0,
+      modelId,
+      ...(classified.usage === undefined ? {} : { usage: classified.usage }),
+    };
   }
 
   /**
    * A response body as a success, or the failure it amounts to (a refusal, no text, a cut-off
    * answer, not a chat completion), with the usage the body reports.
    */
-  function interpret(data: unknown, requestId: string | null, mode: StructuredOutputMode | undefined, asked: ChatCompletionCreateParamsNonStreaming): CallSuccess | ModelRunFailure {
+  function interpret(
+    data: unknown,
+    requestId: string | null,
+    mode: StructuredOutputMode | undefined,
+    asked: ChatCompletionCreateParamsNonStreaming,
+  ): CallSuccess | ModelRunFailure {
     const usage = usageOf((data as { usage?: unknown } | null)?.usage);
     if (typeof data !== 'object' || data === null || !Array.isArray((data as { choices?: unknown }).choices)) {
-      return callFailure({ failure: { kind: 'transport', message: 'the response body is not a chat completion' }, retryable: true, ...usage });
+      return callFailure({
+        failure: { kind: 'transport', message: 'the response body is not a chat completion' },
+        retryable: true,
+        ...usage,
+      });
     }
     const completion = data as ChatCompletion;
     const modelId = typeof completion.model === 'string' && completion.model !== '' ? completion.model : model;
     const choice = completion.choices[0];
     const message: unknown = choice?.message;
     if (choice === undefined || typeof message !== 'object' || message === null) {
-      return callFailure({ failure: { kind: 'provider_error', message: 'the chat completion has no choices' }, retryable: true, ...usage }, modelId);
+      return callFailure(
+        { failure: { kind: 'provider_error', message: 'the chat completion has no choices' }, retryable: true, ...usage },
+        modelId,
+      );
     }
     const final = (failure: ClassifiedFailure['failure']): ModelRunFailure => callFailure({ failure, retryable: false, ...usage }, modelId);
     const { content, refusal } = message as { content?: unknown; refusal?: unknown };
     const read = readContent(content);
     const refused = typeof refusal === 'string' && refusal !== '' ? refusal : read.refusal;
     if (refused !== undefined) return final({ kind: 'refused', message: `the model refused: ${refused}` });
-    if (choice.finish_reason === 'content_filter') return final({ kind: 'refused', message: 'the reply was withheld by the content filter' });
+    if (choice.finish_reason === 'content_filter')
+      return final({ kind: 'refused', message: 'the reply was withheld by the content filter' });
     if (choice.finish_reason === 'length') {
       const limit = asked.max_completion_tokens ?? asked.max_tokens ?? undefined;
       return final({
@@ -153,7 +175,12 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     }
     if (read.text.trim() === '') {
       const calls = (message as { tool_calls?: unknown }).tool_calls;
-      const why = Array.isArray(calls) && calls.length > 0 ? 'only tool calls' : content === null || content === undefined ? 'content null' : 'no text';
+      const why =
+        Array.isArray(calls) && calls.length > 0
+          ? 'only tool calls'
+          : content === null || content === undefined
+            ? 'content null'
+            : 'no text';
       return final({ kind: 'empty_output', message: `the answer has no text (${why}, finish_reason ${choice.finish_reason ?? 'none'})` });
     }
     const metadata: Record<string, unknown> = { finishReason: choice.finish_reason ?? null, responseId: completion.id ?? null, requestId };
@@ -179,7 +206,10 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     options,
     requestsEndOnStop: true,
     // Without a client no call can be made: every run says why.
-    prepare: () => (client === undefined ? { ok: false, failure: { failure: { kind: 'refused', message: problem }, retryable: false } } : { ok: true, value: client }),
+    prepare: () =>
+      client === undefined
+        ? { ok: false, failure: { failure: { kind: 'refused', message: problem }, retryable: false } }
+        : { ok: true, value: client },
     call,
   });
   return {
@@ -204,7 +234,10 @@ function resolveClient(
   if (options.client !== undefined) return { client: options.client, problem: '' };
   const apiKey = nonEmpty(options.apiKey) ?? readEnv('OPENAI_API_KEY') ?? (compatible ? PLACEHOLDER_API_KEY : undefined);
   if (apiKey === undefined) {
-    return { client: undefined, problem: 'no OpenAI API key: set OPENAI_API_KEY or pass apiKey (or a baseURL for a compatible server that needs none)' };
+    return {
+      client: undefined,
+      problem: 'no OpenAI API key: set OPENAI_API_KEY or pass apiKey (or a baseURL for a compatible server that needs none)',
+    };
   }
   try {
     return { client: new OpenAI({ apiKey, maxRetries: 0, ...(baseURL === undefined ? {} : { baseURL }) }), problem: '' };

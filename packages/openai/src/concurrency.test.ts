@@ -13,7 +13,11 @@ const hello: ModelRequest = { messages: [{ role: 'user', content: 'Hello' }] };
 /** A server that holds every answer until the test opens that request's gate. */
 async function gatedServer() {
   const gates: (() => void)[] = [];
-  const server = await createFakeOpenAIServer(() => ({ kind: 'reply', content: 'ok', waitFor: new Promise<void>((resolve) => gates.push(resolve)) }));
+  const server = await createFakeOpenAIServer(() => ({
+    kind: 'reply',
+    content: 'ok',
+    waitFor: new Promise<void>((resolve) => gates.push(resolve)),
+  }));
   servers.push(server);
   return { server, open: (index: number) => gates[index]?.() };
 }
@@ -66,7 +70,12 @@ describe('listeners', () => {
   it('a run with many calls leaves no listener build-up on its signal (no MaxListenersExceededWarning)', async () => {
     const server = await createFakeOpenAIServer(() => ({ kind: 'error', status: 500 }));
     servers.push(server);
-    const adapter = createOpenAIAdapter({ model: 'gpt-4o-mini', apiKey: 'k', baseURL: server.baseURL, retry: { maxRetries: 14, initialDelayMs: 1, maxDelayMs: 1 } });
+    const adapter = createOpenAIAdapter({
+      model: 'gpt-4o-mini',
+      apiKey: 'k',
+      baseURL: server.baseURL,
+      retry: { maxRetries: 14, initialDelayMs: 1, maxDelayMs: 1 },
+    });
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);

@@ -13,7 +13,10 @@ function failureOf(result: ModelRunResult) {
 
 describe('HTTP errors', () => {
   it.each([401, 403])('%i is refused and not retried', async (status) => {
-    const { server, adapter } = await setup([{ kind: 'error', status }, { kind: 'reply', content: 'never' }]);
+    const { server, adapter } = await setup([
+      { kind: 'error', status },
+      { kind: 'reply', content: 'never' },
+    ]);
     const result = failureOf(await adapter.run(hello, {}));
     expect(result).toMatchObject({ retryable: false, modelId: 'gpt-4o-mini', failure: { kind: 'refused' } });
     expect(result.failure.message).toMatch(new RegExp(`^${status} `));
@@ -32,7 +35,10 @@ describe('HTTP errors', () => {
 
   it('429 reports retry-after (seconds) as retryAfterMs', async () => {
     const { adapter } = await setup([{ kind: 'error', status: 429, headers: { 'retry-after': '7' } }], noRetries);
-    expect(failureOf(await adapter.run(hello, {}))).toMatchObject({ retryable: true, failure: { kind: 'rate_limited', retryAfterMs: 7_000 } });
+    expect(failureOf(await adapter.run(hello, {}))).toMatchObject({
+      retryable: true,
+      failure: { kind: 'rate_limited', retryAfterMs: 7_000 },
+    });
   });
 
   it('a retry-after past the deadline is not waited for: the 429 comes back at once', async () => {
@@ -46,20 +52,27 @@ describe('HTTP errors', () => {
   });
 
   it('429 insufficient_quota is a provider_error that is not retried', async () => {
-    const { server, adapter } = await setup([{ kind: 'error', status: 429, code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota.' }]);
+    const { server, adapter } = await setup([
+      { kind: 'error', status: 429, code: 'insufficient_quota', type: 'insufficient_quota', message: 'You exceeded your current quota.' },
+    ]);
     const result = failureOf(await adapter.run(hello, {}));
     expect(result).toMatchObject({ retryable: false, failure: { kind: 'provider_error', status: 429, code: 'insufficient_quota' } });
     expect(server.requests).toHaveLength(1);
   });
 
   it('500 is retried and the retry succeeds', async () => {
-    const { server, adapter } = await setup([{ kind: 'error', status: 500 }, { kind: 'reply', content: 'recovered' }]);
+    const { server, adapter } = await setup([
+      { kind: 'error', status: 500 },
+      { kind: 'reply', content: 'recovered' },
+    ]);
     expect(await adapter.run(hello, {})).toMatchObject({ ok: true, text: 'recovered' });
     expect(server.requests).toHaveLength(2);
   });
 
   it('a 5xx that persists is a retryable provider_error with its status, after maxRetries + 1 calls', async () => {
-    const { server, adapter } = await setup(() => ({ kind: 'error', status: 503 }), { retry: { maxRetries: 2, initialDelayMs: 1, jitter: 0 } });
+    const { server, adapter } = await setup(() => ({ kind: 'error', status: 503 }), {
+      retry: { maxRetries: 2, initialDelayMs: 1, jitter: 0 },
+    });
     const result = failureOf(await adapter.run(hello, {}));
     expect(result).toMatchObject({ retryable: true, failure: { kind: 'provider_error', status: 503 } });
     expect(server.requests).toHaveLength(3);
@@ -71,7 +84,10 @@ describe('HTTP errors', () => {
       { kind: 'reply', content: 'never' },
     ]);
     const result = failureOf(await adapter.run(hello, {}));
-    expect(result).toMatchObject({ retryable: false, failure: { kind: 'provider_error', status: 400, code: 'unsupported_parameter', message: "400 Unsupported parameter: 'temperature'." } });
+    expect(result).toMatchObject({
+      retryable: false,
+      failure: { kind: 'provider_error', status: 400, code: 'unsupported_parameter', message: "400 Unsupported parameter: 'temperature'." },
+    });
     expect(server.requests).toHaveLength(1);
   });
 });
@@ -102,7 +118,10 @@ describe('transport faults', () => {
 
   it('JSON that is not a chat completion is a transport failure', async () => {
     const { adapter } = await setup([{ kind: 'invalid_json', body: '{"hello": "world"}' }], noRetries);
-    expect(failureOf(await adapter.run(hello, {})).failure).toMatchObject({ kind: 'transport', message: 'the response body is not a chat completion' });
+    expect(failureOf(await adapter.run(hello, {})).failure).toMatchObject({
+      kind: 'transport',
+      message: 'the response body is not a chat completion',
+    });
   });
 
   it('a server that is not there is a transport failure', async () => {
@@ -115,7 +134,10 @@ describe('transport faults', () => {
 describe('refusals', () => {
   it('message.refusal is refused', async () => {
     const { adapter } = await setup([{ kind: 'reply', refusal: 'I will not.' }]);
-    expect(failureOf(await adapter.run(hello, {}))).toMatchObject({ retryable: false, failure: { kind: 'refused', message: 'the model refused: I will not.' } });
+    expect(failureOf(await adapter.run(hello, {}))).toMatchObject({
+      retryable: false,
+      failure: { kind: 'refused', message: 'the model refused: I will not.' },
+    });
   });
 
   it("finish_reason 'content_filter' is refused", async () => {
@@ -139,7 +161,11 @@ describe('refusals', () => {
 describe('deadlines and cancellation', () => {
   it('a slow first byte past the deadline is a timeout', async () => {
     const { adapter } = await setup([{ kind: 'reply', content: 'too slow', delayMs: 5_000 }]);
-    expect(failureOf(await adapter.run(hello, { timeoutMs: 100 })).failure).toEqual({ kind: 'timeout', timeoutMs: 100, message: 'no answer within 100 ms' });
+    expect(failureOf(await adapter.run(hello, { timeoutMs: 100 })).failure).toEqual({
+      kind: 'timeout',
+      timeoutMs: 100,
+      message: 'no answer within 100 ms',
+    });
   });
 
   it("the adapter's own timeoutMs applies when the caller names none", async () => {
@@ -149,7 +175,9 @@ describe('deadlines and cancellation', () => {
 
   it('an abort mid-call is aborted, with the reason', async () => {
     let release: () => void = () => {};
-    const { server, adapter } = await setup([{ kind: 'reply', content: 'never', waitFor: new Promise<void>((resolve) => (release = resolve)) }]);
+    const { server, adapter } = await setup([
+      { kind: 'reply', content: 'never', waitFor: new Promise<void>((resolve) => (release = resolve)) },
+    ]);
     const controller = new AbortController();
     const pending = adapter.run(hello, { signal: controller.signal });
     await vi.waitFor(() => expect(server.requests).toHaveLength(1));
@@ -166,7 +194,9 @@ describe('deadlines and cancellation', () => {
   });
 
   it('retries stop at the deadline: a backoff that would end past it is not taken', async () => {
-    const { server, adapter } = await setup(() => ({ kind: 'error', status: 500 }), { retry: { maxRetries: 5, initialDelayMs: 60_000, jitter: 0 } });
+    const { server, adapter } = await setup(() => ({ kind: 'error', status: 500 }), {
+      retry: { maxRetries: 5, initialDelayMs: 60_000, jitter: 0 },
+    });
     const result = failureOf(await adapter.run(hello, { timeoutMs: 5_000 }));
     expect(result.failure).toMatchObject({ kind: 'provider_error', status: 500 });
     expect(server.requests).toHaveLength(1);

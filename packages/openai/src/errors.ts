@@ -19,9 +19,14 @@ const classified = (failure: AdapterFailure, retryable = isRetryableByDefault(fa
  * (it knows which of its signals fired); here an SDK abort is only the fallback `aborted`.
  */
 export function classifyError(thrown: unknown, clientTimeoutMs: number): ClassifiedFailure {
-  if (thrown instanceof APIUserAbortError || isAbortError(thrown)) return classified({ kind: 'aborted', message: 'the request was aborted' });
+  if (thrown instanceof APIUserAbortError || isAbortError(thrown))
+    return classified({ kind: 'aborted', message: 'the request was aborted' });
   if (thrown instanceof APIConnectionTimeoutError) {
-    return classified({ kind: 'timeout', timeoutMs: clientTimeoutMs, message: `the OpenAI client's own timeout of ${clientTimeoutMs} ms passed` });
+    return classified({
+      kind: 'timeout',
+      timeoutMs: clientTimeoutMs,
+      message: `the OpenAI client's own timeout of ${clientTimeoutMs} ms passed`,
+    });
   }
   if (thrown instanceof APIConnectionError) {
     return classified({ kind: 'transport', message: `connection failed: ${connectionDetail(thrown)}` });
@@ -47,9 +52,11 @@ export function classifyError(thrown: unknown, clientTimeoutMs: number): Classif
     });
   }
   // Thrown while reading a 200's body: `response.json()` on a body that is not JSON...
-  if (thrown instanceof SyntaxError) return classified({ kind: 'transport', message: `the response body is not valid JSON: ${thrown.message}` });
+  if (thrown instanceof SyntaxError)
+    return classified({ kind: 'transport', message: `the response body is not valid JSON: ${thrown.message}` });
   // ...or fetch losing the connection mid-body (undici: TypeError "terminated").
-  if (thrown instanceof TypeError) return classified({ kind: 'transport', message: `reading the response failed: ${connectionDetail(thrown)}` });
+  if (thrown instanceof TypeError)
+    return classified({ kind: 'transport', message: `reading the response failed: ${connectionDetail(thrown)}` });
   return classified({ kind: 'provider_error', message: `unexpected error from the OpenAI client: ${errorMessage(thrown)}` }, false);
 }
 

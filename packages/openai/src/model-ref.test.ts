@@ -4,7 +4,10 @@ import { openaiModelFromRef } from './model-ref.js';
 describe('openaiModelFromRef', () => {
   it('reads openai:<model>', () => {
     expect(openaiModelFromRef('openai:gpt-4o-mini')).toEqual({ ok: true, options: { model: 'gpt-4o-mini', id: 'openai' } });
-    expect(openaiModelFromRef('openai:ft:gpt-4o-mini:acme::abc123')).toEqual({ ok: true, options: { model: 'ft:gpt-4o-mini:acme::abc123', id: 'openai' } });
+    expect(openaiModelFromRef('openai:ft:gpt-4o-mini:acme::abc123')).toEqual({
+      ok: true,
+      options: { model: 'ft:gpt-4o-mini:acme::abc123', id: 'openai' },
+    });
   });
 
   it('reads openai-compatible:<baseURL>#<model>', () => {
@@ -16,7 +19,10 @@ describe('openaiModelFromRef', () => {
       ok: true,
       options: { model: 'meta-llama/llama-3.1-8b-instruct', id: 'openai-compatible', baseURL: 'https://openrouter.ai/api/v1' },
     });
-    expect(openaiModelFromRef('openai-compatible:http://127.0.0.1:8080/v1#qwen2.5:7b')).toMatchObject({ ok: true, options: { model: 'qwen2.5:7b' } });
+    expect(openaiModelFromRef('openai-compatible:http://127.0.0.1:8080/v1#qwen2.5:7b')).toMatchObject({
+      ok: true,
+      options: { model: 'qwen2.5:7b' },
+    });
   });
 
   it.each([

@@ -12,7 +12,8 @@ export interface OpenAIModelRefOptions {
 }
 
 /** A parsed reference, or why the string is not one. */
-export type OpenAIModelRefResult = { readonly ok: true; readonly options: OpenAIModelRefOptions } | { readonly ok: false; readonly error: string };
+export type OpenAIModelRefResult =
+  { readonly ok: true; readonly options: OpenAIModelRefOptions } | { readonly ok: false; readonly error: string };
 
 const EXPECTED =
   "expected 'openai:<model>' (e.g. 'openai:gpt-4o-mini') or 'openai-compatible:<baseURL>#<model>' (e.g. 'openai-compatible:http://localhost:11434/v1#llama3.2')";
@@ -28,7 +29,10 @@ const EXPECTED =
  * if (ref.ok) createOpenAIAdapter({ ...ref.options });
  */
 export function openaiModelFromRef(ref: string): OpenAIModelRefResult {
-  const fail = (why: string): OpenAIModelRefResult => ({ ok: false, error: `${why} in model reference ${JSON.stringify(ref)}: ${EXPECTED}` });
+  const fail = (why: string): OpenAIModelRefResult => ({
+    ok: false,
+    error: `${why} in model reference ${JSON.stringify(ref)}: ${EXPECTED}`,
+  });
   if (typeof ref !== 'string') return { ok: false, error: `a model reference must be a string: ${EXPECTED}` };
 
   if (ref.startsWith(OPENAI_REF_PREFIX)) {

@@ -39,7 +39,10 @@ const step: fc.Arbitrary<FakeOpenAIStep> = fc.oneof(
       status: fc.constantFrom(400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504),
       code: fc.constantFrom(null, 'insufficient_quota', 'rate_limit_exceeded', 'server_error'),
       headers: fc.record(
-        { 'retry-after-ms': fc.constantFrom('0', '3', 'x', '-5'), 'retry-after': fc.constantFrom('0', '3600', 'soon', 'Thu, 01 Jan 1970 00:00:00 GMT') },
+        {
+          'retry-after-ms': fc.constantFrom('0', '3', 'x', '-5'),
+          'retry-after': fc.constantFrom('0', '3600', 'soon', 'Thu, 01 Jan 1970 00:00:00 GMT'),
+        },
         { requiredKeys: [] },
       ),
       ...timing,

@@ -19,7 +19,16 @@ describe('jsonSchemaFor', () => {
   });
 
   it.each([
-    ['every field required, closed, typed', z.object({ a: z.string(), n: z.number().int().min(0), tags: z.array(z.enum(['x', 'y'])).max(3), inner: z.object({ b: z.boolean().nullable() }) }), true],
+    [
+      'every field required, closed, typed',
+      z.object({
+        a: z.string(),
+        n: z.number().int().min(0),
+        tags: z.array(z.enum(['x', 'y'])).max(3),
+        inner: z.object({ b: z.boolean().nullable() }),
+      }),
+      true,
+    ],
     ['a field is optional', z.object({ a: z.string(), b: z.string().optional() }), false],
     ['a string pattern', z.object({ a: z.string().regex(/^a+$/) }), false],
     ['a string length', z.object({ a: z.string().min(1) }), false],
@@ -41,7 +50,10 @@ describe('buildChatBody', () => {
   const format = { type: 'json', name: 'reply', schema: z.object({ a: z.string() }) } as const;
 
   it('puts the schema in a system message of its own in JSON mode when the request has no system prompt', () => {
-    const body = buildChatBody({ messages: [{ role: 'user', content: 'Go' }], responseFormat: format }, { model: 'm', tokenLimitParameter: 'max_tokens', structuredOutput: 'json_object' });
+    const body = buildChatBody(
+      { messages: [{ role: 'user', content: 'Go' }], responseFormat: format },
+      { model: 'm', tokenLimitParameter: 'max_tokens', structuredOutput: 'json_object' },
+    );
     expect(body).toEqual({
       model: 'm',
       messages: [
@@ -58,7 +70,15 @@ describe('buildChatBody', () => {
 
   it('keeps assistant turns, prefers the request limit over the default, and sends no response_format for text', () => {
     const body = buildChatBody(
-      { messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }], maxOutputTokens: 5, temperature: 0 },
+      {
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+          { role: 'user', content: 'c' },
+        ],
+        maxOutputTokens: 5,
+        temperature: 0,
+      },
       { model: 'm', maxOutputTokens: 100, tokenLimitParameter: 'max_completion_tokens', structuredOutput: 'json_schema' },
     );
     expect(body).toEqual({

@@ -95,7 +95,19 @@ function closeObjects(node: unknown): void {
 }
 
 /** Keywords whose value is a schema or an array of schemas. */
-const SUBSCHEMA_KEYWORDS = ['items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', 'contains'];
+const SUBSCHEMA_KEYWORDS = [
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+];
 /** Keywords whose value maps names to schemas. */
 const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions'];
 

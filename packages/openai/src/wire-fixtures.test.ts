@@ -1,5 +1,13 @@
 import type { ModelRequest } from '@conclave/core';
-import { billedTotal, fixtureSequence, governedUsage, OPENAI_WIRE_FIXTURES, replay, wireMismatch, type WireFixture } from '@conclave/testing/servers';
+import {
+  billedTotal,
+  fixtureSequence,
+  governedUsage,
+  OPENAI_WIRE_FIXTURES,
+  replay,
+  wireMismatch,
+  type WireFixture,
+} from '@conclave/testing/servers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,22 +30,34 @@ describe('the OpenAI adapter over every recorded answer and error', () => {
   });
 
   it('prices a failure that was billed', async () => {
-    const { adapter } = await setup([replay(byName('refusal'))], { prices: { 'gpt-4o-2024-08-06': { inputPerMillion: 2.5, outputPerMillion: 10 } } });
+    const { adapter } = await setup([replay(byName('refusal'))], {
+      prices: { 'gpt-4o-2024-08-06': { inputPerMillion: 2.5, outputPerMillion: 10 } },
+    });
     const result = await adapter.run(plain, {});
     expect(result).toMatchObject({ ok: false, failure: { kind: 'refused' }, usage: { inputTokens: 60, outputTokens: 12 } });
     expect(result.usage?.costUsd).toBeCloseTo((60 * 2.5 + 12 * 10) / 1e6, 12);
   });
 
   it('re-asks a structured answer cut off at the default limit once with twice the limit', async () => {
-    const { server, adapter } = await setup([replay(byName('length-mid-json')), replay(byName('structured-output'))], { maxOutputTokens: 1024 });
+    const { server, adapter } = await setup([replay(byName('length-mid-json')), replay(byName('structured-output'))], {
+      maxOutputTokens: 1024,
+    });
     const result = await adapter.run(structured, {});
-    expect(result).toMatchObject({ ok: true, value: { verdict: 'GO', confidence: 0.8 }, usage: billedTotal([byName('length-mid-json'), byName('structured-output')]) });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { verdict: 'GO', confidence: 0.8 },
+      usage: billedTotal([byName('length-mid-json'), byName('structured-output')]),
+    });
     expect(server.requests.map((request) => (request.body as { max_tokens?: number }).max_tokens)).toEqual([1024, 2048]);
   });
 
   it('without a default limit, a cut-off structured answer is final (nothing to enlarge)', async () => {
     const { server, adapter } = await setup([replay(byName('length-mid-json'))]);
-    expect(await adapter.run(structured, {})).toMatchObject({ ok: false, failure: { kind: 'truncated' }, usage: { inputTokens: 310, outputTokens: 1024 } });
+    expect(await adapter.run(structured, {})).toMatchObject({
+      ok: false,
+      failure: { kind: 'truncated' },
+      usage: { inputTokens: 310, outputTokens: 1024 },
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -46,11 +66,16 @@ describe('the OpenAI adapter over every recorded answer and error', () => {
     // No retries: a 429's retry-after would hold the run for seconds (and errors bill nothing).
     const { adapter } = await setup(sequence.step, { retry: { maxRetries: 0 }, maxOutputTokens: 1024 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom(...OPENAI_WIRE_FIXTURES), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), async (picked, calls, asksJson) => {
-        sequence.play(picked);
-        const usage = await governedUsage(adapter, asksJson ? structured : plain, calls);
-        expect({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }).toEqual(billedTotal(sequence.served));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...OPENAI_WIRE_FIXTURES), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        async (picked, calls, asksJson) => {
+          sequence.play(picked);
+          const usage = await governedUsage(adapter, asksJson ? structured : plain, calls);
+          expect({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }).toEqual(billedTotal(sequence.served));
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -1,4 +1,9 @@
-import { createFakeOpenAIServer, type FakeOpenAIScript, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '@conclave/testing/servers';
+import {
+  createFakeOpenAIServer,
+  type FakeOpenAIScript,
+  type FakeOpenAIServer,
+  type FakeOpenAIServerOptions,
+} from '@conclave/testing/servers';
 import { afterEach, vi } from 'vitest';
 import { createOpenAIAdapter, type OpenAIAdapterOptions } from '../src/adapter.js';
 
@@ -17,7 +22,11 @@ export async function fakeServer(script: FakeOpenAIScript, options: FakeOpenAISe
 }
 
 /** A fake OpenAI server (closed after the test) and an adapter on the official SDK pointed at it, with fast backoff. */
-export async function setup(script: FakeOpenAIScript, adapterOptions: Partial<OpenAIAdapterOptions> = {}, serverOptions: FakeOpenAIServerOptions = {}) {
+export async function setup(
+  script: FakeOpenAIScript,
+  adapterOptions: Partial<OpenAIAdapterOptions> = {},
+  serverOptions: FakeOpenAIServerOptions = {},
+) {
   const server = await fakeServer(script, serverOptions);
   const adapter = createOpenAIAdapter({
     model: 'gpt-4o-mini',

@@ -15,7 +15,10 @@ describe('adaptersFromEnv', () => {
   it('names the variable to set when a provider has no key, and keeps offline models working', () => {
     const providers = adaptersFromEnv({ env: {} });
     expect(providers.configured).toEqual([]);
-    expect(providers.resolve('anthropic:claude-sonnet-5-5')).toEqual({ ok: false, error: expect.stringContaining('set ANTHROPIC_API_KEY') as string });
+    expect(providers.resolve('anthropic:claude-sonnet-5-5')).toEqual({
+      ok: false,
+      error: expect.stringContaining('set ANTHROPIC_API_KEY') as string,
+    });
     expect(providers.resolve('openai:gpt-4o-mini')).toEqual({ ok: false, error: expect.stringContaining('set OPENAI_API_KEY') as string });
     expect(providers.resolve('offline:analyst')).toMatchObject({ ok: true, adapter: { id: 'offline' } });
     expect(providers.source('anthropic:claude-sonnet-5-5')).toEqual({ unbound: expect.stringContaining('ANTHROPIC_API_KEY') as string });
@@ -27,7 +30,10 @@ describe('adaptersFromEnv', () => {
 
   it('serves openai-compatible servers without a key, and refuses references it cannot read', () => {
     const providers = adaptersFromEnv({ env: {} });
-    expect(providers.resolve('openai-compatible:http://localhost:11434/v1#llama3.2')).toMatchObject({ ok: true, adapter: { id: 'openai-compatible' } });
+    expect(providers.resolve('openai-compatible:http://localhost:11434/v1#llama3.2')).toMatchObject({
+      ok: true,
+      adapter: { id: 'openai-compatible' },
+    });
     expect(providers.resolve('openai-compatible:no-hash')).toMatchObject({ ok: false });
     expect(providers.resolve('mystery:model')).toEqual({ ok: false, error: expect.stringContaining('names no provider') as string });
     expect(adaptersFromEnv({ env: { ANTHROPIC_API_KEY: 'k' } }).resolve('anthropic:')).toMatchObject({ ok: false });
@@ -59,11 +65,27 @@ describe('adaptersFromEnv', () => {
   });
 
   it('runs one debate across Anthropic, OpenAI and offline members over real HTTP', async () => {
-    const anthropic = await createFakeAnthropicServer(() => ({ kind: 'reply', json: vote, usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 60 } }));
-    const openai = await createFakeOpenAIServer(() => ({ kind: 'reply', content: JSON.stringify(vote), usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 50 } }));
-    closers.push(() => anthropic.close(), () => openai.close());
+    const anthropic = await createFakeAnthropicServer(() => ({
+      kind: 'reply',
+      json: vote,
+      usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 60 },
+    }));
+    const openai = await createFakeOpenAIServer(() => ({
+      kind: 'reply',
+      content: JSON.stringify(vote),
+      usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 50 },
+    }));
+    closers.push(
+      () => anthropic.close(),
+      () => openai.close(),
+    );
     const providers = adaptersFromEnv({
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: anthropic.url, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: openai.baseURL },
+      env: {
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: anthropic.url,
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_BASE_URL: openai.baseURL,
+      },
     });
     const board = defineBoard({
       id: 'mixed',
@@ -91,7 +113,13 @@ describe('adaptersFromEnv', () => {
 
     expect(result.failures).toEqual([]);
     expect(result.status).toBe('completed');
-    expect(result.transcript.map((c) => c.memberId)).toEqual(['claude-analyst', 'gpt-analyst', 'offline-analyst', 'claude-contrarian', 'gpt-contrarian']);
+    expect(result.transcript.map((c) => c.memberId)).toEqual([
+      'claude-analyst',
+      'gpt-analyst',
+      'offline-analyst',
+      'claude-contrarian',
+      'gpt-contrarian',
+    ]);
     expect(result.consensus.status).toBe('scored');
     expect(anthropic.requests).toHaveLength(2);
     expect(openai.requests).toHaveLength(2);

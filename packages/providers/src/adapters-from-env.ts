@@ -49,7 +49,10 @@ export function adaptersFromEnv(options: AdaptersFromEnvOptions = {}): ProviderA
   const offline = options.offline ?? createOfflineAdapter();
   const adapters = new Map<string, ModelAdapter>();
   const limiters = new Map<string, ConcurrencyLimiter>();
-  const common = { ...(options.prices === undefined ? {} : { prices: options.prices }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+  const common = {
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
 
   const build = (ref: string): ModelAdapter | string => {
     const provider = parseModelRef(ref)?.provider;
@@ -61,19 +64,28 @@ export function adaptersFromEnv(options: AdaptersFromEnvOptions = {}): ProviderA
         const model = anthropicModelFromRef(ref);
         if (model === undefined) return `"${ref}" names no model; write anthropic:<model>, e.g. anthropic:claude-sonnet-5-5`;
         const baseURL = setting(env.ANTHROPIC_BASE_URL);
-        return capped('anthropic', createAnthropicAdapter({ ...common, model, apiKey: anthropicKey, ...(baseURL === undefined ? {} : { baseURL }) }));
+        return capped(
+          'anthropic',
+          createAnthropicAdapter({ ...common, model, apiKey: anthropicKey, ...(baseURL === undefined ? {} : { baseURL }) }),
+        );
       }
       case 'openai': {
         if (openaiKey === undefined) return `"${ref}" needs an OpenAI key: set OPENAI_API_KEY (or use an offline: model)`;
         const parsed = openaiModelFromRef(ref);
         if (!parsed.ok) return parsed.error;
         const baseURL = setting(env.OPENAI_BASE_URL);
-        return capped('openai', createOpenAIAdapter({ ...common, ...parsed.options, apiKey: openaiKey, ...(baseURL === undefined ? {} : { baseURL }) }));
+        return capped(
+          'openai',
+          createOpenAIAdapter({ ...common, ...parsed.options, apiKey: openaiKey, ...(baseURL === undefined ? {} : { baseURL }) }),
+        );
       }
       case 'openai-compatible': {
         const parsed = openaiModelFromRef(ref);
         if (!parsed.ok) return parsed.error;
-        return capped('openai-compatible', createOpenAIAdapter({ ...common, ...parsed.options, ...(openaiKey === undefined ? {} : { apiKey: openaiKey }) }));
+        return capped(
+          'openai-compatible',
+          createOpenAIAdapter({ ...common, ...parsed.options, ...(openaiKey === undefined ? {} : { apiKey: openaiKey }) }),
+        );
       }
       default:
         return `"${ref}" names no provider conclave knows; use offline:, anthropic:, openai: or openai-compatible:`;
@@ -87,7 +99,11 @@ export function adaptersFromEnv(options: AdaptersFromEnvOptions = {}): ProviderA
     let limiter = limiters.get(provider);
     if (!limiter) limiters.set(provider, (limiter = createLimiter(cap)));
     const limit = limiter;
-    return { specificationVersion: 'v1', id: adapter.id, run: (request, runOptions) => limit(() => Promise.resolve(adapter.run(request, runOptions))) };
+    return {
+      specificationVersion: 'v1',
+      id: adapter.id,
+      run: (request, runOptions) => limit(() => Promise.resolve(adapter.run(request, runOptions))),
+    };
   };
 
   const resolve: ProviderAdapters['resolve'] = (ref) => {

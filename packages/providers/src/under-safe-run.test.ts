@@ -15,16 +15,29 @@ const fast = { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 };
 /** What a test needs of a provider: a fake server answering in a few ways, and an adapter on it. */
 interface Provider {
   readonly name: string;
-  start(answers: 'hang' | 'busy' | 'busy-then-ok', retry?: { initialDelayMs: number; jitter: number }): Promise<{ adapter: ModelAdapter; server: { readonly inFlight: number; readonly requests: readonly unknown[] } }>;
+  start(
+    answers: 'hang' | 'busy' | 'busy-then-ok',
+    retry?: { initialDelayMs: number; jitter: number },
+  ): Promise<{ adapter: ModelAdapter; server: { readonly inFlight: number; readonly requests: readonly unknown[] } }>;
 }
 
 const anthropic: Provider = {
   name: 'Anthropic',
   async start(answers, retry = fast) {
-    const script = { hang: [{ kind: 'hang' as const }], busy: [{ kind: 'error' as const, status: 503 }], 'busy-then-ok': [{ kind: 'error' as const, status: 503 }, { kind: 'reply' as const, text: 'ok' }] }[answers];
+    const script = {
+      hang: [{ kind: 'hang' as const }],
+      busy: [{ kind: 'error' as const, status: 503 }],
+      'busy-then-ok': [
+        { kind: 'error' as const, status: 503 },
+        { kind: 'reply' as const, text: 'ok' },
+      ],
+    }[answers];
     const server = await createFakeAnthropicServer(script);
     closers.push(() => server.close());
-    return { server, adapter: createAnthropicAdapter({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: server.url, retry, random: () => 0.5 }) };
+    return {
+      server,
+      adapter: createAnthropicAdapter({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: server.url, retry, random: () => 0.5 }),
+    };
   },
 };
 
@@ -34,7 +47,10 @@ const openai: Provider = {
     const script = {
       hang: [{ kind: 'reply' as const, content: 'late', delayMs: 10_000 }],
       busy: [{ kind: 'error' as const, status: 503 }],
-      'busy-then-ok': [{ kind: 'error' as const, status: 503 }, { kind: 'reply' as const, content: 'ok' }],
+      'busy-then-ok': [
+        { kind: 'error' as const, status: 503 },
+        { kind: 'reply' as const, content: 'ok' },
+      ],
     }[answers];
     const server = await createFakeOpenAIServer(script);
     closers.push(() => server.close());

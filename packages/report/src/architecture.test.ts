@@ -30,21 +30,33 @@ function importsOf(file: string): ImportInfo[] {
   const found: ImportInfo[] = [];
   const name = relative(here, file);
   for (const statement of source.statements) {
-    if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
       let typeOnly = false;
       if (ts.isImportDeclaration(statement)) {
         const clause = statement.importClause;
         const named = clause?.namedBindings;
         typeOnly =
           clause !== undefined &&
-          (clause.isTypeOnly || (clause.name === undefined && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((element) => element.isTypeOnly)));
+          (clause.isTypeOnly ||
+            (clause.name === undefined &&
+              named !== undefined &&
+              ts.isNamedImports(named) &&
+              named.elements.length > 0 &&
+              named.elements.every((element) => element.isTypeOnly)));
       } else typeOnly = statement.isTypeOnly;
       found.push({ file: name, specifier: statement.moduleSpecifier.text, typeOnly });
     }
   }
   // Dynamic imports and require calls would dodge the check above.
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+    if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    ) {
       found.push({ file: name, specifier: '(dynamic import or require)', typeOnly: false });
     }
     ts.forEachChild(node, visit);
@@ -58,7 +70,18 @@ describe('architecture: a pure renderer', () => {
   const imports = files.flatMap(importsOf);
 
   it('finds the shipped sources', () => {
-    expect(files.map((file) => relative(here, file))).toEqual(expect.arrayContaining(['index.ts', 'render.ts', 'html.ts', 'parse.ts', 'sections/debate.ts', 'sections/meeting.ts', 'sections/task.ts', 'sections/verification.ts']));
+    expect(files.map((file) => relative(here, file))).toEqual(
+      expect.arrayContaining([
+        'index.ts',
+        'render.ts',
+        'html.ts',
+        'parse.ts',
+        'sections/debate.ts',
+        'sections/meeting.ts',
+        'sections/task.ts',
+        'sections/verification.ts',
+      ]),
+    );
   });
 
   it('imports no Node built-in, not even for types', () => {
@@ -66,11 +89,22 @@ describe('architecture: a pure renderer', () => {
   });
 
   it('imports at run time only its own files, zod and the pure @conclave/core', () => {
-    expect(imports.filter((i) => !i.typeOnly && !i.specifier.startsWith('./') && !i.specifier.startsWith('../') && i.specifier !== 'zod' && i.specifier !== '@conclave/core')).toEqual([]);
+    expect(
+      imports.filter(
+        (i) =>
+          !i.typeOnly &&
+          !i.specifier.startsWith('./') &&
+          !i.specifier.startsWith('../') &&
+          i.specifier !== 'zod' &&
+          i.specifier !== '@conclave/core',
+      ),
+    ).toEqual([]);
   });
 
   it('uses no Node globals', () => {
-    const offenders = files.filter((file) => /\b(?:process|Buffer|__dirname|__filename|require)\s*[.(]/.test(readFileSync(file, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')));
+    const offenders = files.filter((file) =>
+      /\b(?:process|Buffer|__dirname|__filename|require)\s*[.(]/.test(readFileSync(file, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')),
+    );
     expect(offenders.map((file) => relative(here, file))).toEqual([]);
   });
 });

@@ -46,7 +46,9 @@ describe('tags', () => {
     expect(markup).toContain('<th scope="row">check</th><td>1</td>');
   });
   it('an empty table says so in a cell spanning every column', () => {
-    expect(toMarkup(table({ caption: 'x', head: ['a', 'b', 'c'], rows: [], empty: 'No gate ran.' }))).toContain('<td colspan="3">No gate ran.</td>');
+    expect(toMarkup(table({ caption: 'x', head: ['a', 'b', 'c'], rows: [], empty: 'No gate ran.' }))).toContain(
+      '<td colspan="3">No gate ran.</td>',
+    );
   });
   it('headings are clamped to h1–h6 and ids are escaped', () => {
     expect(toMarkup(heading(9, 'Deep', 'a"b'))).toBe('<h6 id="a&quot;b">Deep</h6>');

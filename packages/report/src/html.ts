@@ -124,7 +124,9 @@ export function facts(pairs: readonly (readonly [string, Fragment] | undefined |
  * caption; the block is focusable so a keyboard can scroll it.
  */
 export function pre(text: string, caption?: string): SafeHtml {
-  return caption === undefined ? html`<pre tabindex="0">${text}</pre>` : html`<figure class="output"><figcaption>${caption}</figcaption><pre tabindex="0">${text}</pre></figure>`;
+  return caption === undefined
+    ? html`<pre tabindex="0">${text}</pre>`
+    : html`<figure class="output"><figcaption>${caption}</figcaption><pre tabindex="0">${text}</pre></figure>`;
 }
 
 /** A number with at most `digits` decimals, trailing zeros dropped; `n/a` when not finite. */

@@ -1,4 +1,12 @@
-export type { CompositeRunRecord, DebateRunRecord, MeetingRunRecord, RunRecord, RunRecordKind, TaskRunRecord, VerificationRunRecord } from './run-record.js';
+export type {
+  CompositeRunRecord,
+  DebateRunRecord,
+  MeetingRunRecord,
+  RunRecord,
+  RunRecordKind,
+  TaskRunRecord,
+  VerificationRunRecord,
+} from './run-record.js';
 export { RUN_RECORD_FORMAT, RUN_RECORD_KINDS, RUN_RECORD_VERSION, runRecord, runRecordSchema } from './run-record.js';
 export type { EnvelopeIssue, ParseRunRecordResult, RunRecordIssue } from './parse.js';
 export { checkEnvelope, formatRunRecordIssue, parseRunRecordText } from './parse.js';

@@ -15,7 +15,13 @@ beforeAll(async () => {
 
 /** Text with tags dropped and the common entities decoded. */
 function text(markup: string): string {
-  return markup.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return markup
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /** The summary cards of a report, in order, as text. */
@@ -27,11 +33,18 @@ describe('the first screen: what was decided, and whether anyone may act, per pa
   it('comes first in <main>, before any detail, one card per part of a composite, each linking to its part', () => {
     const markup = renderReport(records.composite);
     const main = markup.slice(markup.indexOf('<main id="main">'));
-    expect(main.indexOf('<section class="outcome" aria-labelledby="outcome"><h2 id="outcome">What was decided</h2>')).toBe('<main id="main">\n'.length);
+    expect(main.indexOf('<section class="outcome" aria-labelledby="outcome"><h2 id="outcome">What was decided</h2>')).toBe(
+      '<main id="main">\n'.length,
+    );
     expect(main.indexOf('</section>', main.indexOf('class="outcome"'))).toBeLessThan(main.indexOf('<nav class="toc"'));
     const shown = cards(markup);
     expect(shown).toHaveLength(records.composite.parts.length);
-    expect(shown.map((card) => card.slice(0, card.indexOf('Decided')))).toEqual(['1. Council debate', '2. Verification', '3. Consensus meeting', '4. Guarded task loop']);
+    expect(shown.map((card) => card.slice(0, card.indexOf('Decided')))).toEqual([
+      '1. Council debate',
+      '2. Verification',
+      '3. Consensus meeting',
+      '4. Guarded task loop',
+    ]);
     for (const i of [1, 2, 3, 4]) expect(markup).toContain(`<h3 id="outcome-${i}"><a href="#part-${i}">`);
   });
 
@@ -70,16 +83,27 @@ describe('the first screen: what was decided, and whether anyone may act, per pa
 
   it('a meeting without a decision and a task run that did not complete say no', () => {
     const { synthesis: _decision, ...undecided } = records.meeting.result;
-    const meeting: MeetingRunRecord = { ...records.meeting, result: { ...undecided, outcome: 'no_quorum', stopReason: { kind: 'no_quorum', round: 1, answering: 1, required: 3 } } };
+    const meeting: MeetingRunRecord = {
+      ...records.meeting,
+      result: { ...undecided, outcome: 'no_quorum', stopReason: { kind: 'no_quorum', round: 1, answering: 1, required: 3 } },
+    };
     expect(cards(renderReport(meeting))[0]).toContain('Decided✖ no_quorum no quorum in round 1: 1 answering, 3 required');
     expect(cards(renderReport(meeting))[0]).toContain('Act on it?✖ no: there is no decision to act on');
-    const task: TaskRunRecord = { ...records.task, result: { ...records.task.result, outcome: 'halted', failed: [{ taskId: 'parse', disposition: 'gave_up' }] } };
+    const task: TaskRunRecord = {
+      ...records.task,
+      result: { ...records.task.result, outcome: 'halted', failed: [{ taskId: 'parse', disposition: 'gave_up' }] },
+    };
     expect(cards(renderReport(task))[0]).toContain(`Decided✖ halted ${records.task.result.completed.length} task(s) done, 1 failed`);
-    expect(cards(renderReport(task))[0]).toContain(`Act on it?✖ no: the run did not complete; do not merge branch ${records.task.result.branch ?? ''}`);
+    expect(cards(renderReport(task))[0]).toContain(
+      `Act on it?✖ no: the run did not complete; do not merge branch ${records.task.result.branch ?? ''}`,
+    );
   });
 
   it('a card whose payload is unreadable says so, and the other cards still render', () => {
-    const broken = { ...records.composite, parts: [{ ...records.task, result: undefined } as unknown as TaskRunRecord, records.verification] };
+    const broken = {
+      ...records.composite,
+      parts: [{ ...records.task, result: undefined } as unknown as TaskRunRecord, records.verification],
+    };
     const markup = renderReport(broken);
     expect(text(markup)).toContain('The task summary card could not be rendered');
     expect(cards(markup)).toHaveLength(1);
@@ -89,7 +113,15 @@ describe('the first screen: what was decided, and whether anyone may act, per pa
 describe('"may be acted on" only for an approved GO (ADR 0022)', () => {
   const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
   const evidence: Evidence[] = [
-    { id: 'e1', sourceId: 'npm test', kind: 'test', strength: 0.9, confidence: 0.9, supports: 'consensus', validation: [{ kind: 'test', name: 'npm test', passed: true }] },
+    {
+      id: 'e1',
+      sourceId: 'npm test',
+      kind: 'test',
+      strength: 0.9,
+      confidence: 0.9,
+      supports: 'consensus',
+      validation: [{ kind: 'test', name: 'npm test', passed: true }],
+    },
     { id: 'e2', sourceId: 'docs/adr.md', kind: 'document', strength: 0.9, confidence: 0.9, supports: 'consensus' },
   ];
 
@@ -97,14 +129,29 @@ describe('"may be acted on" only for an approved GO (ADR 0022)', () => {
     const seen = new Set<boolean>();
     fc.assert(
       // Votes spread around a centre, so every verdict (and, with too few votes, no quorum) comes up.
-      fc.property(fc.double({ min: 0, max: 10, noNaN: true }), fc.array(fc.double({ min: -1.5, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 5 }), fc.constantFrom('T1', 'T2', 'T3'), (centre, offsets, tier) => {
-        const votes = offsets.map((offset, i) => ({ memberId: `m${i}`, scores: { q: Math.min(10, Math.max(0, centre + offset)) } }));
-        const decision = buildDecisionRecord({ tier, rubric, votes, evidence });
-        const emission = emissionGate(decision);
-        const [card] = cards(renderReport(runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, decision, verification: verifyDecision(decision), emission })));
-        expect(card?.includes('may be acted on')).toBe(emission.mayAct);
-        seen.add(emission.mayAct);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.array(fc.double({ min: -1.5, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom('T1', 'T2', 'T3'),
+        (centre, offsets, tier) => {
+          const votes = offsets.map((offset, i) => ({ memberId: `m${i}`, scores: { q: Math.min(10, Math.max(0, centre + offset)) } }));
+          const decision = buildDecisionRecord({ tier, rubric, votes, evidence });
+          const emission = emissionGate(decision);
+          const [card] = cards(
+            renderReport(
+              runRecord<VerificationRunRecord>({
+                kind: 'verification',
+                offline: true,
+                decision,
+                verification: verifyDecision(decision),
+                emission,
+              }),
+            ),
+          );
+          expect(card?.includes('may be acted on')).toBe(emission.mayAct);
+          seen.add(emission.mayAct);
+        },
+      ),
       { numRuns: 60 },
     );
     expect([...seen].sort(), 'both answers were generated').toEqual([false, true]);
@@ -130,7 +177,9 @@ describe('"may be acted on" only for an approved GO (ADR 0022)', () => {
 describe('an offline run names no model family it did not use', () => {
   it('the meeting summary says the offline adapters ran every member, and names no provider', () => {
     const markup = renderReport(records.meeting);
-    const summary = text(markup.slice(markup.indexOf('<section aria-labelledby="r-summary"'), markup.indexOf('<section aria-labelledby="r-slate"')));
+    const summary = text(
+      markup.slice(markup.indexOf('<section aria-labelledby="r-summary"'), markup.indexOf('<section aria-labelledby="r-slate"')),
+    );
     expect(summary).toContain('Model familiesnone: every member ran on the offline adapters');
     expect(summary).toContain('offline adapter');
     for (const family of records.meeting.result.record.families.families) expect(summary).not.toContain(family);
@@ -139,12 +188,15 @@ describe('an offline run names no model family it did not use', () => {
   it('nowhere in an offline report, the ADR draft included, is a family of the brief named', () => {
     const families = records.meeting.result.record.families.families;
     expect(families.length).toBeGreaterThan(0);
-    for (const record of [records.meeting, records.composite]) for (const family of families) expect(text(renderReport(record))).not.toContain(family);
+    for (const record of [records.meeting, records.composite])
+      for (const family of families) expect(text(renderReport(record))).not.toContain(family);
   });
 
   it('a live meeting lists its families and models', () => {
     const markup = renderReport({ ...records.meeting, offline: false });
-    const summary = text(markup.slice(markup.indexOf('<section aria-labelledby="r-summary"'), markup.indexOf('<section aria-labelledby="r-slate"')));
+    const summary = text(
+      markup.slice(markup.indexOf('<section aria-labelledby="r-summary"'), markup.indexOf('<section aria-labelledby="r-slate"')),
+    );
     expect(summary).toContain(`Model families${records.meeting.result.record.families.families.join(', ')}`);
     for (const role of records.meeting.result.record.roles) expect(summary).toContain(role.model);
   });

@@ -1,5 +1,12 @@
 import { badge, heading, html, num, type SafeHtml, type Tone } from './html.js';
-import type { CompositeRunRecord, DebateRunRecord, MeetingRunRecord, RunRecord, TaskRunRecord, VerificationRunRecord } from './run-record.js';
+import type {
+  CompositeRunRecord,
+  DebateRunRecord,
+  MeetingRunRecord,
+  RunRecord,
+  TaskRunRecord,
+  VerificationRunRecord,
+} from './run-record.js';
 import { guarded, verdictBadge } from './section-context.js';
 import { describeDebateStop } from './sections/debate.js';
 import { describeMeetingStop, MEETING_OUTCOME_TONE } from './sections/meeting.js';
@@ -70,8 +77,15 @@ function debateOutcome(record: DebateRunRecord): Outcome {
       : consensus?.status === 'quorum_not_met'
         ? `quorum not met (${consensus.validVotes} of ${consensus.minValidVotes} valid votes)`
         : '';
-  const stopped = result.status === 'stopped' ? html` ${badge('bad', 'stopped')}${result.stopReason === undefined ? '' : ` ${describeDebateStop(result.stopReason)}`}` : '';
-  return { decided: html`${verdictBadge(result.verdict)} ${score}${stopped}`, act: emissionAnswer(record.emission), about: result.question };
+  const stopped =
+    result.status === 'stopped'
+      ? html` ${badge('bad', 'stopped')}${result.stopReason === undefined ? '' : ` ${describeDebateStop(result.stopReason)}`}`
+      : '';
+  return {
+    decided: html`${verdictBadge(result.verdict)} ${score}${stopped}`,
+    act: emissionAnswer(record.emission),
+    about: result.question,
+  };
 }
 
 function verificationOutcome(record: VerificationRunRecord): Outcome {
@@ -89,13 +103,20 @@ function meetingOutcome(record: MeetingRunRecord): Outcome {
   const decision = result.synthesis?.decision;
   const about = result.synthesis?.question ?? record.brief?.title ?? record.brief?.id;
   if (decision === undefined) {
-    return { decided: html`${badge(MEETING_OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)} ${result.stopReason === undefined ? '' : describeMeetingStop(result.stopReason)}`, act: { tone: 'bad', text: 'no: there is no decision to act on' }, about };
+    return {
+      decided: html`${badge(MEETING_OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)} ${result.stopReason === undefined ? '' : describeMeetingStop(result.stopReason)}`,
+      act: { tone: 'bad', text: 'no: there is no decision to act on' },
+      about,
+    };
   }
   const converged = decision.status === 'converged';
   return {
     decided: html`<strong>${decision.title}</strong> (${decision.choice}) ${converged ? badge('ok', 'converged') : badge('warn', 'provisional')}`,
     act: converged
-      ? { tone: 'info', text: record.adr === undefined ? 'not yet: a person records the decision first' : 'not yet: approve the ADR draft first' }
+      ? {
+          tone: 'info',
+          text: record.adr === undefined ? 'not yet: a person records the decision first' : 'not yet: approve the ADR draft first',
+        }
       : { tone: 'warn', text: 'no: the choice is provisional (the meeting did not converge); a person decides' },
     about,
   };

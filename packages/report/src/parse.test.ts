@@ -18,7 +18,14 @@ describe('parseRunRecordText', () => {
     const result = parseRunRecordText(deep, 'deep.json');
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.issues).toEqual([expect.objectContaining({ file: 'deep.json', line: 1, message: expect.stringContaining('too deeply nested') as unknown, fix: 'pass the run record conclave wrote: it never nests this deep' })]);
+      expect(result.issues).toEqual([
+        expect.objectContaining({
+          file: 'deep.json',
+          line: 1,
+          message: expect.stringContaining('too deeply nested') as unknown,
+          fix: 'pass the run record conclave wrote: it never nests this deep',
+        }),
+      ]);
     }
   });
 
@@ -33,18 +40,35 @@ describe('parseRunRecordText', () => {
 
   it('places a JSON syntax error at its line and column, naming the file', () => {
     const text = '{\n  "format": "conclave.run-record",\n  "version": 1,\n}\n';
-    expect(failure(text)).toBe('runs/demo.json:4:1 invalid JSON: a trailing comma before } is not allowed in JSON\n    fix: correct the JSON at this position (a run record is the JSON conclave wrote; edit it only with care)');
+    expect(failure(text)).toBe(
+      'runs/demo.json:4:1 invalid JSON: a trailing comma before } is not allowed in JSON\n    fix: correct the JSON at this position (a run record is the JSON conclave wrote; edit it only with care)',
+    );
   });
 
   it('gives the same problems as structured issues', () => {
     const parsed = parseRunRecordText('{\n  "a": 1,\n}', 'r.json');
-    expect(parsed).toEqual({ ok: false, message: expect.any(String) as string, issues: [{ file: 'r.json', line: 3, column: 1, path: '', message: 'invalid JSON: a trailing comma before } is not allowed in JSON', fix: expect.any(String) as string }] });
+    expect(parsed).toEqual({
+      ok: false,
+      message: expect.any(String) as string,
+      issues: [
+        {
+          file: 'r.json',
+          line: 3,
+          column: 1,
+          path: '',
+          message: 'invalid JSON: a trailing comma before } is not allowed in JSON',
+          fix: expect.any(String) as string,
+        },
+      ],
+    });
     const envelope = parseRunRecordText(JSON.stringify({ ...minimal, kind: 'task', spec: {}, result: {}, plan: [] }), 'r.json');
     expect(envelope.ok ? [] : envelope.issues.map((issue) => issue.path)).toEqual(['attempts', 'timeline']);
   });
 
   it('places a truncated file at its end', () => {
-    expect(failure('{"format": "conclave.run-record",\n "parts": [')).toMatch(/^runs\/demo\.json:2:12 invalid JSON: a close bracket is expected\n/);
+    expect(failure('{"format": "conclave.run-record",\n "parts": [')).toMatch(
+      /^runs\/demo\.json:2:12 invalid JSON: a close bracket is expected\n/,
+    );
   });
 
   it('says an empty file is empty', () => {
@@ -55,16 +79,22 @@ describe('parseRunRecordText', () => {
     expect(failure('{"board": "pricing"}')).toBe(
       'runs/demo.json:1:1 format: not a conclave run record: expected format "conclave.run-record", but the field is missing\n    fix: pass a file written by conclave (its "format" is "conclave.run-record")',
     );
-    expect(failure('{\n  "board": "pricing",\n  "format": "other"\n}')).toContain('runs/demo.json:3:3 format: not a conclave run record: expected format "conclave.run-record", got "other"');
+    expect(failure('{\n  "board": "pricing",\n  "format": "other"\n}')).toContain(
+      'runs/demo.json:3:3 format: not a conclave run record: expected format "conclave.run-record", got "other"',
+    );
     expect(failure('\n  [1, 2]')).toContain('runs/demo.json:2:3 not a conclave run record: expected a JSON object, got an array');
   });
 
   it('refuses another version with a fix', () => {
-    expect(failure(JSON.stringify({ ...meeting, version: 2 }))).toMatch(/version: unsupported run-record version 2: this report reads version 1\n {4}fix: /);
+    expect(failure(JSON.stringify({ ...meeting, version: 2 }))).toMatch(
+      /version: unsupported run-record version 2: this report reads version 1\n {4}fix: /,
+    );
   });
 
   it('names an unknown kind and the kinds it knows', () => {
-    expect(failure(JSON.stringify({ ...minimal, kind: 'chat' }))).toContain('kind: unknown kind "chat": expected one of debate, verification, meeting, task, composite');
+    expect(failure(JSON.stringify({ ...minimal, kind: 'chat' }))).toContain(
+      'kind: unknown kind "chat": expected one of debate, verification, meeting, task, composite',
+    );
   });
 
   it('reports every missing payload with its path and a fix', () => {
@@ -74,29 +104,54 @@ describe('parseRunRecordText', () => {
   });
 
   it('reports a wrong type with its path, at the line and column of the field', () => {
-    expect(failure(JSON.stringify({ ...meeting, offline: 'yes' }, null, 2))).toContain('runs/demo.json:5:3 offline: offline must be a boolean');
+    expect(failure(JSON.stringify({ ...meeting, offline: 'yes' }, null, 2))).toContain(
+      'runs/demo.json:5:3 offline: offline must be a boolean',
+    );
   });
 
   it("checks each part of a composite on its own, with the part's path", () => {
-    const message = failure(JSON.stringify({ ...minimal, kind: 'composite', parts: [meeting, { ...minimal, kind: 'debate', board: { id: 'b' } }, { ...meeting, kind: 'composite' }] }, null, 1));
+    const message = failure(
+      JSON.stringify(
+        {
+          ...minimal,
+          kind: 'composite',
+          parts: [meeting, { ...minimal, kind: 'debate', board: { id: 'b' } }, { ...meeting, kind: 'composite' }],
+        },
+        null,
+        1,
+      ),
+    );
     expect(message).toMatch(/runs\/demo\.json:\d+:3 parts\[1\]\.result: parts\[1\]\.result is missing \(expected an object\)/);
     expect(message).toMatch(/runs\/demo\.json:\d+:4 parts\[2\]\.kind: unknown kind "composite"/);
     expect(message).toContain('(a composite cannot be a part of another)');
   });
 
   it('accepts what runRecordSchema accepts, and refuses what it refuses', () => {
-    const samples = [meeting, { ...meeting, version: 2 }, { ...minimal, kind: 'composite', parts: [meeting] }, { ...minimal, kind: 'composite', parts: [{ a: 1 }] }, { ...meeting, result: [] }];
-    for (const sample of samples) expect(parseRunRecordText(JSON.stringify(sample), 'x').ok).toBe(runRecordSchema.safeParse(sample).success);
+    const samples = [
+      meeting,
+      { ...meeting, version: 2 },
+      { ...minimal, kind: 'composite', parts: [meeting] },
+      { ...minimal, kind: 'composite', parts: [{ a: 1 }] },
+      { ...meeting, result: [] },
+    ];
+    for (const sample of samples)
+      expect(parseRunRecordText(JSON.stringify(sample), 'x').ok).toBe(runRecordSchema.safeParse(sample).success);
   });
 
   it('never throws, whatever the text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.json().map((json) => json.slice(0, Math.floor(json.length / 2)))), (text) => {
-        const parsed = parseRunRecordText(text, 'f.json');
-        expect(typeof parsed.ok).toBe('boolean');
-        if (!parsed.ok) expect(parsed.message.startsWith('f.json')).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.json().map((json) => json.slice(0, Math.floor(json.length / 2))),
+        ),
+        (text) => {
+          const parsed = parseRunRecordText(text, 'f.json');
+          expect(typeof parsed.ok).toBe('boolean');
+          if (!parsed.ok) expect(parsed.message.startsWith('f.json')).toBe(true);
+        },
+      ),
     );
   });
 });
-

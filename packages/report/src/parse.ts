@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core';
-import { envelopeSchemas, RUN_RECORD_FORMAT, RUN_RECORD_KINDS, RUN_RECORD_VERSION, type RunRecord, type RunRecordKind } from './run-record.js';
+import {
+  envelopeSchemas,
+  RUN_RECORD_FORMAT,
+  RUN_RECORD_KINDS,
+  RUN_RECORD_VERSION,
+  type RunRecord,
+  type RunRecordKind,
+} from './run-record.js';
 
 /** One problem with a run-record file: where it is (line, column and path), what is wrong, and the fix. */
 export interface RunRecordIssue {
@@ -17,7 +24,9 @@ export interface RunRecordIssue {
  * What `parseRunRecordText` returns: the record, or `message` (every problem, each as
  * `file[:line:column] [path: ]message` and an indented `fix:` line) and the same as `issues`.
  */
-export type ParseRunRecordResult = { readonly ok: true; readonly record: RunRecord } | { readonly ok: false; readonly message: string; readonly issues: readonly RunRecordIssue[] };
+export type ParseRunRecordResult =
+  | { readonly ok: true; readonly record: RunRecord }
+  | { readonly ok: false; readonly message: string; readonly issues: readonly RunRecordIssue[] };
 
 /** An issue as one block of text, compiler style. */
 export function formatRunRecordIssue(issue: RunRecordIssue): string {
@@ -49,14 +58,31 @@ export interface EnvelopeIssue {
  */
 export function parseRunRecordText(text: string, file: string): ParseRunRecordResult {
   if (text.replace(/^\uFEFF/, '').trim() === '') {
-    return failed([{ file, path: '', message: 'the file is empty', fix: `pass the JSON file conclave wrote for a run (it starts with {"format": "${RUN_RECORD_FORMAT}", ...})` }]);
+    return failed([
+      {
+        file,
+        path: '',
+        message: 'the file is empty',
+        fix: `pass the JSON file conclave wrote for a run (it starts with {"format": "${RUN_RECORD_FORMAT}", ...})`,
+      },
+    ]);
   }
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
     // Too deep is not a syntax slip: no run record conclave writes nests that far.
-    if (parsed.error.code === 'too_deep') return failed([{ file, line, column, path: '', message, fix: 'pass the run record conclave wrote: it never nests this deep' }]);
-    return failed([{ file, line, column, path: '', message: `invalid JSON: ${message}`, fix: 'correct the JSON at this position (a run record is the JSON conclave wrote; edit it only with care)' }]);
+    if (parsed.error.code === 'too_deep')
+      return failed([{ file, line, column, path: '', message, fix: 'pass the run record conclave wrote: it never nests this deep' }]);
+    return failed([
+      {
+        file,
+        line,
+        column,
+        path: '',
+        message: `invalid JSON: ${message}`,
+        fix: 'correct the JSON at this position (a run record is the JSON conclave wrote; edit it only with care)',
+      },
+    ]);
   }
   const value = parsed.value;
   const issues = checkEnvelope(value);
@@ -73,7 +99,14 @@ export function checkEnvelope(value: unknown, at: DataPath = [], allowComposite 
   const path = formatDataPath(at);
   const field = (key: string) => ({ path: formatDataPath([...at, key]), at: [...at, key] });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return [{ path, at, message: `not a conclave run record: expected a JSON object, got ${describeValue(value)}`, fix: `pass the JSON file conclave wrote for a run (an object with "format": "${RUN_RECORD_FORMAT}")` }];
+    return [
+      {
+        path,
+        at,
+        message: `not a conclave run record: expected a JSON object, got ${describeValue(value)}`,
+        fix: `pass the JSON file conclave wrote for a run (an object with "format": "${RUN_RECORD_FORMAT}")`,
+      },
+    ];
   }
   const record = value as Record<string, unknown>;
   if (record['format'] !== RUN_RECORD_FORMAT) {
@@ -110,7 +143,12 @@ export function checkEnvelope(value: unknown, at: DataPath = [], allowComposite 
   const issues: EnvelopeIssue[] = parsed.success ? [] : parsed.error.issues.map((issue) => fromZod(issue, at));
   if (kind === 'composite' && Array.isArray(record['parts'])) {
     const parts = record['parts'] as unknown[];
-    if (parts.length === 0) issues.push({ ...field('parts'), message: 'a composite record has no parts', fix: 'add the runs it is made of to "parts", or save the single run on its own' });
+    if (parts.length === 0)
+      issues.push({
+        ...field('parts'),
+        message: 'a composite record has no parts',
+        fix: 'add the runs it is made of to "parts", or save the single run on its own',
+      });
     parts.forEach((p, i) => issues.push(...checkEnvelope(p, [...at, 'parts', i], false)));
   }
   return issues;
@@ -124,12 +162,16 @@ function fromZod(issue: z.core.$ZodIssue, prefix: DataPath): EnvelopeIssue {
     const missing = issue.message.includes('received undefined');
     const wanted = issue.expected === 'record' ? 'object' : issue.expected;
     return missing
-      ? { path, at, message: `${field} is missing (expected ${article(wanted)})`, fix: `add ${field}: the run's ${wanted} as conclave wrote it` }
+      ? {
+          path,
+          at,
+          message: `${field} is missing (expected ${article(wanted)})`,
+          fix: `add ${field}: the run's ${wanted} as conclave wrote it`,
+        }
       : { path, at, message: `${field} must be ${article(wanted)}: ${issue.message}`, fix: `set ${field} to ${article(wanted)}` };
   }
   return { path, at, message: issue.message, fix: `correct ${field} as the message describes` };
 }
-
 
 function article(word: string): string {
   return /^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`;

@@ -11,7 +11,14 @@ import { emissionGate, verifyDecision, type Evidence } from '@conclave/verifier'
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRunRecordText } from './parse.js';
 import { renderReport } from './render.js';
-import { runRecord, type DebateRunRecord, type MeetingRunRecord, type RunRecord, type TaskRunRecord, type VerificationRunRecord } from './run-record.js';
+import {
+  runRecord,
+  type DebateRunRecord,
+  type MeetingRunRecord,
+  type RunRecord,
+  type TaskRunRecord,
+  type VerificationRunRecord,
+} from './run-record.js';
 import { pricingBoard } from './test-support/debate-fixture.js';
 import { BRIEF_FILE } from './test-support/meeting-fixture.js';
 import { splitTaskRecord, TASK_SPEC } from './test-support/task-fixture.js';
@@ -54,7 +61,9 @@ describe('renderReport: a complete, self-contained document', () => {
     const markup = renderReport(records[kind]);
     expect(markup.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
     expect(markup).toMatch(/<meta charset="utf-8">/);
-    expect(markup).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; img-src data:;`);
+    expect(markup).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; img-src data:;`,
+    );
     expect(markup).toMatch(/<title>[^<]+<\/title>/);
     expect(markup).toMatch(/<style>[^<]+<\/style>/);
     expect(markup).not.toMatch(/<script\b/i);
@@ -93,7 +102,8 @@ describe('renderReport: a complete, self-contained document', () => {
     }
     const ids = [...markup.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const [, target] of markup.matchAll(/aria-labelledby="([^"]+)"/g)) for (const id of (target ?? '').split(' ')) expect(ids).toContain(id);
+    for (const [, target] of markup.matchAll(/aria-labelledby="([^"]+)"/g))
+      for (const id of (target ?? '').split(' ')) expect(ids).toContain(id);
   });
 
   it.each(KINDS)('%s: states that it was produced offline', (kind) => {
@@ -125,7 +135,13 @@ describe('renderReport: escaping model output', () => {
   it('renders a <script> in a statement, a rationale and gate output as text', () => {
     const hostile = '<script>document.title="owned"</script><img src=x onerror=alert(1)>';
     const [first, ...rest] = records.debate.result.transcript;
-    const debate: DebateRunRecord = { ...records.debate, result: { ...records.debate.result, transcript: [{ ...(first as NonNullable<typeof first>), statement: hostile, memberId: `cfo${hostile}` }, ...rest] } };
+    const debate: DebateRunRecord = {
+      ...records.debate,
+      result: {
+        ...records.debate.result,
+        transcript: [{ ...(first as NonNullable<typeof first>), statement: hostile, memberId: `cfo${hostile}` }, ...rest],
+      },
+    };
     const markup = renderReport(debate);
     expect(markup).not.toMatch(/<script\b|<img\b/i);
     expect(markup).toContain('&lt;script&gt;document.title=&quot;owned&quot;&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
@@ -139,7 +155,19 @@ describe('renderReport: a debate', () => {
   it('has every section: what was decided, summary, timeline, consensus, members, failures, then the checker', () => {
     const markup = renderReport(records.debate);
     const headings = [...markup.matchAll(/<h2 id="[^"]+">([^<]+)<\/h2>/g)].map((match) => match[1]);
-    expect(headings).toEqual(['What was decided', 'Debate summary', 'Timeline', 'Consensus', 'Decision rule', 'Members: scores and statements', 'Failures', 'Emission decision', 'Decision record', 'Verifier: claims and oracles', 'Panel: lenses, quorum and veto']);
+    expect(headings).toEqual([
+      'What was decided',
+      'Debate summary',
+      'Timeline',
+      'Consensus',
+      'Decision rule',
+      'Members: scores and statements',
+      'Failures',
+      'Emission decision',
+      'Decision record',
+      'Verifier: claims and oracles',
+      'Panel: lenses, quorum and veto',
+    ]);
   });
 
   it('draws the timeline from result.timings: phases as bands, one bar per member call', () => {
@@ -160,13 +188,17 @@ describe('renderReport: a debate', () => {
     expect(section).toContain(`score ${Number(consensus.score.toFixed(2))} / 10 from ${consensus.validVotes} valid votes`);
     expect(section).toContain(`quorum met ${consensus.validVotes} of at least ${consensus.minValidVotes}`);
     for (const dissenter of consensus.dissent) expect(section).toContain(`${dissenter.memberId}`);
-    expect(sectionById(renderReport(records.debate), 'r-consensus')).toMatch(/<div class="callout warn dissent"><h3 id="r-consensus-dissent">Dissent<\/h3>[\s\S]*<tr class="highlight">/);
+    expect(sectionById(renderReport(records.debate), 'r-consensus')).toMatch(
+      /<div class="callout warn dissent"><h3 id="r-consensus-dissent">Dissent<\/h3>[\s\S]*<tr class="highlight">/,
+    );
   });
 
   it("charts every member's axis scores as SVG bars with the numbers in words", () => {
     const members = sectionById(renderReport(records.debate), 'r-members');
     for (const c of records.debate.result.transcript) {
-      const chart = new RegExp(`<title id="[^"]+">${c.memberId}: score on each axis \\(0–10\\)</title><desc id="[^"]+">([^<]+)</desc>`).exec(members);
+      const chart = new RegExp(
+        `<title id="[^"]+">${c.memberId}: score on each axis \\(0–10\\)</title><desc id="[^"]+">([^<]+)</desc>`,
+      ).exec(members);
       expect(chart?.[1]).toContain(`risk: ${Number((c.scores['risk'] ?? NaN).toFixed(2))}`);
     }
   });
@@ -181,36 +213,64 @@ describe('renderReport: a debate', () => {
     const markup = renderReport(records.debate);
     expect(text(sectionById(markup, 'r-emission'))).toContain('BLOCKED: do not act on this decision');
     expect(text(sectionById(markup, 'r-claims'))).toMatch(/go_has_validation.*✖ refuted/);
-    expect(sectionById(markup, 'r-panel')).toMatch(/<tr class="vetoed"><th scope="row">DOMAIN<\/th><td><span class="badge badge-bad veto-mark"><span class="icon" aria-hidden="true">✖<\/span> VETO<\/span>/);
+    expect(sectionById(markup, 'r-panel')).toMatch(
+      /<tr class="vetoed"><th scope="row">DOMAIN<\/th><td><span class="badge badge-bad veto-mark"><span class="icon" aria-hidden="true">✖<\/span> VETO<\/span>/,
+    );
   });
 
-  it('shows the decision rule, each member\'s effective weight with its reason, P(GO is right) and a family warning', async () => {
+  it("shows the decision rule, each member's effective weight with its reason, P(GO is right) and a family warning", async () => {
     const board = defineBoard({
       id: 'calibrated',
       decision: { rule: 'calibrated', costOfFalseGo: 2 },
       phases: [{ name: 'analysis', members: ['cfo', 'pm', 'cto'].map((id) => ({ id, persona: `The ${id}`, model: 'offline:analyst' })) }],
     });
     let track = EMPTY_TRACK_RECORD;
-    for (let d = 0; d < 12; d += 1) track = recordOutcome(recordDecision(track, `d${d}`, [{ memberId: 'cfo', verdict: 'GO' }, { memberId: 'pm', verdict: 'NO_GO' }]), `d${d}`, 'GO');
-    const result = await DebateEngine.run(board, { question: 'raise prices', adapters: { offline: createOfflineAdapter() }, calibration: calibrate(track) });
-    const section = text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })), 'r-rule'));
-    expect(section).toContain('Calibrated: each member\'s own verdict weighted by the log odds of its track record');
+    for (let d = 0; d < 12; d += 1)
+      track = recordOutcome(
+        recordDecision(track, `d${d}`, [
+          { memberId: 'cfo', verdict: 'GO' },
+          { memberId: 'pm', verdict: 'NO_GO' },
+        ]),
+        `d${d}`,
+        'GO',
+      );
+    const result = await DebateEngine.run(board, {
+      question: 'raise prices',
+      adapters: { offline: createOfflineAdapter() },
+      calibration: calibrate(track),
+    });
+    const section = text(
+      sectionById(
+        renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })),
+        'r-rule',
+      ),
+    );
+    expect(section).toContain("Calibrated: each member's own verdict weighted by the log odds of its track record");
     expect(section).toContain('the cost ratio 2 : 1');
     expect(section).toContain(`P(GO is right)${Number((100 * (result.decision.probabilityGo ?? NaN)).toFixed(1))} %`);
     expect(section).toMatch(/cfo.*reliability 0\.8\d over 12 labelled decisions/);
     expect(section).toMatch(/cto.*reliability 0\.60 over 0 labelled decisions \(the prior alone\)/);
     expect(section).toContain('the offline:analyst family holds 100 % of the weight (3 members)');
-    const card = text(/<section class="outcome"[\s\S]*?<\/section>/.exec(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })))?.[0] ?? '');
+    const card = text(
+      /<section class="outcome"[\s\S]*?<\/section>/.exec(
+        renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'calibrated' }, result })),
+      )?.[0] ?? '',
+    );
     expect(card).toMatch(/by the calibrated rule, P\(GO is right\) [\d.]+ %, quorum met \(mean score [\d.]+ \/ 10\)/);
     // The default rule says so, and a record from before decision rules still renders.
     expect(text(sectionById(renderReport(records.debate), 'r-rule'))).toContain('Mean score: the member-weighted mean score');
     const { decision: _, ...older } = records.debate.result;
-    expect(text(sectionById(renderReport({ ...records.debate, result: older as DebateRunRecord['result'] }), 'r-rule'))).toContain('the record predates per-board rules');
+    expect(text(sectionById(renderReport({ ...records.debate, result: older as DebateRunRecord['result'] }), 'r-rule'))).toContain(
+      'the record predates per-board rules',
+    );
   });
 
   it('a debate without a quorum says NO_GO before any score', async () => {
     // Real run: only the contrarian has an adapter, so one valid vote of the three required.
-    const result = await DebateEngine.run(pricingBoard(), { question: 'raise prices', adapters: { 'offline:contrarian': createOfflineAdapter() } });
+    const result = await DebateEngine.run(pricingBoard(), {
+      question: 'raise prices',
+      adapters: { 'offline:contrarian': createOfflineAdapter() },
+    });
     const markup = renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result }));
     const consensus = text(sectionById(markup, 'r-consensus'));
     expect(consensus).toContain('quorum not met 1 valid vote(s), 3 required: the verdict is ✖ NO_GO');
@@ -218,11 +278,27 @@ describe('renderReport: a debate', () => {
   });
 
   it('a stopped debate says why its verdict is NO_GO', async () => {
-    const result = await DebateEngine.run(pricingBoard(), { question: 'raise prices', adapters: { offline: createOfflineAdapter() }, signal: AbortSignal.abort() });
+    const result = await DebateEngine.run(pricingBoard(), {
+      question: 'raise prices',
+      adapters: { offline: createOfflineAdapter() },
+      signal: AbortSignal.abort(),
+    });
     expect(result.status).toBe('stopped');
-    const summary = text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })), 'r-summary'));
+    const summary = text(
+      sectionById(
+        renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })),
+        'r-summary',
+      ),
+    );
     expect(summary).toMatch(/The debate stopped before every phase ran \(aborted: .+\), so its verdict is NO_GO/);
-    expect(text(sectionById(renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })), 'r-rule'))).toContain("The rule's verdict✖ NO_GO the debate stopped");
+    expect(
+      text(
+        sectionById(
+          renderReport(runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: 'pricing' }, result })),
+          'r-rule',
+        ),
+      ),
+    ).toContain("The rule's verdict✖ NO_GO the debate stopped");
   });
 });
 
@@ -230,7 +306,8 @@ describe('renderReport: a verification', () => {
   it('lists every claim with its oracle and status, the lenses, and the approved emission', () => {
     const markup = renderReport(records.verification);
     const claims = text(sectionById(markup, 'r-claims'));
-    for (const claim of records.verification.verification.claims) expect(claims).toContain(`${claim.claim.id}${claim.claim.kind}${claim.claim.subject}${claim.oracle}`);
+    for (const claim of records.verification.verification.claims)
+      expect(claims).toContain(`${claim.claim.id}${claim.claim.kind}${claim.claim.subject}${claim.oracle}`);
     expect(claims).toContain('approved 9 of 9 claims proven');
     expect(text(sectionById(markup, 'r-panel'))).toContain('Vetoed bynone');
     expect(text(sectionById(markup, 'r-emission'))).toContain('GO and APPROVED: the decision may be acted on');
@@ -241,14 +318,40 @@ describe('renderReport: a verification', () => {
 describe('renderReport: the emission callout says act only for an approved GO (ADR 0022)', () => {
   const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
   const evidence: Evidence[] = [
-    { id: 'e1', sourceId: 'npm test', kind: 'test', strength: 0.9, confidence: 0.9, supports: 'consensus', validation: [{ kind: 'test', name: 'npm test', passed: true }] },
+    {
+      id: 'e1',
+      sourceId: 'npm test',
+      kind: 'test',
+      strength: 0.9,
+      confidence: 0.9,
+      supports: 'consensus',
+      validation: [{ kind: 'test', name: 'npm test', passed: true }],
+    },
     { id: 'e2', sourceId: 'docs/adr.md', kind: 'document', strength: 0.9, confidence: 0.9, supports: 'consensus' },
   ];
   const emissionText = (score: number) => {
-    const decision = buildDecisionRecord({ tier: 'T1', rubric, votes: [1, 2, 3].map((i) => ({ memberId: `m${i}`, scores: { q: score } })), evidence });
+    const decision = buildDecisionRecord({
+      tier: 'T1',
+      rubric,
+      votes: [1, 2, 3].map((i) => ({ memberId: `m${i}`, scores: { q: score } })),
+      evidence,
+    });
     const emission = emissionGate(decision);
     expect(emission.approved).toBe(true);
-    return text(sectionById(renderReport(runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, decision, verification: verifyDecision(decision), emission })), 'r-emission'));
+    return text(
+      sectionById(
+        renderReport(
+          runRecord<VerificationRunRecord>({
+            kind: 'verification',
+            offline: true,
+            decision,
+            verification: verifyDecision(decision),
+            emission,
+          }),
+        ),
+        'r-emission',
+      ),
+    );
   };
 
   it('a sound GO may be acted on', () => {
@@ -275,7 +378,9 @@ describe('renderReport: a meeting', () => {
     const header = /<thead><tr>(.*?)<\/tr><\/thead>/.exec(stances)?.[1] ?? '';
     expect(header.match(/<th scope="col">/g)).toHaveLength(meeting.record.rounds.length + 1);
     expect(text(header)).toContain('Prep (isolated)');
-    for (const turn of meeting.record.rounds.flatMap((round) => round.turns)) if ('stance' in turn) expect(text(stances)).toContain(`${turn.stance.preferredOption} · ${Number(turn.stance.confidence.toFixed(2))}`);
+    for (const turn of meeting.record.rounds.flatMap((round) => round.turns))
+      if ('stance' in turn)
+        expect(text(stances)).toContain(`${turn.stance.preferredOption} · ${Number(turn.stance.confidence.toFixed(2))}`);
     const convergence = sectionById(markup, 'r-convergence');
     expect(convergence.match(/<tbody>.*<\/tbody>/)?.[0].match(/<tr/g)).toHaveLength(meeting.record.convergence.length);
     expect(text(convergence)).toContain('✔ converged');
@@ -306,9 +411,23 @@ describe('renderReport: runs that failed closed', () => {
     try {
       const spec = parseSpec(TASK_SPEC, 'outputs.md');
       if (!spec.ok) throw new Error('the fixture spec should parse');
-      const result = await runTaskLoop({ workspace: dir, spec: spec.spec, builder: createCommandBuilder({ command: 'true', promptVia: 'stdin' }) });
+      const result = await runTaskLoop({
+        workspace: dir,
+        spec: spec.spec,
+        builder: createCommandBuilder({ command: 'true', promptVia: 'stdin' }),
+      });
       expect(result.outcome).toBe('refused');
-      const markup = renderReport(runRecord<TaskRunRecord>({ kind: 'task', offline: true, spec: { id: spec.spec.id, title: spec.spec.title }, result, plan: [], attempts: [], timeline: [] }));
+      const markup = renderReport(
+        runRecord<TaskRunRecord>({
+          kind: 'task',
+          offline: true,
+          spec: { id: spec.spec.id, title: spec.spec.title },
+          result,
+          plan: [],
+          attempts: [],
+          timeline: [],
+        }),
+      );
       expect(text(sectionById(markup, 'r-summary'))).toMatch(/✖ refused[\s\S]*stopped refused \(not_a_repository\): .+; fix: .+/);
       expect(text(sectionById(markup, 'r-plan'))).toContain('No plan was recorded.');
       expect(text(sectionById(markup, 'r-guardian'))).toContain('This run had no guardian');
@@ -327,14 +446,20 @@ describe('renderReport: a task run', () => {
     const attempts = sectionById(markup, 'r-attempts');
     const failedGate = records.task.attempts[0]?.gates.find((gate) => !gate.passed);
     expect(failedGate).toEqual(expect.objectContaining({ name: 'check', exitCode: 1 }));
-    expect(attempts).toMatch(/<tr class="highlight"><th scope="row">check <code>node check.js<\/code><\/th><td>shell<\/td><td>.*?failed.*?<\/td><td><span class="exit-code">1<\/span><\/td>/);
+    expect(attempts).toMatch(
+      /<tr class="highlight"><th scope="row">check <code>node check.js<\/code><\/th><td>shell<\/td><td>.*?failed.*?<\/td><td><span class="exit-code">1<\/span><\/td>/,
+    );
     expect(text(attempts)).toContain('parse.txt is not ok: BROKEN parse');
     expect(text(attempts)).toContain('Subtask of cli: Ship a command line');
     expect(text(attempts)).toContain('Attempt 2 of 3: ✔ passed');
     const guardian = text(sectionById(markup, 'r-guardian'));
     expect(guardian).toContain('▲ uncertain');
     expect(guardian).toContain('watching the retry');
-    expect(sectionById(markup, 'r-timeline').match(/<tbody>.*<\/tbody>/)?.[0].match(/<tr/g)).toHaveLength(records.task.timeline.length);
+    expect(
+      sectionById(markup, 'r-timeline')
+        .match(/<tbody>.*<\/tbody>/)?.[0]
+        .match(/<tr/g),
+    ).toHaveLength(records.task.timeline.length);
   });
 });
 
@@ -377,7 +502,18 @@ describe('renderReport: records from files', () => {
   });
 
   it('a record whose payload is not what its kind promises renders a notice instead of throwing', () => {
-    const parsed = parseRunRecordText(JSON.stringify({ format: 'conclave.run-record', version: 1, createdAt: 'now', offline: true, kind: 'debate', board: { id: 'b' }, result: { question: 'q?' } }), 'old.json');
+    const parsed = parseRunRecordText(
+      JSON.stringify({
+        format: 'conclave.run-record',
+        version: 1,
+        createdAt: 'now',
+        offline: true,
+        kind: 'debate',
+        board: { id: 'b' },
+        result: { question: 'q?' },
+      }),
+      'old.json',
+    );
     if (!parsed.ok) throw new Error(parsed.message);
     const markup = renderReport(parsed.record);
     expect(text(markup)).toContain('could not be rendered');

@@ -123,4 +123,3 @@ export function defaultTitle(record: RunRecord): string {
       return 'conclave run';
   }
 }
-

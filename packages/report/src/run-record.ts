@@ -84,7 +84,15 @@ const base = {
 const debatePart = z.looseObject({ ...base, kind: z.literal('debate'), board: payload, result: payload });
 const verificationPart = z.looseObject({ ...base, kind: z.literal('verification'), decision: payload, verification: payload });
 const meetingPart = z.looseObject({ ...base, kind: z.literal('meeting'), brief: payload, result: payload });
-const taskPart = z.looseObject({ ...base, kind: z.literal('task'), spec: payload, result: payload, plan: z.array(payload), attempts: z.array(payload), timeline: z.array(payload) });
+const taskPart = z.looseObject({
+  ...base,
+  kind: z.literal('task'),
+  spec: payload,
+  result: payload,
+  plan: z.array(payload),
+  attempts: z.array(payload),
+  timeline: z.array(payload),
+});
 const part = z.discriminatedUnion('kind', [debatePart, verificationPart, meetingPart, taskPart]);
 const compositeEnvelope = z.looseObject({ ...base, kind: z.literal('composite'), parts: z.array(z.unknown()) });
 
@@ -96,7 +104,13 @@ export const runRecordSchema = z.union([part, z.looseObject({ ...base, kind: z.l
  * reports "no member matched"). A composite's `parts` are checked one by one with these.
  * @internal
  */
-export const envelopeSchemas = { debate: debatePart, verification: verificationPart, meeting: meetingPart, task: taskPart, composite: compositeEnvelope } as const;
+export const envelopeSchemas = {
+  debate: debatePart,
+  verification: verificationPart,
+  meeting: meetingPart,
+  task: taskPart,
+  composite: compositeEnvelope,
+} as const;
 
 /** Wraps a payload in the envelope (the caller supplies `kind` and its payload fields). */
 export function runRecord<R extends RunRecord>(fields: Omit<R, 'format' | 'version' | 'createdAt'> & { readonly createdAt?: string }): R {

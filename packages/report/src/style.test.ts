@@ -3,7 +3,9 @@ import { REPORT_CSS } from './style.js';
 
 /** WCAG relative luminance of a #rrggbb colour. */
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
 }
 
@@ -36,7 +38,14 @@ describe('contrast (WCAG AA)', () => {
 
   it('body and muted text on the page and on every tinted panel are at least 4.5:1', () => {
     const variable = (name: string) => new RegExp(`--${name}: (#[0-9a-f]{6})`).exec(REPORT_CSS)?.[1] ?? 'missing';
-    const grounds = ['#ffffff', variable('soft'), colour(rule('tr.highlight > *'), 'background'), colour(rule('tr.vetoed > *'), 'background'), colour(rule('pre'), 'background')];
-    for (const text of [variable('ink'), variable('muted')]) for (const ground of grounds) expect(contrast(text, ground), `${text} on ${ground}`).toBeGreaterThanOrEqual(4.5);
+    const grounds = [
+      '#ffffff',
+      variable('soft'),
+      colour(rule('tr.highlight > *'), 'background'),
+      colour(rule('tr.vetoed > *'), 'background'),
+      colour(rule('pre'), 'background'),
+    ];
+    for (const text of [variable('ink'), variable('muted')])
+      for (const ground of grounds) expect(contrast(text, ground), `${text} on ${ground}`).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -26,14 +26,23 @@ const MARKER_LABELS = 22;
  * A horizontal bar chart as inline SVG, with a `<title>` and a `<desc>` that states every value,
  * so a screen reader (or a reader with images off) gets the numbers, not just a picture.
  */
-export function svgBars(options: { readonly id: string; readonly title: string; readonly bars: readonly Bar[]; readonly max: number; readonly markers?: readonly Marker[]; readonly unit?: string }): SafeHtml {
+export function svgBars(options: {
+  readonly id: string;
+  readonly title: string;
+  readonly bars: readonly Bar[];
+  readonly max: number;
+  readonly markers?: readonly Marker[];
+  readonly unit?: string;
+}): SafeHtml {
   const { id, title, bars, markers = [] } = options;
   const max = options.max > 0 && Number.isFinite(options.max) ? options.max : 1;
   const width = LABEL_W + PLOT_W + VALUE_W;
   const height = TOP + bars.length * ROW_H + (markers.length > 0 ? MARKER_LABELS : 6);
   const x = (value: number) => LABEL_W + (Math.min(Math.max(value, 0), max) / max) * PLOT_W;
   const unit = options.unit ?? '';
-  const desc = bars.map((bar) => `${bar.label}: ${num(bar.value)}${unit}`).join('; ') + (markers.length > 0 ? `. Reference lines: ${markers.map((m) => `${m.label} at ${num(m.value)}`).join(', ')}.` : '.');
+  const desc =
+    bars.map((bar) => `${bar.label}: ${num(bar.value)}${unit}`).join('; ') +
+    (markers.length > 0 ? `. Reference lines: ${markers.map((m) => `${m.label} at ${num(m.value)}`).join(', ')}.` : '.');
   const rows = bars.map((bar, i) => {
     const y = TOP + i * ROW_H;
     const w = Number.isFinite(bar.value) ? Math.max(x(bar.value) - LABEL_W, 1) : 0;

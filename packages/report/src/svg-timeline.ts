@@ -40,12 +40,16 @@ export function svgTimeline(options: { readonly id: string; readonly title: stri
   for (const group of groups) {
     const rows = spans.filter((s) => s.group === group);
     const bandH = rows.length * ROW_H + 18;
-    parts.push(html`<rect x="0" y="${y}" width="${LABEL_W + PLOT_W + RIGHT}" height="${bandH}" class="band"></rect><text x="6" y="${y + 13}" class="svg-group">${clip(group, 46)}</text>`);
+    parts.push(
+      html`<rect x="0" y="${y}" width="${LABEL_W + PLOT_W + RIGHT}" height="${bandH}" class="band"></rect><text x="6" y="${y + 13}" class="svg-group">${clip(group, 46)}</text>`,
+    );
     rows.forEach((span, i) => {
       const ry = y + 18 + i * ROW_H;
       const x0 = x(span.start);
       const w = Math.max(x(span.end) - x0, 3);
-      parts.push(html`<text x="${LABEL_W - 6}" y="${ry + 13}" text-anchor="end" class="svg-label">${clip(span.label, 15)}</text><rect x="${num(x0, 1)}" y="${ry + 3}" width="${num(w, 1)}" height="${ROW_H - 6}" rx="2" class="${`bar bar-${span.tone ?? 'info'}`}"></rect>`);
+      parts.push(
+        html`<text x="${LABEL_W - 6}" y="${ry + 13}" text-anchor="end" class="svg-label">${clip(span.label, 15)}</text><rect x="${num(x0, 1)}" y="${ry + 3}" width="${num(w, 1)}" height="${ROW_H - 6}" rx="2" class="${`bar bar-${span.tone ?? 'info'}`}"></rect>`,
+      );
     });
     y += bandH + GROUP_GAP;
   }
@@ -55,7 +59,13 @@ export function svgTimeline(options: { readonly id: string; readonly title: stri
     return html`<line x1="${tx}" x2="${tx}" y1="4" y2="${y}" class="grid"></line><text x="${tx}" y="${y + 16}" text-anchor="middle" class="svg-small">${duration(origin + f * total)}</text>`;
   });
   const desc = groups
-    .map((group, gi) => `${gi + 1}. ${group}: ${spans.filter((s) => s.group === group).map((s) => `${s.label} from ${duration(s.start)} to ${duration(s.end)}`).join(', ')}`)
+    .map(
+      (group, gi) =>
+        `${gi + 1}. ${group}: ${spans
+          .filter((s) => s.group === group)
+          .map((s) => `${s.label} from ${duration(s.start)} to ${duration(s.end)}`)
+          .join(', ')}`,
+    )
     .join('. ');
   const width = LABEL_W + PLOT_W + RIGHT;
   return html`<svg class="chart timeline" id="${id}" viewBox="${`0 0 ${width} ${height}`}" width="${width}" height="${height}" role="img" aria-labelledby="${`${id}-title ${id}-desc`}" xmlns="http://www.w3.org/2000/svg"><title id="${`${id}-title`}">${title}</title><desc id="${`${id}-desc`}">${desc === '' ? 'No timings were recorded.' : `${desc}.`}</desc>${join(ticks)}${join(parts)}</svg>`;

@@ -21,18 +21,32 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
-const packageOf = (specifier: string): string => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string));
-const imports = (file: string): string[] => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
+const packageOf = (specifier: string): string =>
+  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string);
+const imports = (file: string): string[] =>
+  ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
 
 describe('architecture', () => {
   it("imports only the packages the dependency rule allows, and Node built-ins only in the task workflow's work-tree files", () => {
     const files = sourceFiles(src);
     expect(files.length).toBeGreaterThan(5);
-    const allowed = new Set(['@conclave/core', '@conclave/council', '@conclave/meeting', '@conclave/report', '@conclave/taskloop', '@restatedev/restate-sdk', '@restatedev/restate-sdk-clients']);
+    const allowed = new Set([
+      '@conclave/core',
+      '@conclave/council',
+      '@conclave/meeting',
+      '@conclave/report',
+      '@conclave/taskloop',
+      '@restatedev/restate-sdk',
+      '@restatedev/restate-sdk-clients',
+    ]);
     const offenders = files.flatMap((file) =>
       imports(file)
         .filter((specifier) => !specifier.startsWith('.'))
-        .filter((specifier) => (isBuiltin(specifier) && !WORK_TREE_FILES.has(relative(src, file))) || (!isBuiltin(specifier) && !allowed.has(packageOf(specifier))))
+        .filter(
+          (specifier) =>
+            (isBuiltin(specifier) && !WORK_TREE_FILES.has(relative(src, file))) ||
+            (!isBuiltin(specifier) && !allowed.has(packageOf(specifier))),
+        )
         .map((specifier) => `${relative(src, file)} imports ${specifier}`),
     );
     expect(offenders).toEqual([]);
@@ -40,7 +54,12 @@ describe('architecture', () => {
 
   it('lists every package it imports as a dependency', () => {
     const pkg = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const imported = new Set(sourceFiles(src).flatMap(imports).filter((specifier) => !specifier.startsWith('.') && !isBuiltin(specifier)).map(packageOf));
+    const imported = new Set(
+      sourceFiles(src)
+        .flatMap(imports)
+        .filter((specifier) => !specifier.startsWith('.') && !isBuiltin(specifier))
+        .map(packageOf),
+    );
     for (const name of imported) expect(Object.keys(pkg.dependencies)).toContain(name);
   });
 });

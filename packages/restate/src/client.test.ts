@@ -7,7 +7,11 @@ describe('conclaveClient', () => {
     const client = conclaveClient({ ingressUrl: 'http://127.0.0.1:9' });
     const board = { id: 'b', phases: [] };
     await expect(client.runDebate('x', { board, question: 'q' }, { deadlineMs: 1000 })).rejects.toThrow('pass adminUrl to conclaveClient');
-    await expect(client.runMeeting('x', { brief: {} as never }, { signal: new AbortController().signal })).rejects.toThrow('pass adminUrl to conclaveClient');
-    await expect(client.runDebate('x', { board, question: 'q' }, { deadlineMs: 0 })).rejects.toThrow('deadlineMs must be a finite number of milliseconds above 0, got 0');
+    await expect(client.runMeeting('x', { brief: {} as never }, { signal: new AbortController().signal })).rejects.toThrow(
+      'pass adminUrl to conclaveClient',
+    );
+    await expect(client.runDebate('x', { board, question: 'q' }, { deadlineMs: 0 })).rejects.toThrow(
+      'deadlineMs must be a finite number of milliseconds above 0, got 0',
+    );
   });
 });

@@ -59,31 +59,42 @@ type Workflow = typeof debateWorkflow | typeof meetingWorkflow | typeof taskWork
  * const result = await conclave.runDebate('launch-2026-q3', { board, question: 'Launch in Brazil?' }, { deadlineMs: 600_000 });
  */
 export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
-  const ingress = clients.connect({ url: options.ingressUrl, ...(options.headers === undefined ? {} : { headers: { ...options.headers } }) });
+  const ingress = clients.connect({
+    url: options.ingressUrl,
+    ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+  });
 
   const cancel = async (invocationId: string): Promise<void> => {
     if (options.adminUrl === undefined) throw new Error('cancelling a run needs the Restate admin URL: pass adminUrl to conclaveClient');
     const response = await fetch(`${options.adminUrl}/invocations/${encodeURIComponent(invocationId)}/cancel`, { method: 'PATCH' });
     // 404: the run already finished, so there is nothing left to cancel.
-    if (!response.ok && response.status !== 404) throw new Error(`Restate refused to cancel ${invocationId}: HTTP ${response.status} ${await response.text()}`);
+    if (!response.ok && response.status !== 404)
+      throw new Error(`Restate refused to cancel ${invocationId}: HTTP ${response.status} ${await response.text()}`);
   };
 
   const submit = async <W extends Workflow>(name: string, id: string, submission: unknown): Promise<Submitted> => {
-    const client = ingress.workflowClient<ReturnType<W>>({ name } as never, id) as unknown as { workflowSubmit: (input: unknown) => Promise<Submitted> };
+    const client = ingress.workflowClient<ReturnType<W>>({ name } as never, id) as unknown as {
+      workflowSubmit: (input: unknown) => Promise<Submitted>;
+    };
     const { invocationId, status } = await client.workflowSubmit(submission);
     return { invocationId, status };
   };
 
   const run = async <R>(name: string, id: string, submission: unknown, awaitOptions: AwaitOptions = {}): Promise<R> => {
     const { deadlineMs } = awaitOptions;
-    if (deadlineMs !== undefined && !(deadlineMs > 0 && Number.isFinite(deadlineMs))) throw new RangeError(`deadlineMs must be a finite number of milliseconds above 0, got ${deadlineMs}`);
+    if (deadlineMs !== undefined && !(deadlineMs > 0 && Number.isFinite(deadlineMs)))
+      throw new RangeError(`deadlineMs must be a finite number of milliseconds above 0, got ${deadlineMs}`);
     if ((deadlineMs !== undefined || awaitOptions.signal !== undefined) && options.adminUrl === undefined) {
       throw new Error('a signal or deadlineMs cancels the run through the Restate admin API: pass adminUrl to conclaveClient');
     }
     // The deadline runs from the call, submission included.
-    const signals = [awaitOptions.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(deadlineMs))].filter((s) => s !== undefined);
+    const signals = [awaitOptions.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(deadlineMs))].filter(
+      (s) => s !== undefined,
+    );
     const submitted = await submit(name, id, submission);
-    const client = ingress.workflowClient({ name } as never, id) as unknown as { workflowAttach: (opts?: clients.Opts<void, R>) => Promise<R> };
+    const client = ingress.workflowClient({ name } as never, id) as unknown as {
+      workflowAttach: (opts?: clients.Opts<void, R>) => Promise<R>;
+    };
     if (signals.length === 0) return client.workflowAttach();
     const signal = AbortSignal.any(signals);
     try {

@@ -1,11 +1,22 @@
 import type { AdapterSource } from '@conclave/core';
-import { DebateEngine, formatBoardIssue, loadBoard, type BoardInput, type DebateOptions, type DebateResult, type LoadBoardOptions } from '@conclave/council';
+import {
+  DebateEngine,
+  formatBoardIssue,
+  loadBoard,
+  type BoardInput,
+  type DebateOptions,
+  type DebateResult,
+  type LoadBoardOptions,
+} from '@conclave/council';
 import * as restate from '@restatedev/restate-sdk';
 import { runJournaled } from './journaled-steps.js';
 import { WORKFLOW_OPTIONS } from './retry-policy.js';
 
 /** What a caller submits to the `debate` workflow: plain JSON, the board as data (what a board file holds). */
-export interface DebateSubmission extends Pick<DebateOptions, 'question' | 'vars' | 'context' | 'facts' | 'concurrency' | 'memberTimeoutMs' | 'budget'> {
+export interface DebateSubmission extends Pick<
+  DebateOptions,
+  'question' | 'vars' | 'context' | 'facts' | 'concurrency' | 'memberTimeoutMs' | 'budget'
+> {
   readonly board: BoardInput;
 }
 
@@ -35,7 +46,10 @@ export function debateWorkflow(options: DebateWorkflowOptions) {
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: DebateSubmission): Promise<DebateResult> => {
         const loaded = loadBoard(submission.board, options.isKnownModel === undefined ? {} : { isKnownModel: options.isKnownModel });
-        if (loaded.isErr()) throw new restate.TerminalError(`the submitted board does not load:\n${loaded.error.map(formatBoardIssue).join('\n')}`, { errorCode: 400 });
+        if (loaded.isErr())
+          throw new restate.TerminalError(`the submitted board does not load:\n${loaded.error.map(formatBoardIssue).join('\n')}`, {
+            errorCode: 400,
+          });
         const { board: _board, ...rest } = submission;
         return runJournaled(ctx, (runStep) => DebateEngine.run(loaded.value, { ...rest, adapters: options.adapters, runStep }));
       },

@@ -46,7 +46,9 @@ function decidedDebate({ status, stopReason, verdict, consensus, transcript, vot
 
 /** The meeting's decision and every member's position in every round (neutral names follow the question, so they are left out). */
 function decidedMeeting(result: MeetingResult) {
-  const rounds = result.record.rounds.map((round) => round.turns.map((turn) => [turn.memberId, 'stance' in turn ? turn.stance.preferredOption : 'abstained']));
+  const rounds = result.record.rounds.map((round) =>
+    round.turns.map((turn) => [turn.memberId, 'stance' in turn ? turn.stance.preferredOption : 'abstained']),
+  );
   return { outcome: result.outcome, stopReason: result.stopReason, choice: result.synthesis?.decision.choice, rounds, usage: result.usage };
 }
 
@@ -58,11 +60,15 @@ function callsFor(marker: string, before = Number.POSITIVE_INFINITY): Map<string
 }
 
 const sum = (counts: Map<string, number>): number => [...counts.values()].reduce((a, b) => a + b, 0);
-const killWorkerDuring = <R>(submit: () => Promise<{ invocationId: string }>, attach: () => Promise<R>, delayMs: number) => killWorker(server, worker, submit, attach, delayMs);
+const killWorkerDuring = <R>(submit: () => Promise<{ invocationId: string }>, attach: () => Promise<R>, delayMs: number) =>
+  killWorker(server, worker, submit, attach, delayMs);
 
 describe('debates on Restate', () => {
   it('runs a council once per caller-given id, equal to the same debate run in process, each member paid once', async () => {
-    const inProcess = await DebateEngine.run(defineBoard(BOARD_4X8), { question: 'Go (q-local)?', adapters: fakeProviderAdapters(fake.server.baseURL) });
+    const inProcess = await DebateEngine.run(defineBoard(BOARD_4X8), {
+      question: 'Go (q-local)?',
+      adapters: fakeProviderAdapters(fake.server.baseURL),
+    });
     const started = Date.now();
     const submission = { board: BOARD_4X8, question: 'Go (q-once)?' };
     // The same council submitted twice at once, then once more: one run.
@@ -82,35 +88,39 @@ describe('debates on Restate', () => {
     expect(html).toContain(first.verdict);
   }, 30_000);
 
-  it(`SIGKILLed at ${DEBATE_KILLS} seeded points, the restarted worker finishes each debate with the uninterrupted verdict, paying again only for calls not yet journaled`, async () => {
-    const random = seededRandom(SEED);
-    let midRun = 0;
-    for (let trial = 0; trial < DEBATE_KILLS; trial += 1) {
-      const marker = `q-kill-${SEED}-${trial}`;
-      const submission = { board: BOARD_4X8, question: `Go (${marker})?` };
-      const delayMs = Math.floor(random.next() * debateBaseline.durationMs);
-      const { result, journaled, killedAt } = await killWorkerDuring(
-        () => client.submitDebate(marker, submission),
-        () => client.runDebate(marker, submission),
-        delayMs,
-      );
-      const context = `trial ${trial} (seed ${SEED}, kill after ${delayMs} ms, ${journaled.size} steps journaled)`;
-      expect(decidedDebate(result), context).toEqual(decidedDebate(debateBaseline.result));
-      const calls = callsFor(marker);
-      expect(calls.size, context).toBe(32);
-      for (const [key, count] of calls) {
-        const member = (JSON.parse(key) as { model: string }).model;
-        const wasJournaled = [...journaled].some((name) => name.split('/')[3] === member);
-        // Journaled before the kill: paid once. In flight at the kill: paid at most twice.
-        expect(count, `${context}: ${member}`).toBeLessThanOrEqual(wasJournaled ? 1 : 2);
+  it(
+    `SIGKILLed at ${DEBATE_KILLS} seeded points, the restarted worker finishes each debate with the uninterrupted verdict, paying again only for calls not yet journaled`,
+    async () => {
+      const random = seededRandom(SEED);
+      let midRun = 0;
+      for (let trial = 0; trial < DEBATE_KILLS; trial += 1) {
+        const marker = `q-kill-${SEED}-${trial}`;
+        const submission = { board: BOARD_4X8, question: `Go (${marker})?` };
+        const delayMs = Math.floor(random.next() * debateBaseline.durationMs);
+        const { result, journaled, killedAt } = await killWorkerDuring(
+          () => client.submitDebate(marker, submission),
+          () => client.runDebate(marker, submission),
+          delayMs,
+        );
+        const context = `trial ${trial} (seed ${SEED}, kill after ${delayMs} ms, ${journaled.size} steps journaled)`;
+        expect(decidedDebate(result), context).toEqual(decidedDebate(debateBaseline.result));
+        const calls = callsFor(marker);
+        expect(calls.size, context).toBe(32);
+        for (const [key, count] of calls) {
+          const member = (JSON.parse(key) as { model: string }).model;
+          const wasJournaled = [...journaled].some((name) => name.split('/')[3] === member);
+          // Journaled before the kill: paid once. In flight at the kill: paid at most twice.
+          expect(count, `${context}: ${member}`).toBeLessThanOrEqual(wasJournaled ? 1 : 2);
+        }
+        const repeats = sum(calls) - 32;
+        expect(repeats, context).toBeLessThanOrEqual(sum(callsFor(marker, killedAt)) - journaled.size);
+        if (journaled.size < 32) midRun += 1;
       }
-      const repeats = sum(calls) - 32;
-      expect(repeats, context).toBeLessThanOrEqual(sum(callsFor(marker, killedAt)) - journaled.size);
-      if (journaled.size < 32) midRun += 1;
-    }
-    // The campaign is only worth something if kills land while calls are still to be made.
-    expect(midRun).toBeGreaterThan(0);
-  }, 30_000 + DEBATE_KILLS * 10_000);
+      // The campaign is only worth something if kills land while calls are still to be made.
+      expect(midRun).toBeGreaterThan(0);
+    },
+    30_000 + DEBATE_KILLS * 10_000,
+  );
 
   it('loses nothing when the Restate server itself is SIGKILLed mid-debate and restarted on the same base dir', async () => {
     const submission = { board: BOARD_4X8, question: 'Go (q-server-kill)?' };
@@ -145,7 +155,9 @@ describe('cancellation and bad input', () => {
 
   it('refuses a board that does not load with a terminal error naming the field and the fix, never a retry loop', async () => {
     const board = { ...BOARD_4X8, phases: [] };
-    await expect(client.runDebate('bad-board', { board, question: 'Go?' })).rejects.toThrow(/the submitted board does not load:[\s\S]*fix:/);
+    await expect(client.runDebate('bad-board', { board, question: 'Go?' })).rejects.toThrow(
+      /the submitted board does not load:[\s\S]*fix:/,
+    );
   }, 30_000);
 });
 
@@ -167,26 +179,30 @@ describe('meetings on Restate', () => {
     expect(renderReport(meetingRunRecord(first, 'cloud'))).toMatch(/^<!doctype html>/i);
   }, 30_000);
 
-  it(`SIGKILLed at ${MEETING_KILLS} seeded points, the restarted worker finishes each meeting with the same decision, paying again only for calls in flight`, async () => {
-    const random = seededRandom(SEED + 1);
-    let midRun = 0;
-    for (let trial = 0; trial < MEETING_KILLS; trial += 1) {
-      const marker = `m-kill-${SEED}-${trial}`;
-      const submission = { brief: briefFor(marker) };
-      const delayMs = Math.floor(random.next() * meetingBaseline.durationMs);
-      const { result, journaled, killedAt } = await killWorkerDuring(
-        () => client.submitMeeting(marker, submission),
-        () => client.runMeeting(marker, submission),
-        delayMs,
-      );
-      const context = `trial ${trial} (seed ${SEED}, kill after ${delayMs} ms, ${journaled.size} steps journaled)`;
-      expect(decidedMeeting(result), context).toEqual(decidedMeeting(meetingBaseline.result));
-      const calls = callsFor(marker);
-      expect(calls.size, context).toBe(meetingBaseline.calls);
-      for (const count of calls.values()) expect(count, context).toBeLessThanOrEqual(2);
-      expect(sum(calls) - meetingBaseline.calls, context).toBeLessThanOrEqual(sum(callsFor(marker, killedAt)) - journaled.size);
-      if (journaled.size < meetingBaseline.calls) midRun += 1;
-    }
-    expect(midRun).toBeGreaterThan(0);
-  }, 30_000 + MEETING_KILLS * 15_000);
+  it(
+    `SIGKILLed at ${MEETING_KILLS} seeded points, the restarted worker finishes each meeting with the same decision, paying again only for calls in flight`,
+    async () => {
+      const random = seededRandom(SEED + 1);
+      let midRun = 0;
+      for (let trial = 0; trial < MEETING_KILLS; trial += 1) {
+        const marker = `m-kill-${SEED}-${trial}`;
+        const submission = { brief: briefFor(marker) };
+        const delayMs = Math.floor(random.next() * meetingBaseline.durationMs);
+        const { result, journaled, killedAt } = await killWorkerDuring(
+          () => client.submitMeeting(marker, submission),
+          () => client.runMeeting(marker, submission),
+          delayMs,
+        );
+        const context = `trial ${trial} (seed ${SEED}, kill after ${delayMs} ms, ${journaled.size} steps journaled)`;
+        expect(decidedMeeting(result), context).toEqual(decidedMeeting(meetingBaseline.result));
+        const calls = callsFor(marker);
+        expect(calls.size, context).toBe(meetingBaseline.calls);
+        for (const count of calls.values()) expect(count, context).toBeLessThanOrEqual(2);
+        expect(sum(calls) - meetingBaseline.calls, context).toBeLessThanOrEqual(sum(callsFor(marker, killedAt)) - journaled.size);
+        if (journaled.size < meetingBaseline.calls) midRun += 1;
+      }
+      expect(midRun).toBeGreaterThan(0);
+    },
+    30_000 + MEETING_KILLS * 15_000,
+  );
 });

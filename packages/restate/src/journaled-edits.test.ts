@@ -85,7 +85,9 @@ describe('the work tree of a durable task run', () => {
   it('refuses a dirty tree, naming a changed file and the fix', async () => {
     const { dir } = await repo();
     await writeFile(join(dir, 'stray.txt'), 'x\n');
-    expect(await readWorkTreeBase(dir)).toEqual({ refused: expect.stringMatching(/uncommitted changes \(e\.g\. stray\.txt\): commit or stash them first/) as string });
+    expect(await readWorkTreeBase(dir)).toEqual({
+      refused: expect.stringMatching(/uncommitted changes \(e\.g\. stray\.txt\): commit or stash them first/) as string,
+    });
     expect(await readWorkTreeBase(join(dir, 'missing'))).toEqual({ refused: expect.stringMatching(/is not a git work tree/) as string });
   });
 

@@ -15,7 +15,10 @@ describe('runJournaled', () => {
       seen.push({ name, options });
       return effect();
     });
-    const result = await runJournaled(ctx, async (runStep: RunStep) => [await runStep('a', () => Promise.resolve(1)), await runStep('b', () => Promise.resolve(2))]);
+    const result = await runJournaled(ctx, async (runStep: RunStep) => [
+      await runStep('a', () => Promise.resolve(1)),
+      await runStep('b', () => Promise.resolve(2)),
+    ]);
     expect(result).toEqual([1, 2]);
     expect(seen).toEqual([
       { name: 'a', options: { maxRetryAttempts: 1 } },
@@ -23,7 +26,7 @@ describe('runJournaled', () => {
     ]);
   });
 
-  it("hands a cancellation (a TerminalError) to the engine, whose result stands", async () => {
+  it('hands a cancellation (a TerminalError) to the engine, whose result stands', async () => {
     const ctx = contextWhoseRun(() => Promise.reject(new TerminalError('Cancelled', { errorCode: 409 })));
     const result = await runJournaled(ctx, (runStep) => runStep('a', () => Promise.resolve('live')).catch(() => 'aborted'));
     expect(result).toBe('aborted');

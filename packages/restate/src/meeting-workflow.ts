@@ -28,7 +28,10 @@ export function meetingWorkflow(options: MeetingWorkflowOptions) {
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: MeetingSubmission): Promise<MeetingResult> => {
         const loaded = loadBrief(submission.brief);
-        if (loaded.isErr()) throw new restate.TerminalError(`the submitted brief does not load:\n${loaded.error.map(formatIssue).join('\n')}`, { errorCode: 400 });
+        if (loaded.isErr())
+          throw new restate.TerminalError(`the submitted brief does not load:\n${loaded.error.map(formatIssue).join('\n')}`, {
+            errorCode: 400,
+          });
         const { brief: _brief, ...rest } = submission;
         return runJournaled(ctx, (runStep) => runMeeting(loaded.value, { ...rest, adapters: options.adapters, runStep }));
       },

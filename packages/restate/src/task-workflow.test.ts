@@ -65,7 +65,9 @@ afterAll(async () => {
 });
 
 /** A real git repository at <root>/<name>/repo holding the spec and the gate script; its calls are logged to <root>/<name>/calls.log. */
-async function taskRepo(name: string): Promise<{ readonly dir: string; readonly git: (...args: string[]) => string; readonly calls: () => Promise<string[]> }> {
+async function taskRepo(
+  name: string,
+): Promise<{ readonly dir: string; readonly git: (...args: string[]) => string; readonly calls: () => Promise<string[]> }> {
   const dir = join(root, name, 'repo');
   await mkdir(join(dir, 'scripts'), { recursive: true });
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
@@ -80,13 +82,21 @@ async function taskRepo(name: string): Promise<{ readonly dir: string; readonly 
   return { dir, git, calls: async () => (existsSync(log) ? (await readFile(log, 'utf8')).split('\n').filter((line) => line !== '') : []) };
 }
 
-const submission = (dir: string): TaskSubmission => ({ workspace: dir, spec: 'spec.md', builder: 'scripted', commandPolicy: { allow: ['node scripts/check.mjs'] } });
+const submission = (dir: string): TaskSubmission => ({
+  workspace: dir,
+  spec: 'spec.md',
+  builder: 'scripted',
+  commandPolicy: { allow: ['node scripts/check.mjs'] },
+});
 
 /** What a resumed run must reproduce: the result (its run id is the run's own), and what it left on its branch — the commits and the builder's files. */
 function trail(git: (...args: string[]) => string, result: TaskLoopResult) {
   const branch = result.branch ?? '';
   const subjects = git('log', '--format=%s', branch).trim().split('\n');
-  const done = git('ls-tree', '--name-only', `${branch}:done`).trim().split('\n').map((file) => [file, git('show', `${branch}:done/${file}`)]);
+  const done = git('ls-tree', '--name-only', `${branch}:done`)
+    .trim()
+    .split('\n')
+    .map((file) => [file, git('show', `${branch}:done/${file}`)]);
   // The agent's build-log.txt is in the tree: a replayed build must leave exactly the lines the live one wrote.
   return { result: { ...result, runId: undefined }, subjects, done, buildLog: git('show', `${branch}:build-log.txt`) };
 }
@@ -98,7 +108,7 @@ const countsOf = (lines: readonly string[]): Map<string, number> => {
 };
 
 describe('task loops on Restate', () => {
-  it('runs a task loop once per caller-given id: builds, gates and commits once each, the builder\'s edits on the run branch', async () => {
+  it("runs a task loop once per caller-given id: builds, gates and commits once each, the builder's edits on the run branch", async () => {
     const { dir, git, calls } = await taskRepo('once');
     const started = Date.now();
     const [first, second] = await Promise.all([client.runTask('task-once', submission(dir)), client.runTask('task-once', submission(dir))]);
@@ -108,7 +118,16 @@ describe('task loops on Restate', () => {
     expect(first).toMatchObject({ outcome: 'completed', reason: 'done', completed: ['first', 'second'], resumed: false });
     const lines = await calls();
     // The broken first build, its gate run, the retry and its gate run, then the second task.
-    expect(lines).toEqual(['build first 1', 'gate first.txt=BROKEN', 'build first 2', 'gate first.txt=ok', 'build second 1', 'gate first.txt=ok,second.txt=BROKEN', 'build second 2', 'gate first.txt=ok,second.txt=ok']);
+    expect(lines).toEqual([
+      'build first 1',
+      'gate first.txt=BROKEN',
+      'build first 2',
+      'gate first.txt=ok',
+      'build second 1',
+      'gate first.txt=ok,second.txt=BROKEN',
+      'build second 2',
+      'gate first.txt=ok,second.txt=ok',
+    ]);
     const shown = trail(git, first);
     expect(shown.done).toEqual([
       ['first.txt', 'ok first\n'],
@@ -124,30 +143,42 @@ describe('task loops on Restate', () => {
     baseline = { result: first, durationMs, trail: shown, gateSteps, steps: names.length };
   }, 60_000);
 
-  it(`SIGKILLed at ${KILLS} seeded points, the restarted worker finishes each run as the uninterrupted one did, repeating at most the one build or gate run in flight`, async () => {
-    const random = seededRandom(SEED + 2);
-    let midRun = 0;
-    for (let trial = 0; trial < KILLS; trial += 1) {
-      const id = `task-kill-${SEED}-${trial}`;
-      const { dir, git, calls } = await taskRepo(id);
-      const delayMs = Math.floor(random.next() * baseline.durationMs);
-      const { result, journaled } = await killWorkerDuring(server, worker, () => client.submitTask(id, submission(dir)), () => client.runTask(id, submission(dir)), delayMs);
-      const context = `trial ${trial} (seed ${SEED}, kill after ${delayMs} ms, ${journaled.size} steps journaled: ${[...journaled].join(' ')})`;
-      expect(trail(git, result), context).toEqual(baseline.trail);
-      const counts = countsOf(await calls());
-      expect([...counts.keys()].sort(), context).toEqual([...countsOf(['build first 1', 'build first 2', 'build second 1', 'build second 2', ...baseline.gateSteps.keys()]).keys()].sort());
-      for (const [line, count] of counts) {
-        const [kind, task, attempt] = line.split(' ');
-        const step = kind === 'build' ? `${task ?? ''}/attempt-${attempt ?? ''}/build` : (baseline.gateSteps.get(line) ?? '');
-        // Journaled before the kill: run once. In flight at the kill: run at most twice.
-        expect(count, `${context}: ${line}`).toBeLessThanOrEqual(journaled.has(step) ? 1 : 2);
+  it(
+    `SIGKILLed at ${KILLS} seeded points, the restarted worker finishes each run as the uninterrupted one did, repeating at most the one build or gate run in flight`,
+    async () => {
+      const random = seededRandom(SEED + 2);
+      let midRun = 0;
+      for (let trial = 0; trial < KILLS; trial += 1) {
+        const id = `task-kill-${SEED}-${trial}`;
+        const { dir, git, calls } = await taskRepo(id);
+        const delayMs = Math.floor(random.next() * baseline.durationMs);
+        const { result, journaled } = await killWorkerDuring(
+          server,
+          worker,
+          () => client.submitTask(id, submission(dir)),
+          () => client.runTask(id, submission(dir)),
+          delayMs,
+        );
+        const context = `trial ${trial} (seed ${SEED}, kill after ${delayMs} ms, ${journaled.size} steps journaled: ${[...journaled].join(' ')})`;
+        expect(trail(git, result), context).toEqual(baseline.trail);
+        const counts = countsOf(await calls());
+        expect([...counts.keys()].sort(), context).toEqual(
+          [...countsOf(['build first 1', 'build first 2', 'build second 1', 'build second 2', ...baseline.gateSteps.keys()]).keys()].sort(),
+        );
+        for (const [line, count] of counts) {
+          const [kind, task, attempt] = line.split(' ');
+          const step = kind === 'build' ? `${task ?? ''}/attempt-${attempt ?? ''}/build` : (baseline.gateSteps.get(line) ?? '');
+          // Journaled before the kill: run once. In flight at the kill: run at most twice.
+          expect(count, `${context}: ${line}`).toBeLessThanOrEqual(journaled.has(step) ? 1 : 2);
+        }
+        // The loop runs one effect at a time: at most one was in flight.
+        expect([...counts.values()].reduce((a, b) => a + b, 0) - counts.size, context).toBeLessThanOrEqual(1);
+        if (journaled.size < baseline.steps) midRun += 1;
       }
-      // The loop runs one effect at a time: at most one was in flight.
-      expect([...counts.values()].reduce((a, b) => a + b, 0) - counts.size, context).toBeLessThanOrEqual(1);
-      if (journaled.size < baseline.steps) midRun += 1;
-    }
-    expect(midRun).toBeGreaterThan(0);
-  }, 30_000 + KILLS * 15_000);
+      expect(midRun).toBeGreaterThan(0);
+    },
+    30_000 + KILLS * 15_000,
+  );
 
   it('loses nothing when the Restate server itself is SIGKILLed mid-run and restarted on the same base dir', async () => {
     const { dir, git, calls } = await taskRepo('server-kill');
@@ -176,10 +207,18 @@ describe('task loops on Restate', () => {
 
   it('refuses an unknown builder, a dirty work tree and a spec that does not parse with terminal errors naming the fix, never a retry loop', async () => {
     const { dir } = await taskRepo('refusals');
-    await expect(client.runTask('task-no-builder', { ...submission(dir), builder: 'claude' })).rejects.toThrow(/no builder named \\?"claude\\?" on this worker: name one of scripted/);
+    await expect(client.runTask('task-no-builder', { ...submission(dir), builder: 'claude' })).rejects.toThrow(
+      /no builder named \\?"claude\\?" on this worker: name one of scripted/,
+    );
     await writeFile(join(dir, 'spec-bad.md'), SPEC.replace('id: durable', 'id: "not an id!"'));
-    await expect(client.runTask('task-bad-spec', { ...submission(dir), spec: 'spec-bad.md' })).rejects.toThrow(/the submitted spec does not parse:[\s\S]*fix:/);
-    await expect(client.runTask('task-dirty', submission(dir))).rejects.toThrow(/uncommitted changes \(e\.g\. spec-bad\.md\): commit or stash them first/);
-    await expect(client.runTask('task-relative', { ...submission(dir), workspace: 'repo' })).rejects.toThrow(/workspace must be an absolute path/);
+    await expect(client.runTask('task-bad-spec', { ...submission(dir), spec: 'spec-bad.md' })).rejects.toThrow(
+      /the submitted spec does not parse:[\s\S]*fix:/,
+    );
+    await expect(client.runTask('task-dirty', submission(dir))).rejects.toThrow(
+      /uncommitted changes \(e\.g\. spec-bad\.md\): commit or stash them first/,
+    );
+    await expect(client.runTask('task-relative', { ...submission(dir), workspace: 'repo' })).rejects.toThrow(
+      /workspace must be an absolute path/,
+    );
   }, 30_000);
 });

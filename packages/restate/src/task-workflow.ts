@@ -54,15 +54,30 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: TaskSubmission): Promise<TaskLoopResult> => {
         const { workspace } = submission;
-        if (typeof workspace !== 'string' || !isAbsolute(workspace)) throw new restate.TerminalError(`workspace must be an absolute path on the worker's volume, got ${JSON.stringify(workspace)}`, { errorCode: 400 });
+        if (typeof workspace !== 'string' || !isAbsolute(workspace))
+          throw new restate.TerminalError(`workspace must be an absolute path on the worker's volume, got ${JSON.stringify(workspace)}`, {
+            errorCode: 400,
+          });
         const builder = Object.hasOwn(options.builders, submission.builder) ? options.builders[submission.builder] : undefined;
-        if (builder === undefined) throw new restate.TerminalError(`no builder named ${JSON.stringify(submission.builder)} on this worker: name one of ${Object.keys(options.builders).join(', ') || '(none registered)'}`, { errorCode: 400 });
+        if (builder === undefined)
+          throw new restate.TerminalError(
+            `no builder named ${JSON.stringify(submission.builder)} on this worker: name one of ${Object.keys(options.builders).join(', ') || '(none registered)'}`,
+            { errorCode: 400 },
+          );
         const specPath = resolve(workspace, submission.spec);
         // Read once: a spec edited while the run is resumed must not change what the journal replays.
-        const read = await ctx.run<SpecRead>('task/spec', () => readFile(specPath, 'utf8').then((text) => ({ text }), (error: unknown) => ({ refused: `cannot read the spec ${specPath}: ${errorMessage(error)}` })));
+        const read = await ctx.run<SpecRead>('task/spec', () =>
+          readFile(specPath, 'utf8').then(
+            (text) => ({ text }),
+            (error: unknown) => ({ refused: `cannot read the spec ${specPath}: ${errorMessage(error)}` }),
+          ),
+        );
         if ('refused' in read) throw new restate.TerminalError(read.refused, { errorCode: 400 });
         const parsed = parseTaskSpec(read.text, specPath);
-        if (parsed.isErr()) throw new restate.TerminalError(`the submitted spec does not parse:\n${parsed.error.map(formatIssue).join('\n')}`, { errorCode: 400 });
+        if (parsed.isErr())
+          throw new restate.TerminalError(`the submitted spec does not parse:\n${parsed.error.map(formatIssue).join('\n')}`, {
+            errorCode: 400,
+          });
         let first = false;
         const base = await ctx.run<WorkTreeBase | { refused: string }>('task/base', () => {
           first = true;
@@ -74,14 +89,16 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
         // The loop halts with io_error when a step throws (ADR 0036); a step thrown by Restate's
         // cancellation is the caller's abort, so the run is reported as aborted — still halted, no box ticked by it.
         let cancelled: string | undefined;
-        const watchCancellation = (runStep: RunStep): RunStep => async (name, effect) => {
-          try {
-            return await runStep(name, effect);
-          } catch (error) {
-            if (error instanceof restate.TerminalError) cancelled ??= error.message;
-            throw error;
-          }
-        };
+        const watchCancellation =
+          (runStep: RunStep): RunStep =>
+          async (name, effect) => {
+            try {
+              return await runStep(name, effect);
+            } catch (error) {
+              if (error instanceof restate.TerminalError) cancelled ??= error.message;
+              throw error;
+            }
+          };
         const result = await runJournaled(ctx, (runStep) =>
           runTaskLoop({
             workspace,
@@ -97,7 +114,9 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
             ...(options.env === undefined ? {} : { env: options.env }),
           }),
         );
-        return cancelled !== undefined && result.outcome === 'halted' ? { ...result, reason: 'aborted', stop: { kind: 'aborted', message: `the run was cancelled in Restate: ${cancelled}` } } : result;
+        return cancelled !== undefined && result.outcome === 'halted'
+          ? { ...result, reason: 'aborted', stop: { kind: 'aborted', message: `the run was cancelled in Restate: ${cancelled}` } }
+          : result;
       },
     },
     options: WORKFLOW_OPTIONS,

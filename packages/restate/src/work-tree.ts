@@ -11,9 +11,17 @@ export interface WorkTreeBase {
 }
 
 /** Runs git in the work tree; rejects with git's own message when it fails. */
-async function git(workspace: string, args: readonly string[], options: { readonly input?: string; readonly env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+async function git(
+  workspace: string,
+  args: readonly string[],
+  options: { readonly input?: string; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: workspace, env: { ...process.env, ...options.env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd: workspace,
+      env: { ...process.env, ...options.env },
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
@@ -40,9 +48,14 @@ export async function readWorkTreeBase(workspace: string): Promise<WorkTreeBase 
   try {
     status = await git(workspace, ['status', '--porcelain', '--untracked-files=all']);
   } catch (error) {
-    return { refused: `${workspace} is not a git work tree the worker can read (${error instanceof Error ? error.message : String(error)}): give the path of a git repository on the worker's volume` };
+    return {
+      refused: `${workspace} is not a git work tree the worker can read (${error instanceof Error ? error.message : String(error)}): give the path of a git repository on the worker's volume`,
+    };
   }
-  if (status.trim() !== '') return { refused: `${workspace} has uncommitted changes (e.g. ${status.split('\n')[0]?.slice(3) ?? ''}): commit or stash them first; a resumed run puts the work tree back to its starting commit` };
+  if (status.trim() !== '')
+    return {
+      refused: `${workspace} has uncommitted changes (e.g. ${status.split('\n')[0]?.slice(3) ?? ''}): commit or stash them first; a resumed run puts the work tree back to its starting commit`,
+    };
   const commit = (await git(workspace, ['rev-parse', 'HEAD'])).trim();
   const branch = (await git(workspace, ['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim();
   return branch === '' ? { commit } : { commit, branch };
@@ -59,7 +72,8 @@ export async function restoreWorkTree(workspace: string, base: WorkTreeBase, run
   await git(workspace, ['reset', '--quiet', '--hard', base.commit]);
   await git(workspace, ['clean', '--quiet', '-fd']);
   await git(workspace, ['clean', '--quiet', '-fdx', '--', '.conclave']);
-  if (runBranch !== base.branch && (await git(workspace, ['branch', '--list', runBranch])).trim() !== '') await git(workspace, ['branch', '--quiet', '-D', runBranch]);
+  if (runBranch !== base.branch && (await git(workspace, ['branch', '--list', runBranch])).trim() !== '')
+    await git(workspace, ['branch', '--quiet', '-D', runBranch]);
 }
 
 /** The work tree's files (tracked and untracked, not ignored) as a git tree object, written through a throwaway index so the real one is untouched. */
@@ -76,7 +90,19 @@ export async function snapshotWorkTree(workspace: string): Promise<string> {
 
 /** The binary patch from one snapshot to another (empty when nothing changed). */
 export async function diffSnapshots(workspace: string, before: string, after: string): Promise<string> {
-  return before === after ? '' : git(workspace, ['diff', '--binary', '--full-index', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', before, after]);
+  return before === after
+    ? ''
+    : git(workspace, [
+        'diff',
+        '--binary',
+        '--full-index',
+        '--no-color',
+        '--no-ext-diff',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        before,
+        after,
+      ]);
 }
 
 /** Applies a patch from `diffSnapshots` to the work tree (not the index). */

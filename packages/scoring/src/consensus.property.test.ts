@@ -26,7 +26,8 @@ function outcome(result: ConsensusResult) {
   if (result.status === 'quorum_not_met') return { status: result.status, verdict: result.verdict, validVotes: result.validVotes };
   const { invalid: _invalid, members, dissent, ...rest } = result;
   // Members are listed in the order their votes were given; compare them as sets.
-  const byId = <T extends { memberId: string }>(list: readonly T[]) => [...list].sort((a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0));
+  const byId = <T extends { memberId: string }>(list: readonly T[]) =>
+    [...list].sort((a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0));
   return { ...rest, members: byId(members), dissent: byId(dissent) };
 }
 
@@ -51,7 +52,9 @@ describe('aggregateConsensus properties', () => {
               ),
             })
             .chain(({ twice, invalid, spam }) => {
-              const spammed = spam.flatMap(([id, copies]) => Array.from({ length: copies }, () => ({ memberId: id, scores: Object.fromEntries(r.axes.map((a) => [a, 10])) })));
+              const spammed = spam.flatMap(([id, copies]) =>
+                Array.from({ length: copies }, () => ({ memberId: id, scores: Object.fromEntries(r.axes.map((a) => [a, 10])) })),
+              );
               const all: unknown[] = [...valid, ...twice, ...invalid, ...spammed];
               return fc.record({
                 rubric: fc.constant(r),
@@ -66,7 +69,12 @@ describe('aggregateConsensus properties', () => {
     fc.assert(
       fc.property(scenario, ({ rubric: r, min, expectedValid, input }) => {
         const result = aggregate(input, r, min);
-        expect(result).toMatchObject({ status: 'quorum_not_met', verdict: 'NO_GO', validVotes: expectedValid, minValidVotes: min ?? MIN_VALID_VOTES });
+        expect(result).toMatchObject({
+          status: 'quorum_not_met',
+          verdict: 'NO_GO',
+          validVotes: expectedValid,
+          minValidVotes: min ?? MIN_VALID_VOTES,
+        });
         expect(result.invalid).toHaveLength(input.length - expectedValid);
       }),
     );
@@ -109,7 +117,9 @@ describe('aggregateConsensus properties', () => {
       fc.property(scenario, ({ input, at, raisedBy }) => {
         const target = input[at] as Vote<(typeof PRODUCT_AXES)[number]>;
         const risk = Math.min(10, target.scores.risk + (10 - target.scores.risk) * raisedBy);
-        const higher = input.map((v, i) => (i === at ? { ...target, scores: { ...target.scores, risk: Math.max(risk, target.scores.risk) } } : v));
+        const higher = input.map((v, i) =>
+          i === at ? { ...target, scores: { ...target.scores, risk: Math.max(risk, target.scores.risk) } } : v,
+        );
         const before = aggregateConsensus(input, { rubric: PRODUCT_RUBRIC });
         const after = aggregateConsensus(higher, { rubric: PRODUCT_RUBRIC });
         expect(verdictRank(after.verdict)).toBeGreaterThanOrEqual(verdictRank(before.verdict));
@@ -120,19 +130,17 @@ describe('aggregateConsensus properties', () => {
 
   it('does not depend on the order of the votes, down to the last bit of the score', () => {
     const scenario = anyRubric.chain((r) =>
-      fc
-        .record({ withWeight: fc.boolean(), min: minValidVotes })
-        .chain(({ withWeight, min }) =>
-          votes(r, { maxLength: 8, withWeight, withInvalid: true }).chain((input) =>
-            secondVotes(
-              r,
-              input.filter((v) => checkVote(v, r).length === 0),
-            ).chain((twice) => {
-              const all = [...input, ...twice];
-              return fc.record({ rubric: fc.constant(r), min: fc.constant(min), input: fc.constant(all), shuffled: permutation(all) });
-            }),
-          ),
+      fc.record({ withWeight: fc.boolean(), min: minValidVotes }).chain(({ withWeight, min }) =>
+        votes(r, { maxLength: 8, withWeight, withInvalid: true }).chain((input) =>
+          secondVotes(
+            r,
+            input.filter((v) => checkVote(v, r).length === 0),
+          ).chain((twice) => {
+            const all = [...input, ...twice];
+            return fc.record({ rubric: fc.constant(r), min: fc.constant(min), input: fc.constant(all), shuffled: permutation(all) });
+          }),
         ),
+      ),
     );
     fc.assert(
       fc.property(scenario, ({ rubric: r, min, input, shuffled }) => {
@@ -195,7 +203,8 @@ describe('aggregateConsensus properties', () => {
         const weighted = input.map((v, i) => ({ ...v, weight: weights[i] ?? 1 }));
         const result = aggregateConsensus(weighted, { rubric: PRODUCT_RUBRIC });
         if (result.status !== 'scored') throw new Error('three or more valid votes must be scored');
-        const points = (v: Vote<(typeof PRODUCT_AXES)[number]>) => PRODUCT_AXES.reduce((sum, axis) => sum + hundredths[axis] * v.scores[axis], 0);
+        const points = (v: Vote<(typeof PRODUCT_AXES)[number]>) =>
+          PRODUCT_AXES.reduce((sum, axis) => sum + hundredths[axis] * v.scores[axis], 0);
         for (const v of weighted) {
           expect(result.members.find((m) => m.memberId === v.memberId)?.verdict).toBe(exactVerdict(points(v), 1));
         }
@@ -223,7 +232,13 @@ describe('aggregateConsensus properties', () => {
             if (donor === undefined || reason === 'missing_member_id' || typeof v !== 'object' || v === null) return v;
             return { ...v, memberId: donor.memberId };
           });
-          return fc.record({ rubric: fc.constant(r), min: fc.constant(min), valid: fc.constant(valid), bad: fc.constant(bad), mixed: permutation([...valid, ...bad]) });
+          return fc.record({
+            rubric: fc.constant(r),
+            min: fc.constant(min),
+            valid: fc.constant(valid),
+            bad: fc.constant(bad),
+            mixed: permutation([...valid, ...bad]),
+          });
         }),
     );
     fc.assert(
@@ -262,14 +277,17 @@ describe('aggregateConsensus properties', () => {
 describe('aggregateConsensus member scores', () => {
   it("reports each member's score exactly as weightedScore computes it", () => {
     fc.assert(
-      fc.property(rubric().chain((r) => fc.tuple(fc.constant(r), votes(r, { minLength: 3, withWeight: true }))), ([r, input]) => {
-        const result = aggregateConsensus(input, { rubric: r });
-        if (result.status !== 'scored') throw new Error('three or more valid votes must be scored');
-        for (const member of result.members) {
-          const cast = input.find((v) => v.memberId === member.memberId);
-          expect(member.score).toBe(weightedScore(cast!.scores, r));
-        }
-      }),
+      fc.property(
+        rubric().chain((r) => fc.tuple(fc.constant(r), votes(r, { minLength: 3, withWeight: true }))),
+        ([r, input]) => {
+          const result = aggregateConsensus(input, { rubric: r });
+          if (result.status !== 'scored') throw new Error('three or more valid votes must be scored');
+          for (const member of result.members) {
+            const cast = input.find((v) => v.memberId === member.memberId);
+            expect(member.score).toBe(weightedScore(cast!.scores, r));
+          }
+        },
+      ),
     );
   });
 });

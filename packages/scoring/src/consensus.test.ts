@@ -93,7 +93,9 @@ describe('aggregateConsensus: scores that land exactly on a threshold', () => {
 
   it('never scores above 10', () => {
     // Unrounded, these member weights make the mean of four tens 10.000000000000002.
-    const result = scored(aggregate([vote('a', all(10), 0.5), vote('b', all(10), 2.19), vote('c', all(10), 7.26), vote('d', all(10), 3.23)]));
+    const result = scored(
+      aggregate([vote('a', all(10), 0.5), vote('b', all(10), 2.19), vote('c', all(10), 7.26), vote('d', all(10), 3.23)]),
+    );
     expect(result.score).toBe(10);
     expect(result.axisMeans).toEqual(all(10));
     expect(result.verdict).toBe('GO');

@@ -81,10 +81,7 @@ export type ConsensusResult<A extends string = string> = QuorumNotMet | ScoredCo
  * const result = aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC });
  * if (result.status === 'quorum_not_met') console.log('degraded board: NO_GO');
  */
-export function aggregateConsensus<A extends string>(
-  votes: readonly Vote<A>[],
-  options: ConsensusOptions<A>,
-): ConsensusResult<A> {
+export function aggregateConsensus<A extends string>(votes: readonly Vote<A>[], options: ConsensusOptions<A>): ConsensusResult<A> {
   const { rubric } = options;
   const minValidVotes = options.minValidVotes ?? MIN_VALID_VOTES;
   if (!Number.isInteger(minValidVotes) || minValidVotes < 1) {
@@ -139,7 +136,11 @@ export function aggregateConsensus<A extends string>(
     validRows = [];
     for (const [i, vote] of candidates.entries()) {
       if (twice.has(vote.memberId)) {
-        invalid.push({ index: candidateIndexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
+        invalid.push({
+          index: candidateIndexes[i] as number,
+          memberId: vote.memberId,
+          reasons: [{ code: 'duplicate_member', memberId: vote.memberId }],
+        });
       } else {
         valid.push(vote);
         validRows.push(i);
@@ -204,7 +205,8 @@ export function aggregateConsensus<A extends string>(
   }
 
   const axisMeans = {} as Record<A, number>;
-  for (let a = 0; a < axes.length; a += 1) ownKey(axisMeans, axes[a] as A, roundScore(exactValue(axisTotals[a] as FastExactSum) / totalWeight));
+  for (let a = 0; a < axes.length; a += 1)
+    ownKey(axisMeans, axes[a] as A, roundScore(exactValue(axisTotals[a] as FastExactSum) / totalWeight));
 
   return {
     status: 'scored',

@@ -20,9 +20,14 @@ describe('ExactSum', () => {
   it('property: the sum is the same for every order of the same numbers', () => {
     const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 });
     fc.assert(
-      fc.property(fc.array(finite, { maxLength: 40 }).chain((values) => fc.tuple(fc.constant(values), fc.shuffledSubarray(values, { minLength: values.length }))), ([values, shuffled]) => {
-        expect(Object.is(sum(values), sum(shuffled)) || (sum(values) === 0 && sum(shuffled) === 0)).toBe(true);
-      }),
+      fc.property(
+        fc
+          .array(finite, { maxLength: 40 })
+          .chain((values) => fc.tuple(fc.constant(values), fc.shuffledSubarray(values, { minLength: values.length }))),
+        ([values, shuffled]) => {
+          expect(Object.is(sum(values), sum(shuffled)) || (sum(values) === 0 && sum(shuffled) === 0)).toBe(true);
+        },
+      ),
     );
   });
 

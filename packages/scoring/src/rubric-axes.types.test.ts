@@ -1,5 +1,14 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { aggregateConsensus, defineRubric, weightedScore, type ConsensusResult, type DissentingScore, type MemberScore, type Rubric, type Vote } from './index.js';
+import {
+  aggregateConsensus,
+  defineRubric,
+  weightedScore,
+  type ConsensusResult,
+  type DissentingScore,
+  type MemberScore,
+  type Rubric,
+  type Vote,
+} from './index.js';
 
 // Type-level tests: `npm run typecheck` proves them (each `@ts-expect-error` must meet an error,
 // or tsc fails), and vitest runs the file so each one is reported by name.

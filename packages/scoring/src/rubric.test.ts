@@ -36,7 +36,13 @@ describe('PRODUCT_RUBRIC', () => {
 
 describe('validateRubric', () => {
   it('accepts a valid rubric and returns a frozen copy with only the rubric fields', () => {
-    const result = validateRubric({ id: 'mine', axes: ['a', 'b'], weights: { a: 0.6, b: 0.4 }, thresholds: { go: 8, pivot: 3 }, note: 'x' });
+    const result = validateRubric({
+      id: 'mine',
+      axes: ['a', 'b'],
+      weights: { a: 0.6, b: 0.4 },
+      thresholds: { go: 8, pivot: 3 },
+      note: 'x',
+    });
     const rubric = result._unsafeUnwrap();
     expect(rubric).toEqual({ id: 'mine', axes: ['a', 'b'], weights: { a: 0.6, b: 0.4 }, thresholds: { go: 8, pivot: 3 } });
     expect(Object.isFrozen(rubric)).toBe(true);
@@ -46,7 +52,10 @@ describe('validateRubric', () => {
     const rubric = validateRubric({ axes: ['a'], weights: { a: 1 } })._unsafeUnwrap();
     expect(rubric.id).toBe('custom');
     expect(rubric.thresholds).toEqual({ go: 7, pivot: 5 });
-    expect(validateRubric({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 9 } })._unsafeUnwrap().thresholds).toEqual({ go: 9, pivot: 5 });
+    expect(validateRubric({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 9 } })._unsafeUnwrap().thresholds).toEqual({
+      go: 9,
+      pivot: 5,
+    });
   });
 
   it('reports every problem at once, each with its path, a message and a fix', () => {
@@ -96,12 +105,18 @@ describe('validateRubric', () => {
       ['threshold_range', 'thresholds.go'],
       ['threshold_range', 'thresholds.pivot'],
     ]);
-    expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 11, pivot: 8 } }))).toEqual([['threshold_range', 'thresholds.go']]);
-    expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: Number.NaN, pivot: 5 } }))).toEqual([['threshold_range', 'thresholds.go']]);
+    expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 11, pivot: 8 } }))).toEqual([
+      ['threshold_range', 'thresholds.go'],
+    ]);
+    expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: Number.NaN, pivot: 5 } }))).toEqual([
+      ['threshold_range', 'thresholds.go'],
+    ]);
   });
 
   it('reports pivot equal to or above go', () => {
-    expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 6, pivot: 6 } }))).toEqual([['thresholds_order', 'thresholds']]);
+    expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 6, pivot: 6 } }))).toEqual([
+      ['thresholds_order', 'thresholds'],
+    ]);
     expect(summary(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 4 } }))).toEqual([['thresholds_order', 'thresholds']]);
   });
 

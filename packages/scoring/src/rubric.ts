@@ -81,8 +81,7 @@ export function defineRubric<const A extends string>(spec: RubricSpec<A>): Rubri
  */
 export function validateRubric(input: unknown): Result<Rubric, RubricIssue[]> {
   const issues: RubricIssue[] = [];
-  const issue = (code: RubricIssue['code'], path: IssuePath, message: string, fix: string) =>
-    issues.push({ code, path, message, fix });
+  const issue = (code: RubricIssue['code'], path: IssuePath, message: string, fix: string) => issues.push({ code, path, message, fix });
 
   if (!isRecord(input)) {
     issue('invalid_type', [], 'a rubric must be an object with axes, weights and thresholds', 'write { axes: [...], weights: {...} }');
@@ -111,9 +110,19 @@ export function validateRubric(input: unknown): Result<Rubric, RubricIssue[]> {
   } else {
     for (const [axis, weight] of Object.entries(weights)) {
       if (!names.includes(axis)) {
-        issue('unknown_axis', ['weights', axis], `"${axis}" is not one of the axes (${names.join(', ')})`, 'fix the spelling or add the axis to axes');
+        issue(
+          'unknown_axis',
+          ['weights', axis],
+          `"${axis}" is not one of the axes (${names.join(', ')})`,
+          'fix the spelling or add the axis to axes',
+        );
       } else if (typeof weight !== 'number' || !Number.isFinite(weight)) {
-        issue('weight_not_finite', ['weights', axis], `weight must be a finite number, got ${JSON.stringify(weight)}`, 'use a number between 0 and 1');
+        issue(
+          'weight_not_finite',
+          ['weights', axis],
+          `weight must be a finite number, got ${JSON.stringify(weight)}`,
+          'use a number between 0 and 1',
+        );
       } else if (weight < 0) {
         issue('weight_negative', ['weights', axis], `weight ${weight} is negative`, 'use a number between 0 and 1');
       }
@@ -147,14 +156,24 @@ function readThresholds(
 ): Thresholds {
   if (raw === undefined) return DEFAULT_THRESHOLDS;
   if (!isRecord(raw)) {
-    issue('invalid_type', ['thresholds'], 'thresholds must be an object { go, pivot }', `write thresholds: { go: ${GO_THRESHOLD}, pivot: ${PIVOT_THRESHOLD} }`);
+    issue(
+      'invalid_type',
+      ['thresholds'],
+      'thresholds must be an object { go, pivot }',
+      `write thresholds: { go: ${GO_THRESHOLD}, pivot: ${PIVOT_THRESHOLD} }`,
+    );
     return DEFAULT_THRESHOLDS;
   }
   let inRange = true;
   const read = (key: 'go' | 'pivot', fallback: number): number => {
     const value = raw[key] === undefined ? fallback : raw[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_SCORE) {
-      issue('threshold_range', ['thresholds', key], `${key} must be a number from 0 to ${MAX_SCORE}, got ${JSON.stringify(value)}`, `use a number from 0 to ${MAX_SCORE}`);
+      issue(
+        'threshold_range',
+        ['thresholds', key],
+        `${key} must be a number from 0 to ${MAX_SCORE}, got ${JSON.stringify(value)}`,
+        `use a number from 0 to ${MAX_SCORE}`,
+      );
       inRange = false;
       return fallback;
     }
@@ -164,7 +183,12 @@ function readThresholds(
   const pivot = read('pivot', PIVOT_THRESHOLD);
   // Comparing against a fallback would report an order problem the author never wrote.
   if (inRange && !(pivot < go)) {
-    issue('thresholds_order', ['thresholds'], `pivot (${pivot}) must be below go (${go})`, 'lower pivot or raise go so that 0 ≤ pivot < go ≤ 10');
+    issue(
+      'thresholds_order',
+      ['thresholds'],
+      `pivot (${pivot}) must be below go (${go})`,
+      'lower pivot or raise go so that 0 ≤ pivot < go ≤ 10',
+    );
   }
   return { go, pivot };
 }

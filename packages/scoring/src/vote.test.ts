@@ -51,13 +51,17 @@ describe('checkVote', () => {
 
   it('rejects NaN, Infinity and non-numbers as not finite', () => {
     for (const value of [Number.NaN, Infinity, -Infinity, '7', null, {}]) {
-      expect(checkVote({ memberId: 'a', scores: { ...scores, cx: value } }, PRODUCT_RUBRIC)).toEqual([{ code: 'not_finite', axis: 'cx', value }]);
+      expect(checkVote({ memberId: 'a', scores: { ...scores, cx: value } }, PRODUCT_RUBRIC)).toEqual([
+        { code: 'not_finite', axis: 'cx', value },
+      ]);
     }
   });
 
   it('rejects scores outside 0..10', () => {
     for (const value of [-0.001, 10.000001, 11, -5, 1e300]) {
-      expect(checkVote({ memberId: 'a', scores: { ...scores, ttm: value } }, PRODUCT_RUBRIC)).toEqual([{ code: 'out_of_range', axis: 'ttm', value }]);
+      expect(checkVote({ memberId: 'a', scores: { ...scores, ttm: value } }, PRODUCT_RUBRIC)).toEqual([
+        { code: 'out_of_range', axis: 'ttm', value },
+      ]);
     }
   });
 

@@ -32,7 +32,15 @@ export { HOSTILE_ADAPTER_KINDS, hostileAdapter } from './hostile/hostile-adapter
 export type { HostileSpot } from './hostile/hostile-reply.js';
 export { HOSTILE_REPLIES, HOSTILE_SPOTS, hostileReply } from './hostile/hostile-reply.js';
 export type { HostileWay } from './hostile/hostile-value.js';
-export { HOSTILE_WAYS, HostileReadError, hostileAt, hostileObject, revokedProxy, throwingProxy, withThrowingGetter } from './hostile/hostile-value.js';
+export {
+  HOSTILE_WAYS,
+  HostileReadError,
+  hostileAt,
+  hostileObject,
+  revokedProxy,
+  throwingProxy,
+  withThrowingGetter,
+} from './hostile/hostile-value.js';
 export type { RubricConstraints } from './arbitraries/rubric.js';
 export { axisName, rubric, thresholds } from './arbitraries/rubric.js';
 export type { AxisScoresConstraints, InvalidVoteCode, LabelledInvalidVote, VoteConstraints, VotesConstraints } from './arbitraries/vote.js';

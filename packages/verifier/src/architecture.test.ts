@@ -2,7 +2,13 @@ import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { importsOf, packageName, PACKAGES_ROOT as packagesRoot, resolveRelative, workspacePackages as readWorkspace } from '../../../architecture/import-graph.js';
+import {
+  importsOf,
+  packageName,
+  PACKAGES_ROOT as packagesRoot,
+  resolveRelative,
+  workspacePackages as readWorkspace,
+} from '../../../architecture/import-graph.js';
 
 // The verifier is read-only by architecture: nothing it depends on, directly or through a
 // workspace package, can call a model, run requests concurrently or touch the machine.
@@ -86,7 +92,13 @@ describe('the verifier is read-only by architecture', () => {
 
   it('declares every package its source imports', () => {
     const declared = new Set(verifier.runtimeDependencies);
-    const imported = new Set(verifierSources().flatMap((file) => importsOf(file).filter((s) => !s.startsWith('.')).map(packageName)));
+    const imported = new Set(
+      verifierSources().flatMap((file) =>
+        importsOf(file)
+          .filter((s) => !s.startsWith('.'))
+          .map(packageName),
+      ),
+    );
     expect([...imported].filter((name) => !declared.has(name))).toEqual([]);
   });
 

@@ -14,7 +14,11 @@ const result = {
   question: 'ship it?',
   votes,
   consensus: aggregateConsensus(votes, { rubric, minValidVotes: 3 }),
-  transcript: votes.map((vote) => ({ ...vote, statement: `${vote.memberId} says go`, evidence: [{ claim: `${vote.memberId} measured it` }] })),
+  transcript: votes.map((vote) => ({
+    ...vote,
+    statement: `${vote.memberId} says go`,
+    evidence: [{ claim: `${vote.memberId} measured it` }],
+  })),
 };
 
 describe('decisionRecordFromDebate', () => {
@@ -37,9 +41,18 @@ describe('decisionRecordFromDebate', () => {
     const split = [votes[0]!, votes[1]!, { memberId: 'c', scores: { value: 2, risk: 2 } }];
     const consensus = aggregateConsensus(split, { rubric, minValidVotes: 3 });
     if (consensus.status !== 'scored') throw new Error('no quorum');
-    const calibrated = calibratedVerdict(consensus.members.map((m) => ({ memberId: m.memberId, verdict: m.verdict })), calibrate(EMPTY_TRACK_RECORD));
+    const calibrated = calibratedVerdict(
+      consensus.members.map((m) => ({ memberId: m.memberId, verdict: m.verdict })),
+      calibrate(EMPTY_TRACK_RECORD),
+    );
     if (calibrated.status !== 'decided') throw new Error('no quorum');
-    const debate = { ...result, votes: split, consensus, transcript: split.map((vote) => ({ ...vote, statement: 's', evidence: [] })), decision: { rule: { rule: 'calibrated' }, calibrated } };
+    const debate = {
+      ...result,
+      votes: split,
+      consensus,
+      transcript: split.map((vote) => ({ ...vote, statement: 's', evidence: [] })),
+      decision: { rule: { rule: 'calibrated' }, calibrated },
+    };
     const record = decisionRecordFromDebate(board, debate, { tier: 'T2' });
     expect(record.calibrated).toBe(calibrated);
     const report = verifyDecision(record);
@@ -48,7 +61,17 @@ describe('decisionRecordFromDebate', () => {
     expect(consensus.verdict).not.toBe('GO');
     expect(report.claims.find((claim) => claim.claim.kind === 'go_has_validation')?.status).toBe('refuted');
     const short = aggregateConsensus(split.slice(0, 2), { rubric, minValidVotes: 3 });
-    const none = decisionRecordFromDebate(board, { ...debate, votes: split.slice(0, 2), transcript: debate.transcript.slice(0, 2), consensus: short, decision: { rule: { rule: 'calibrated' } } }, { tier: 'T2' });
+    const none = decisionRecordFromDebate(
+      board,
+      {
+        ...debate,
+        votes: split.slice(0, 2),
+        transcript: debate.transcript.slice(0, 2),
+        consensus: short,
+        decision: { rule: { rule: 'calibrated' } },
+      },
+      { tier: 'T2' },
+    );
     expect(none.calibrated).toMatchObject({ status: 'quorum_not_met', verdict: 'NO_GO' });
     expect(verifyDecision(none).claims.find((claim) => claim.claim.kind === 'calibrated_rule_matches_votes')?.status).toBe('proven');
   });

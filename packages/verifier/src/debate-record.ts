@@ -38,7 +38,11 @@ export interface DebateResultShape {
  * const result = await DebateEngine.run(board, { question, adapters });
  * const gate = emissionGate(decisionRecordFromDebate(board, result, { tier: 'T3', validation: [{ kind: 'test', name: 'e2e', passed: true }] }));
  */
-export function decisionRecordFromDebate(board: DebateBoardShape, result: DebateResultShape, options: { readonly tier: Tier; readonly validation?: readonly ValidationSignal[] }): DecisionRecord {
+export function decisionRecordFromDebate(
+  board: DebateBoardShape,
+  result: DebateResultShape,
+  options: { readonly tier: Tier; readonly validation?: readonly ValidationSignal[] },
+): DecisionRecord {
   const facts: Evidence[] = board.facts.map((fact, i) => ({
     id: `fact-${i + 1}`,
     sourceId: `board:${board.id}`,
@@ -73,7 +77,12 @@ export function decisionRecordFromDebate(board: DebateBoardShape, result: Debate
     tier: options.tier,
     rubric: board.rubric,
     minValidVotes: board.minValidVotes,
-    votes: result.transcript.map((c) => ({ memberId: c.memberId, scores: c.scores, weight: result.votes.find((v) => v.memberId === c.memberId)?.weight ?? 1, rationale: c.statement })),
+    votes: result.transcript.map((c) => ({
+      memberId: c.memberId,
+      scores: c.scores,
+      weight: result.votes.find((v) => v.memberId === c.memberId)?.weight ?? 1,
+      rationale: c.statement,
+    })),
     consensus: result.consensus,
     ...calibratedOf(result),
     evidence: [...facts, ...citations, ...checks],
@@ -85,6 +94,12 @@ function calibratedOf(result: DebateResultShape): { calibrated?: CalibratedDecis
   if (result.decision?.rule.rule !== 'calibrated') return {};
   const { consensus } = result;
   return {
-    calibrated: result.decision.calibrated ?? { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: consensus.validVotes, minValidVotes: consensus.minValidVotes },
+    calibrated: result.decision.calibrated ?? {
+      status: 'quorum_not_met',
+      rule: 'calibrated',
+      verdict: 'NO_GO',
+      validVotes: consensus.validVotes,
+      minValidVotes: consensus.minValidVotes,
+    },
   };
 }

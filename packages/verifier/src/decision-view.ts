@@ -74,8 +74,18 @@ export function privateView(record: DecisionRecord): DecisionView {
   const claims = listOf(record.claims);
   const claimsView = claims.length === 0 ? NO_ITEMS : new Array<unknown>(claims.length);
   for (let i = 0; i < claims.length; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
-  const calibrated = record.calibrated === undefined ? undefined : (frozenCopy(record.calibrated, copier) as DeepReadonly<CalibratedDecision>);
-  const view = { id, tier, rubric, minValidVotes, votes, consensus, evidence: evidenceView, claims: claimsView as readonly DeepReadonly<Claim>[] };
+  const calibrated =
+    record.calibrated === undefined ? undefined : (frozenCopy(record.calibrated, copier) as DeepReadonly<CalibratedDecision>);
+  const view = {
+    id,
+    tier,
+    rubric,
+    minValidVotes,
+    votes,
+    consensus,
+    evidence: evidenceView,
+    claims: claimsView as readonly DeepReadonly<Claim>[],
+  };
   return calibrated === undefined ? view : { ...view, calibrated };
 }
 
@@ -185,15 +195,22 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
   const score = plain(consensus.score, copier);
   const axisMeans = copier.numbers(consensus.axisMeans);
   const spread = consensus.spread;
-  const spreadView = { min: plain(spread.min, copier), max: plain(spread.max, copier), range: plain(spread.range, copier), stdDev: plain(spread.stdDev, copier) };
+  const spreadView = {
+    min: plain(spread.min, copier),
+    max: plain(spread.max, copier),
+    range: plain(spread.range, copier),
+    stdDev: plain(spread.stdDev, copier),
+  };
   const validVotes = plain(consensus.validVotes, copier);
   const minValidVotes = plain(consensus.minValidVotes, copier);
   const members = listOf(consensus.members);
   const membersView = members.length === 0 ? NO_ITEMS : new Array<object>(members.length);
-  for (let i = 0; i < members.length; i += 1) (membersView as object[])[i] = copier.member(members[i] as ScoredConsensus['members'][number], i, false);
+  for (let i = 0; i < members.length; i += 1)
+    (membersView as object[])[i] = copier.member(members[i] as ScoredConsensus['members'][number], i, false);
   const dissent = listOf(consensus.dissent);
   const dissentView = dissent.length === 0 ? NO_ITEMS : new Array<object>(dissent.length);
-  for (let i = 0; i < dissent.length; i += 1) (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
+  for (let i = 0; i < dissent.length; i += 1)
+    (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
   return {
     status,
     verdict,
@@ -237,7 +254,9 @@ class Copier {
 
   /** Scores or means: a copy of an object of numbers, or the generic (frozen) copy of anything else. */
   numbers(value: unknown): Readonly<Record<string, number>> {
-    return ((value !== null && typeof value === 'object' && flatNumbers(value)) || frozenCopy(value, this)) as Readonly<Record<string, number>>;
+    return ((value !== null && typeof value === 'object' && flatNumbers(value)) || frozenCopy(value, this)) as Readonly<
+      Record<string, number>
+    >;
   }
 
   /**
@@ -257,7 +276,10 @@ class Copier {
     const scores = this.scores(m.scores, dissent ? 0 : hint);
     const score = plain(m.score, this);
     const verdict = plain(m.verdict, this);
-    const copy = 'direction' in m ? { memberId, weight, scores, score, verdict, direction: plain(m.direction, this) } : { memberId, weight, scores, score, verdict };
+    const copy =
+      'direction' in m
+        ? { memberId, weight, scores, score, verdict, direction: plain(m.direction, this) }
+        : { memberId, weight, scores, score, verdict };
     this.#members.add(m, copy);
     return copy;
   }

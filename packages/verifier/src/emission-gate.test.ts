@@ -9,7 +9,15 @@ import { createPanel } from './panel.js';
 import { PANEL_TIER, tierAtLeast, TIERS, type Tier } from './tier.js';
 
 const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
-const passing: Evidence = { id: 'e1', sourceId: 'npm test', kind: 'test', strength: 0.9, confidence: 0.9, supports: 'consensus', validation: [{ kind: 'test', name: 'npm test', passed: true }] };
+const passing: Evidence = {
+  id: 'e1',
+  sourceId: 'npm test',
+  kind: 'test',
+  strength: 0.9,
+  confidence: 0.9,
+  supports: 'consensus',
+  validation: [{ kind: 'test', name: 'npm test', passed: true }],
+};
 const document: Evidence = { id: 'e2', sourceId: 'docs/adr.md', kind: 'document', strength: 0.9, confidence: 0.9, supports: 'consensus' };
 
 const record = (tier: Tier, evidence: readonly Evidence[] = [passing, document]): DecisionRecord =>

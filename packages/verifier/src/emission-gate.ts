@@ -19,9 +19,27 @@ export interface EmissionGateOptions extends VerifyOptions {
  * verdict its votes do not earn).
  */
 export type EmissionDecision =
-  | { readonly approved: boolean; readonly mayAct: boolean; readonly consensusVerdict: Verdict; readonly route: 'verifier'; readonly report: VerificationReport }
-  | { readonly approved: boolean; readonly mayAct: boolean; readonly consensusVerdict: Verdict; readonly route: 'panel'; readonly verdict: PanelVerdict }
-  | { readonly approved: false; readonly mayAct: false; readonly consensusVerdict: 'NO_GO'; readonly route: 'refused'; readonly reason: string };
+  | {
+      readonly approved: boolean;
+      readonly mayAct: boolean;
+      readonly consensusVerdict: Verdict;
+      readonly route: 'verifier';
+      readonly report: VerificationReport;
+    }
+  | {
+      readonly approved: boolean;
+      readonly mayAct: boolean;
+      readonly consensusVerdict: Verdict;
+      readonly route: 'panel';
+      readonly verdict: PanelVerdict;
+    }
+  | {
+      readonly approved: false;
+      readonly mayAct: false;
+      readonly consensusVerdict: 'NO_GO';
+      readonly route: 'refused';
+      readonly reason: string;
+    };
 
 /**
  * The tier-aware gate between a decision and its effect: below T3 the record must pass
@@ -41,7 +59,13 @@ export function emissionGate(record: DecisionRecord, options: EmissionGateOption
     // A hostile getter or proxy: no readable tier.
   }
   if (!(TIERS as readonly unknown[]).includes(tier)) {
-    return { approved: false, mayAct: false, consensusVerdict: 'NO_GO', route: 'refused', reason: `the record has no valid tier (${TIERS.join(', ')})` };
+    return {
+      approved: false,
+      mayAct: false,
+      consensusVerdict: 'NO_GO',
+      route: 'refused',
+      reason: `the record has no valid tier (${TIERS.join(', ')})`,
+    };
   }
   if (tierAtLeast(tier as Tier, PANEL_TIER)) {
     const verdict = options.panel ? options.panel.verify(record) : verifyPanel(record, options);
@@ -50,7 +74,13 @@ export function emissionGate(record: DecisionRecord, options: EmissionGateOption
     return { approved, mayAct: approved && consensusVerdict === 'GO', consensusVerdict, route: 'panel', verdict };
   }
   const report = verifyDecision(record, options);
-  return { approved: report.approved, mayAct: report.approved && report.verdict === 'GO', consensusVerdict: report.verdict, route: 'verifier', report };
+  return {
+    approved: report.approved,
+    mayAct: report.approved && report.verdict === 'GO',
+    consensusVerdict: report.verdict,
+    route: 'verifier',
+    report,
+  };
 }
 
 /** The verdict in a panel's report, read defensively: a custom panel may hand back anything. */

@@ -12,7 +12,9 @@ export const MAX_DETAILS_JSON_LENGTH = 65_536;
  * (`details` is a `JsonValue`): getters run once, a throw, a cycle or a bigint is a refusal, and the
  * text is bounded. Never throws.
  */
-export function copyDetails(details: unknown): { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string } {
+export function copyDetails(
+  details: unknown,
+): { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string } {
   let text: string | undefined;
   try {
     text = JSON.stringify(details);
@@ -20,6 +22,7 @@ export function copyDetails(details: unknown): { readonly ok: true; readonly val
     return { ok: false, reason: `its details are not JSON data: ${thrownMessage(thrown)}` };
   }
   if (text === undefined) return { ok: false, reason: 'its details are not JSON data' };
-  if (text.length > MAX_DETAILS_JSON_LENGTH) return { ok: false, reason: `its details take ${text.length} characters of JSON, more than ${MAX_DETAILS_JSON_LENGTH}` };
+  if (text.length > MAX_DETAILS_JSON_LENGTH)
+    return { ok: false, reason: `its details take ${text.length} characters of JSON, more than ${MAX_DETAILS_JSON_LENGTH}` };
   return { ok: true, value: JSON.parse(text) as JsonValue };
 }

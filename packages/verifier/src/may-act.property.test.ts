@@ -17,7 +17,9 @@ function earned(record: DecisionRecord): string {
 const records: fc.Arbitrary<DecisionRecord> = fc.oneof(
   decisionRecord(),
   fc.constantFrom(...VERDICTS).chain((verdict) => decisionRecord({ verdict, sound: true })),
-  fc.tuple(decisionRecord({ sound: true }), fc.constantFrom(...VERDICTS)).map(([record, stated]) => ({ ...record, consensus: { ...record.consensus, verdict: stated } }) as DecisionRecord),
+  fc
+    .tuple(decisionRecord({ sound: true }), fc.constantFrom(...VERDICTS))
+    .map(([record, stated]) => ({ ...record, consensus: { ...record.consensus, verdict: stated } }) as DecisionRecord),
 );
 
 describe('approved is not a yes to act (ADR 0022)', () => {

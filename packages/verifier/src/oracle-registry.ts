@@ -32,7 +32,9 @@ export class OracleRegistryError extends Error {
  * const oracles = createOracleRegistry([atMost]);
  * verifyDecision(record, { oracles });
  */
-export function createOracleRegistry<const O extends readonly Oracle[] = readonly []>(custom?: O): OracleRegistry<BuiltInClaimKind | O[number]['kind']> {
+export function createOracleRegistry<const O extends readonly Oracle[] = readonly []>(
+  custom?: O,
+): OracleRegistry<BuiltInClaimKind | O[number]['kind']> {
   const all: readonly Oracle[] = [...BUILT_IN_ORACLES, ...(custom ?? [])];
   const byKind = new Map<string, Oracle>();
   const duplicates = new Set<string>();

@@ -15,7 +15,12 @@ export interface EvidencePolicy {
 }
 
 /** The default evidence policy. */
-export const DEFAULT_EVIDENCE_POLICY: EvidencePolicy = Object.freeze({ minConfidence: 0.5, minStrength: 0.5, minKinds: 2, maxSourceShare: 0.5 });
+export const DEFAULT_EVIDENCE_POLICY: EvidencePolicy = Object.freeze({
+  minConfidence: 0.5,
+  minStrength: 0.5,
+  minKinds: 2,
+  maxSourceShare: 0.5,
+});
 
 /** What an oracle gets besides the claim and the record. */
 export interface OracleContext {

@@ -10,15 +10,30 @@ import { claimsLens } from './lenses/claims-lens.js';
 import { createPanel, createPanelHistory, isPanelEmissionApproved, PanelConfigError, verifyPanel, type PanelVerdict } from './panel.js';
 
 const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
-const passing: Evidence = { id: 'e1', sourceId: 'npm test', kind: 'test', strength: 0.9, confidence: 0.9, supports: 'consensus', validation: [{ kind: 'test', name: 'npm test', passed: true }] };
+const passing: Evidence = {
+  id: 'e1',
+  sourceId: 'npm test',
+  kind: 'test',
+  strength: 0.9,
+  confidence: 0.9,
+  supports: 'consensus',
+  validation: [{ kind: 'test', name: 'npm test', passed: true }],
+};
 const document: Evidence = { id: 'e2', sourceId: 'docs/adr.md', kind: 'document', strength: 0.9, confidence: 0.9, supports: 'consensus' };
 
-function record(scores: readonly number[] = [8, 8, 8], evidence: readonly Evidence[] = [passing, document], id = 'decision-1'): DecisionRecord {
+function record(
+  scores: readonly number[] = [8, 8, 8],
+  evidence: readonly Evidence[] = [passing, document],
+  id = 'decision-1',
+): DecisionRecord {
   return buildDecisionRecord({ id, tier: 'T3', rubric, votes: scores.map((q, i) => ({ memberId: `m${i + 1}`, scores: { q } })), evidence });
 }
 
 /** A lens that always decides `decision`. */
-const fixed = (name: string, decision: LensDecision): Lens => ({ name, evaluate: () => ({ decision, reasons: [`${name} says ${decision}`] }) });
+const fixed = (name: string, decision: LensDecision): Lens => ({
+  name,
+  evaluate: () => ({ decision, reasons: [`${name} says ${decision}`] }),
+});
 const lensNamed = (verdict: PanelVerdict, name: string): LensResult => {
   const found = verdict.lenses.find((l) => l.lens === name);
   if (found === undefined) throw new Error(`no lens ${name}`);
@@ -51,9 +66,17 @@ describe('building a panel', () => {
     ['no lenses', { lenses: [], quorum: 1 }, /at least one lens/],
     ['escalateAfter 0', { escalateAfter: 0 }, /escalateAfter/],
     ['a fractional escalateAfter', { escalateAfter: 2.5 }, /escalateAfter/],
-    ['a lens whose name throws when read', { lenses: [fixed('A', 'approve'), withThrowingGetter(fixed('B', 'approve'), 'name')], quorum: 1 }, /lenses\[1\]: reading its name threw/],
+    [
+      'a lens whose name throws when read',
+      { lenses: [fixed('A', 'approve'), withThrowingGetter(fixed('B', 'approve'), 'name')], quorum: 1 },
+      /lenses\[1\]: reading its name threw/,
+    ],
     ['a lens behind a revoked proxy', { lenses: [revokedProxy(fixed('A', 'approve'))], quorum: 1 }, /lenses\[0\]: reading its name threw/],
-    ['a lens whose name is not a string', { lenses: [{ ...fixed('A', 'approve'), name: 7 as never }], quorum: 1 }, /lenses\[0\]: its name must be a string/],
+    [
+      'a lens whose name is not a string',
+      { lenses: [{ ...fixed('A', 'approve'), name: 7 as never }], quorum: 1 },
+      /lenses\[0\]: its name must be a string/,
+    ],
   ];
 
   it.each(bad)('refuses %s with a PanelConfigError, in createPanel and in verifyPanel', (_name, options, message) => {
@@ -118,7 +141,9 @@ describe('the built-in lenses', () => {
   });
 
   it('DOMAIN vetoes a GO with no passing gate or test', () => {
-    const verdict = verifyPanel(record([8, 8, 8], [{ ...passing, validation: [{ kind: 'test', name: 'npm test', passed: false }] }, document]));
+    const verdict = verifyPanel(
+      record([8, 8, 8], [{ ...passing, validation: [{ kind: 'test', name: 'npm test', passed: false }] }, document]),
+    );
     expect(lensNamed(verdict, 'DOMAIN').decision).toBe('veto');
     expect(verdict.status).toBe('vetoed');
     expect(isPanelEmissionApproved(verdict)).toBe(false);
@@ -161,7 +186,10 @@ describe('quorum and veto', () => {
   });
 
   it('one veto blocks even when every other lens approves and the quorum is met', () => {
-    const verdict = verifyPanel(record(), { lenses: [fixed('A', 'approve'), fixed('B', 'approve'), fixed('C', 'approve'), fixed('D', 'veto')], quorum: 1 });
+    const verdict = verifyPanel(record(), {
+      lenses: [fixed('A', 'approve'), fixed('B', 'approve'), fixed('C', 'approve'), fixed('D', 'veto')],
+      quorum: 1,
+    });
     expect(verdict).toMatchObject({ status: 'vetoed', approvals: 3, vetoedBy: ['D'] });
     expect(isPanelEmissionApproved(verdict)).toBe(false);
   });
@@ -222,7 +250,12 @@ describe('quorum and veto', () => {
     const unprintable: Lens = {
       name: 'WEIRD',
       evaluate: () => {
-        throw { toString: () => { throw new Error('no'); } }; // eslint-disable-line @typescript-eslint/only-throw-error -- a lens may throw anything
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a lens may throw anything
+        throw {
+          toString: () => {
+            throw new Error('no');
+          },
+        };
       },
     };
     let verdict: PanelVerdict | undefined;
@@ -300,7 +333,10 @@ describe('escalation', () => {
     const panel = createPanel(rejecting);
     for (let i = 0; i < 3; i += 1) panel.verify(record());
     expect(panel.verify(record()).status).toBe('escalated');
-    expect(panel.verify(record([8, 8, 8], [passing, document], 'decision-2'))).toMatchObject({ status: 'rejected', consecutiveNonApprovals: 1 });
+    expect(panel.verify(record([8, 8, 8], [passing, document], 'decision-2'))).toMatchObject({
+      status: 'rejected',
+      consecutiveNonApprovals: 1,
+    });
     // Resolving one key leaves the other escalated.
     panel.resolve('decision-2');
     expect(panel.verify(record()).status).toBe('escalated');
@@ -364,7 +400,10 @@ describe('isPanelEmissionApproved', () => {
     ['a rejected verdict with the approvals inflated', () => ({ ...rejected(), status: 'approved', approvals: 3 })],
     ['an escalated verdict relabelled approved', () => ({ ...escalatedButApproving(), status: 'approved' })],
     ['an approval with the quorum lowered to 0', () => ({ ...approved(), quorum: 0, approvals: 0 })],
-    ['an approval with a lens result turned into a veto', () => ({ ...approved(), lenses: approved().lenses.map((l, i) => (i === 0 ? { ...l, decision: 'veto' } : l)) })],
+    [
+      'an approval with a lens result turned into a veto',
+      () => ({ ...approved(), lenses: approved().lenses.map((l, i) => (i === 0 ? { ...l, decision: 'veto' } : l)) }),
+    ],
     ['an approval with no veto list', () => ({ ...approved(), vetoedBy: undefined })],
     ['an approval with NaN approvals', () => ({ ...approved(), approvals: Number.NaN })],
     ['a status in another case', () => ({ ...approved(), status: 'APPROVED' })],

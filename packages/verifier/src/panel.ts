@@ -116,7 +116,14 @@ export function isPanelEmissionApproved(verdict: PanelVerdict): boolean {
     const decisions = lenses.map((l: Partial<LensResult> | null) => l?.decision);
     const approving = decisions.filter((d) => d === 'approve').length;
     if (decisions.some((d) => d !== 'approve' && d !== 'reject')) return false;
-    return Number.isInteger(quorum) && quorum >= 1 && quorum <= lenses.length && approvals === approving && approving >= quorum && consecutiveNonApprovals === 0;
+    return (
+      Number.isInteger(quorum) &&
+      quorum >= 1 &&
+      quorum <= lenses.length &&
+      approvals === approving &&
+      approving >= quorum &&
+      consecutiveNonApprovals === 0
+    );
   } catch {
     return false;
   }
@@ -131,7 +138,12 @@ interface PanelConfig {
 }
 
 /** The default composition, checked once: the built-in lenses have distinct names. */
-const DEFAULT_CONFIG: PanelConfig = Object.freeze({ lenses: BUILT_IN_LENSES, names: Object.freeze(BUILT_IN_LENSES.map((lens) => lens.name)), quorum: DEFAULT_PANEL_QUORUM, escalateAfter: 3 });
+const DEFAULT_CONFIG: PanelConfig = Object.freeze({
+  lenses: BUILT_IN_LENSES,
+  names: Object.freeze(BUILT_IN_LENSES.map((lens) => lens.name)),
+  quorum: DEFAULT_PANEL_QUORUM,
+  escalateAfter: 3,
+});
 
 function panelConfig(options: PanelOptions): PanelConfig {
   const lenses = options.lenses ?? BUILT_IN_LENSES;
@@ -142,10 +154,17 @@ function panelConfig(options: PanelOptions): PanelConfig {
   const names = lenses.map((lens, index) => lensName(lens, index, issues));
   const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
   if (lenses.length === 0) issues.push('lenses: a panel needs at least one lens');
-  if (repeated.length > 0) issues.push(`lenses: duplicate lens name${repeated.length === 1 ? '' : 's'} ${repeated.map((n) => `"${n}"`).join(', ')}; every lens needs its own name`);
+  if (repeated.length > 0)
+    issues.push(
+      `lenses: duplicate lens name${repeated.length === 1 ? '' : 's'} ${repeated.map((n) => `"${n}"`).join(', ')}; every lens needs its own name`,
+    );
   if (!Number.isInteger(quorum) || quorum < 1) issues.push(`quorum: must be a whole number of at least 1, got ${quorum}`);
-  else if (quorum > lenses.length) issues.push(`quorum: ${quorum} approvals can never come from ${lenses.length} lens${lenses.length === 1 ? '' : 'es'}; lower the quorum or add lenses`);
-  if (!Number.isInteger(escalateAfter) || escalateAfter < 1) issues.push(`escalateAfter: must be a whole number of at least 1, got ${escalateAfter}`);
+  else if (quorum > lenses.length)
+    issues.push(
+      `quorum: ${quorum} approvals can never come from ${lenses.length} lens${lenses.length === 1 ? '' : 'es'}; lower the quorum or add lenses`,
+    );
+  if (!Number.isInteger(escalateAfter) || escalateAfter < 1)
+    issues.push(`escalateAfter: must be a whole number of at least 1, got ${escalateAfter}`);
   if (issues.length > 0) throw new PanelConfigError(issues);
   // A copy: changing the caller's list later cannot slip a duplicate name past the checks above.
   return { lenses: Object.freeze([...lenses]), names: Object.freeze(names), quorum, escalateAfter };

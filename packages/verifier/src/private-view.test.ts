@@ -20,7 +20,10 @@ const anyRecord: fc.Arbitrary<DecisionRecord> = fc.oneof(
 );
 
 function contextFor(view: DecisionView): OracleContext {
-  return { policy: DEFAULT_EVIDENCE_POLICY, recomputed: () => aggregateConsensus(view.votes, { rubric: view.rubric, minValidVotes: view.minValidVotes }) };
+  return {
+    policy: DEFAULT_EVIDENCE_POLICY,
+    recomputed: () => aggregateConsensus(view.votes, { rubric: view.rubric, minValidVotes: view.minValidVotes }),
+  };
 }
 
 /** Every built-in oracle's finding on the view, with the claims the verifier makes for the record. */
@@ -64,7 +67,7 @@ describe('the private view', () => {
     );
   });
 
-  it('is never the caller\'s objects: nothing in it is shared with an unfrozen record', () => {
+  it("is never the caller's objects: nothing in it is shared with an unfrozen record", () => {
     fc.assert(
       fc.property(anyRecord, (record) => {
         const mine = objectsIn(record);
@@ -99,7 +102,7 @@ describe('symbol-keyed properties of scores', () => {
 describe('the private view of a large council', () => {
   // Lists past 16 items are looked up where the copy is expected first and indexed only on a
   // miss: shuffled members, dissent out of order or not among the members must come out the same.
-  it('property: shares exactly what the record shares (a member\'s scores are its vote\'s, a dissenter is its member), whatever the order', () => {
+  it("property: shares exactly what the record shares (a member's scores are its vote's, a dissenter is its member), whatever the order", () => {
     fc.assert(
       fc.property(
         decisionRecord({ sound: true }),
@@ -110,9 +113,18 @@ describe('the private view of a large council', () => {
           for (let i = 0; i < extra; i += 1) votes.push({ ...(votes[i % votes.length] as (typeof votes)[number]), memberId: `extra-${i}` });
           const consensus = aggregateConsensus(votes, { rubric: base.rubric, minValidVotes: base.minValidVotes });
           if (consensus.status !== 'scored') return;
-          const shuffle = <T>(list: readonly T[]) => list.map((item, i) => [((i + 1) * 2654435761 + seed) % 4294967296, item] as const).sort((a, b) => a[0] - b[0]).map(([, item]) => item);
+          const shuffle = <T>(list: readonly T[]) =>
+            list
+              .map((item, i) => [((i + 1) * 2654435761 + seed) % 4294967296, item] as const)
+              .sort((a, b) => a[0] - b[0])
+              .map(([, item]) => item);
           const members = seed % 2 === 0 ? consensus.members : shuffle(consensus.members);
-          const dissent = seed % 3 === 0 ? shuffle(consensus.dissent) : seed % 3 === 1 ? [...consensus.dissent, { ...consensus.members[0]!, direction: 'above' as const }] : consensus.dissent;
+          const dissent =
+            seed % 3 === 0
+              ? shuffle(consensus.dissent)
+              : seed % 3 === 1
+                ? [...consensus.dissent, { ...consensus.members[0]!, direction: 'above' as const }]
+                : consensus.dissent;
           const record: DecisionRecord = { ...base, votes, consensus: { ...consensus, members, dissent } };
           const view = privateView(record);
           const scored = view.consensus as typeof consensus;

@@ -33,7 +33,8 @@ export function recordShapeIssues(view: DecisionView): string[] {
     if (typeof item.id !== 'string' || typeof item.sourceId !== 'string' || typeof item.supports !== 'string') {
       issues.push(`evidence[${i}]: id, sourceId and supports must be strings`);
     }
-    if (!(EVIDENCE_KINDS as readonly unknown[]).includes(item.kind)) issues.push(`evidence[${i}].kind: must be one of ${EVIDENCE_KINDS.join(', ')}`);
+    if (!(EVIDENCE_KINDS as readonly unknown[]).includes(item.kind))
+      issues.push(`evidence[${i}].kind: must be one of ${EVIDENCE_KINDS.join(', ')}`);
     if (!isUnit(item.strength)) issues.push(`evidence[${i}].strength: must be a number in [0, 1]`);
     if (!isUnit(item.confidence)) issues.push(`evidence[${i}].confidence: must be a number in [0, 1]`);
     const { validation } = item;

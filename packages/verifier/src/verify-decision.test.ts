@@ -13,8 +13,25 @@ import { verifyDecision, type VerificationReport } from './verify-decision.js';
 
 const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
 const EVIDENCE: readonly Evidence[] = [
-  { id: 'e1', sourceId: 'npm test', kind: 'test', strength: 0.9, confidence: 0.9, supports: 'consensus', validation: [{ kind: 'test', name: 'npm test', passed: true, detail: 'ok' }], statement: 'tests pass' },
-  { id: 'e2', sourceId: 'bench/p95', kind: 'measurement', strength: 0.8, confidence: 0.8, supports: 'latency-budget', statement: 'p95 is 180 ms' },
+  {
+    id: 'e1',
+    sourceId: 'npm test',
+    kind: 'test',
+    strength: 0.9,
+    confidence: 0.9,
+    supports: 'consensus',
+    validation: [{ kind: 'test', name: 'npm test', passed: true, detail: 'ok' }],
+    statement: 'tests pass',
+  },
+  {
+    id: 'e2',
+    sourceId: 'bench/p95',
+    kind: 'measurement',
+    strength: 0.8,
+    confidence: 0.8,
+    supports: 'latency-budget',
+    statement: 'p95 is 180 ms',
+  },
 ];
 
 /** A sound GO record: every built-in claim is proven. */
@@ -41,7 +58,9 @@ const atMost: Oracle<'measurement_at_most'> = {
   prove(claim, record) {
     const backing = record.evidence.filter((e) => e.kind === 'measurement' && e.supports === claim.id);
     if (backing.length === 0) return refuted(`no measurement supports ${claim.id}`);
-    return typeof claim.expected === 'number' && claim.subject === 'p95_ms' && claim.expected >= 180 ? proven('p95 of 180 ms is within budget') : refuted('over budget');
+    return typeof claim.expected === 'number' && claim.subject === 'p95_ms' && claim.expected >= 180
+      ? proven('p95 of 180 ms is within budget')
+      : refuted('over budget');
   },
 };
 const latency = (expected: number, required?: boolean): Claim => ({
@@ -58,7 +77,10 @@ const oracle = (kind: string, prove: (claim: Claim, view: DecisionView) => unkno
 const custom = (kind: string): Claim => ({ id: kind, kind, subject: 'record', expected: true });
 
 /** Verifies with one custom oracle and a claim of its kind; returns that claim's result. */
-function withOracle(kind: string, prove: (claim: Claim, view: DecisionView) => unknown): { report: VerificationReport; result: ClaimResult } {
+function withOracle(
+  kind: string,
+  prove: (claim: Claim, view: DecisionView) => unknown,
+): { report: VerificationReport; result: ClaimResult } {
   const report = verifyDecision(soundRecord([custom(kind)]), { oracles: createOracleRegistry([oracle(kind, prove)]) });
   return { report, result: resultFor(report, kind) };
 }
@@ -142,7 +164,10 @@ describe('malformed records are refused, never thrown on', () => {
     ['an unknown evidence kind', () => ({ ...sound, evidence: [{ ...EVIDENCE[0], kind: 'rumour' }, EVIDENCE[1]] })],
     ['evidence without a source', () => ({ ...sound, evidence: [{ ...EVIDENCE[0], sourceId: undefined }, EVIDENCE[1]] })],
     ['a null evidence item', () => ({ ...sound, evidence: [null, ...EVIDENCE] })],
-    ['a validation signal passed as a string', () => ({ ...sound, evidence: [{ ...EVIDENCE[0], validation: [{ kind: 'test', name: 'x', passed: 'yes' }] }, EVIDENCE[1]] })],
+    [
+      'a validation signal passed as a string',
+      () => ({ ...sound, evidence: [{ ...EVIDENCE[0], validation: [{ kind: 'test', name: 'x', passed: 'yes' }] }, EVIDENCE[1]] }),
+    ],
     ['a null claim', () => ({ ...sound, claims: [null] })],
     ['a claim without a kind', () => ({ ...sound, claims: [{ id: 'c', subject: 's', expected: 1 }] })],
     ['a cyclic rubric', cyclic],
@@ -164,7 +189,11 @@ describe('malformed records are refused, never thrown on', () => {
   });
 
   it('names what is wrong, with its path', () => {
-    const report = verifyDecision({ ...sound, tier: 'T9', evidence: [{ ...EVIDENCE[0], strength: 1.5 }, EVIDENCE[1]] } as unknown as DecisionRecord);
+    const report = verifyDecision({
+      ...sound,
+      tier: 'T9',
+      evidence: [{ ...EVIDENCE[0], strength: 1.5 }, EVIDENCE[1]],
+    } as unknown as DecisionRecord);
     expect(report.malformed).toEqual(['tier: must be one of T0, T1, T2, T3, T4', 'evidence[0].strength: must be a number in [0, 1]']);
     expect(report.recordId).toBe('decision-1');
   });
@@ -188,7 +217,12 @@ describe('the oracle registry', () => {
 
   it('proves a custom claim with a custom oracle', () => {
     const report = verifyDecision(soundRecord([latency(200)]), { oracles: createOracleRegistry([atMost]) });
-    expect(resultFor(report, 'latency-budget')).toMatchObject({ status: 'proven', oracle: 'measurement-at-most', reason: 'p95 of 180 ms is within budget', required: true });
+    expect(resultFor(report, 'latency-budget')).toMatchObject({
+      status: 'proven',
+      oracle: 'measurement-at-most',
+      reason: 'p95 of 180 ms is within budget',
+      required: true,
+    });
     expect(report.approved).toBe(true);
     // Custom claims come after the built-in ones.
     expect(report.claims.map((c) => c.claim.id).at(-1)).toBe('latency-budget');
@@ -211,12 +245,18 @@ describe('the oracle registry', () => {
 
   it('makes a claim of an unknown kind unprovable, by oracle "(none)", and blocks approval', () => {
     const report = verifyDecision(soundRecord([{ id: 'mystery', kind: 'vibes_are_good', subject: 'team', expected: true }]));
-    expect(resultFor(report, 'mystery')).toMatchObject({ status: 'unprovable', oracle: '(none)', reason: 'no oracle proves claims of kind "vibes_are_good"' });
+    expect(resultFor(report, 'mystery')).toMatchObject({
+      status: 'unprovable',
+      oracle: '(none)',
+      reason: 'no oracle proves claims of kind "vibes_are_good"',
+    });
     expect(report.approved).toBe(false);
   });
 
   it('lets an unknown, non-required claim pass unproven', () => {
-    const report = verifyDecision(soundRecord([{ id: 'mystery', kind: 'vibes_are_good', subject: 'team', expected: true, required: false }]));
+    const report = verifyDecision(
+      soundRecord([{ id: 'mystery', kind: 'vibes_are_good', subject: 'team', expected: true, required: false }]),
+    );
     expect(resultFor(report, 'mystery').status).toBe('unprovable');
     expect(report.approved).toBe(true);
   });
@@ -236,7 +276,10 @@ describe('the oracle registry', () => {
 
   it('never lets a hand-built registry weaken a built-in claim', () => {
     const lax = oracle('evidence_present', () => proven('trust me'));
-    const registry: OracleRegistry = { get: (kind) => (kind === 'evidence_present' ? lax : BUILT_IN_REGISTRY.get(kind)), kinds: BUILT_IN_REGISTRY.kinds };
+    const registry: OracleRegistry = {
+      get: (kind) => (kind === 'evidence_present' ? lax : BUILT_IN_REGISTRY.get(kind)),
+      kinds: BUILT_IN_REGISTRY.kinds,
+    };
     const report = verifyDecision({ ...soundRecord(), evidence: [] }, { oracles: registry });
     expect(resultFor(report, 'evidence_present').status).not.toBe('proven');
     expect(report.approved).toBe(false);
@@ -257,7 +300,11 @@ describe('an oracle can only prove a claim by answering properly', () => {
 
   it.each(nonFindings)('returning %s makes the claim unprovable', (_name, answer) => {
     const { report, result } = withOracle('custom_check', () => answer);
-    expect(result).toMatchObject({ status: 'unprovable', oracle: 'oracle-custom_check', reason: 'the oracle returned something that is not a finding' });
+    expect(result).toMatchObject({
+      status: 'unprovable',
+      oracle: 'oracle-custom_check',
+      reason: 'the oracle returned something that is not a finding',
+    });
     expect(report.approved).toBe(false);
   });
 
@@ -267,7 +314,11 @@ describe('an oracle can only prove a claim by answering properly', () => {
   });
 
   it('returning a thenable makes the claim unprovable', () => {
-    const { result } = withOracle('thenable_check', () => ({ status: 'proven', reason: 'ok', then: (resolve: (v: unknown) => void) => resolve(1) }));
+    const { result } = withOracle('thenable_check', () => ({
+      status: 'proven',
+      reason: 'ok',
+      then: (resolve: (v: unknown) => void) => resolve(1),
+    }));
     expect(result.status).toBe('unprovable');
   });
 
@@ -322,47 +373,74 @@ describe('an oracle can only prove a claim by answering properly', () => {
   });
 
   it('keeps the details an oracle gives', () => {
-    const { result } = withOracle('detailed', () => ({ status: 'refuted', reason: 'too slow', details: { p95: 250 } }) satisfies OracleFinding);
+    const { result } = withOracle(
+      'detailed',
+      () => ({ status: 'refuted', reason: 'too slow', details: { p95: 250 } }) satisfies OracleFinding,
+    );
     expect(result).toMatchObject({ status: 'refuted', reason: 'too slow', details: { p95: 250 } });
   });
 });
 
 describe('oracles see a deep-frozen, prose-free copy and cannot change the record', () => {
   const mutations: readonly [string, (view: DecisionView) => void][] = [
-    ['reassign the id', (view) => {
-      // @ts-expect-error -- the view is readonly: this must not compile
-      view.id = 'another decision';
-    }],
-    ['upgrade the verdict', (view) => {
-      // @ts-expect-error -- the view is deeply readonly: this must not compile
-      view.consensus.verdict = 'GO';
-    }],
-    ['raise a vote score', (view) => {
-      const first = view.votes[0] as DecisionView['votes'][number];
-      // @ts-expect-error -- the view is deeply readonly: this must not compile
-      first.scores.q = 10;
-    }],
-    ['add a vote', (view) => {
-      // @ts-expect-error -- the view's lists are readonly: this must not compile
-      view.votes.push({ memberId: 'ghost', scores: { q: 10 } }); // eslint-disable-line @typescript-eslint/no-unsafe-call -- a readonly list has no push: the point
-    }],
-    ['strengthen the evidence', (view) => {
-      const first = view.evidence[0] as DecisionView['evidence'][number];
-      // @ts-expect-error -- the view is deeply readonly: this must not compile
-      first.strength = 1;
-    }],
-    ['loosen the rubric', (view) => {
-      // @ts-expect-error -- the view is deeply readonly: this must not compile
-      view.rubric.thresholds.go = 0;
-    }],
-    ['drop the dissent', (view) => {
-      if (view.consensus.status !== 'scored') throw new Error('expected a scored consensus');
-      // @ts-expect-error -- the view is deeply readonly: this must not compile
-      view.consensus.dissent.length = 0;
-    }],
-    ['add a field with defineProperty', (view) => {
-      Object.defineProperty(view.evidence, 'extra', { value: 1 });
-    }],
+    [
+      'reassign the id',
+      (view) => {
+        // @ts-expect-error -- the view is readonly: this must not compile
+        view.id = 'another decision';
+      },
+    ],
+    [
+      'upgrade the verdict',
+      (view) => {
+        // @ts-expect-error -- the view is deeply readonly: this must not compile
+        view.consensus.verdict = 'GO';
+      },
+    ],
+    [
+      'raise a vote score',
+      (view) => {
+        const first = view.votes[0] as DecisionView['votes'][number];
+        // @ts-expect-error -- the view is deeply readonly: this must not compile
+        first.scores.q = 10;
+      },
+    ],
+    [
+      'add a vote',
+      (view) => {
+        // @ts-expect-error -- the view's lists are readonly: this must not compile
+        view.votes.push({ memberId: 'ghost', scores: { q: 10 } }); // eslint-disable-line @typescript-eslint/no-unsafe-call -- a readonly list has no push: the point
+      },
+    ],
+    [
+      'strengthen the evidence',
+      (view) => {
+        const first = view.evidence[0] as DecisionView['evidence'][number];
+        // @ts-expect-error -- the view is deeply readonly: this must not compile
+        first.strength = 1;
+      },
+    ],
+    [
+      'loosen the rubric',
+      (view) => {
+        // @ts-expect-error -- the view is deeply readonly: this must not compile
+        view.rubric.thresholds.go = 0;
+      },
+    ],
+    [
+      'drop the dissent',
+      (view) => {
+        if (view.consensus.status !== 'scored') throw new Error('expected a scored consensus');
+        // @ts-expect-error -- the view is deeply readonly: this must not compile
+        view.consensus.dissent.length = 0;
+      },
+    ],
+    [
+      'add a field with defineProperty',
+      (view) => {
+        Object.defineProperty(view.evidence, 'extra', { value: 1 });
+      },
+    ],
   ];
 
   it.each(mutations)('an oracle that tries to %s makes its claim unprovable and leaves the record as it was', (_name, mutate) => {
@@ -397,7 +475,9 @@ describe('oracles see a deep-frozen, prose-free copy and cannot change the recor
         return proven('loosened');
       },
     };
-    const report = verifyDecision(soundRecord([custom('rewrite_claim'), custom('loosen_policy')]), { oracles: createOracleRegistry([rewriteClaim, loosenPolicy]) });
+    const report = verifyDecision(soundRecord([custom('rewrite_claim'), custom('loosen_policy')]), {
+      oracles: createOracleRegistry([rewriteClaim, loosenPolicy]),
+    });
     expect(resultFor(report, 'rewrite_claim')).toMatchObject({ status: 'unprovable', required: true });
     expect(resultFor(report, 'loosen_policy').status).toBe('unprovable');
     expect(report.approved).toBe(false);
@@ -408,7 +488,7 @@ describe('oracles see a deep-frozen, prose-free copy and cannot change the recor
     expect(report.claims.every((c) => Object.isFrozen(c.claim))).toBe(true);
   });
 
-  it('the report is the caller\'s: changing it changes nothing the next verification sees', () => {
+  it("the report is the caller's: changing it changes nothing the next verification sees", () => {
     const record = soundRecord();
     const first = verifyDecision(record);
     const expected = structuredClone(first);
@@ -464,7 +544,8 @@ describe('oracles see a deep-frozen, prose-free copy and cannot change the recor
     expect(objects.length).toBeGreaterThan(10);
     expect(objects.filter((o) => !Object.isFrozen(o))).toEqual([]);
     const json = JSON.stringify(inspected);
-    for (const prose of ['likes it', 'ship it', 'tests pass', 'p95 is 180 ms', '"rationale"', '"statement"', '"detail"']) expect(json).not.toContain(prose);
+    for (const prose of ['likes it', 'ship it', 'tests pass', 'p95 is 180 ms', '"rationale"', '"statement"', '"detail"'])
+      expect(json).not.toContain(prose);
     // The copy holds what the record holds, otherwise.
     expect(inspected?.votes.map((v: Vote) => v.scores.q)).toEqual([8, 8, 9]);
     expect(inspected?.evidence.map((e) => e.id)).toEqual(['e1', 'e2']);
@@ -497,7 +578,10 @@ describe('verifyDecision: the recorded vote count and the policy', () => {
     const honest = soundRecord();
     if (honest.consensus.status !== 'scored') throw new Error('the sound record must be scored');
     const lied = { ...honest, consensus: { ...honest.consensus, validVotes: honest.consensus.validVotes + 1 } };
-    expect(resultFor(verifyDecision(lied), 'score_matches_votes')).toMatchObject({ status: 'refuted', reason: expect.stringContaining('valid votes') as string });
+    expect(resultFor(verifyDecision(lied), 'score_matches_votes')).toMatchObject({
+      status: 'refuted',
+      reason: expect.stringContaining('valid votes') as string,
+    });
   });
 
   it('throws a RangeError for a policy that would switch a check off (NaN, out of range)', () => {

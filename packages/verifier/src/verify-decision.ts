@@ -67,7 +67,15 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
   try {
     view = privateView(record);
   } catch (thrown) {
-    return { report: { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: [], malformed: [`the record cannot be read: ${thrownMessage(thrown)}`] } };
+    return {
+      report: {
+        recordId: safeId(record),
+        approved: false,
+        verdict: 'NO_GO',
+        claims: [],
+        malformed: [`the record cannot be read: ${thrownMessage(thrown)}`],
+      },
+    };
   }
   return { report: verifyView(view, record, options), view };
 }
@@ -168,7 +176,9 @@ function evidencePolicy(given: Partial<EvidencePolicy>): EvidencePolicy {
   const problems = [
     unit(policy.minConfidence) ? '' : `minConfidence must be in [0, 1], got ${policy.minConfidence}`,
     unit(policy.minStrength) ? '' : `minStrength must be in [0, 1], got ${policy.minStrength}`,
-    Number.isInteger(policy.minKinds) && policy.minKinds >= 1 ? '' : `minKinds must be a whole number of at least 1, got ${policy.minKinds}`,
+    Number.isInteger(policy.minKinds) && policy.minKinds >= 1
+      ? ''
+      : `minKinds must be a whole number of at least 1, got ${policy.minKinds}`,
     policy.maxSourceShare > 0 && policy.maxSourceShare <= 1 ? '' : `maxSourceShare must be in (0, 1], got ${policy.maxSourceShare}`,
   ].filter(Boolean);
   if (problems.length > 0) throw new RangeError(`verifyDecision: invalid evidence policy: ${problems.join('; ')}`);
@@ -208,8 +218,10 @@ const CALIBRATED = new ClaimSlot('calibrated_rule_matches_votes');
 const MEMBERS = builtInClaim('members_self_consistent', true);
 const PRESENT = builtInClaim('evidence_present', true);
 const VALIDATION = builtInClaim('go_has_validation', true);
-const floorsClaim = (policy: EvidencePolicy) => builtInClaim('evidence_clears_floors', { minConfidence: policy.minConfidence, minStrength: policy.minStrength });
-const diversityClaim = (policy: EvidencePolicy) => builtInClaim('evidence_diverse', { minKinds: policy.minKinds, maxSourceShare: policy.maxSourceShare });
+const floorsClaim = (policy: EvidencePolicy) =>
+  builtInClaim('evidence_clears_floors', { minConfidence: policy.minConfidence, minStrength: policy.minStrength });
+const diversityClaim = (policy: EvidencePolicy) =>
+  builtInClaim('evidence_diverse', { minKinds: policy.minKinds, maxSourceShare: policy.maxSourceShare });
 const DEFAULT_FLOORS = floorsClaim(DEFAULT_EVIDENCE_POLICY);
 const DEFAULT_DIVERSITY = diversityClaim(DEFAULT_EVIDENCE_POLICY);
 
@@ -217,7 +229,11 @@ const DEFAULT_DIVERSITY = diversityClaim(DEFAULT_EVIDENCE_POLICY);
 function builtInClaims(view: DecisionView, policy: EvidencePolicy): readonly Claim[] {
   // Listed before the shape is checked: the consensus may be anything, even null.
   const consensus: unknown = view.consensus;
-  const { status, verdict, score } = (consensus !== null && typeof consensus === 'object' ? consensus : {}) as { status?: unknown; verdict?: unknown; score?: unknown };
+  const { status, verdict, score } = (consensus !== null && typeof consensus === 'object' ? consensus : {}) as {
+    status?: unknown;
+    verdict?: unknown;
+    score?: unknown;
+  };
   const byDefault = policy === DEFAULT_EVIDENCE_POLICY;
   // In `BUILT_IN_ORACLES` order, whatever that is: `verifyView` pairs claim i with oracle i.
   return BUILT_IN_ORACLES.map((oracle): Claim => {
@@ -296,7 +312,8 @@ function decideWith(claim: Claim, oracle: Oracle, view: DecisionView, context: O
     const named: unknown = oracle.name;
     name = typeof named === 'string' ? named : UNREADABLE_ORACLE;
     const value: unknown = oracle.prove(claim, view, context);
-    if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function') return result(claim, name, NOT_A_FINDING);
+    if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then === 'function')
+      return result(claim, name, NOT_A_FINDING);
     // Read once, inside the try: a finding whose getters throw or change their answer proves nothing.
     ({ status, reason, details } = value as { status?: unknown; reason?: unknown; details?: unknown });
     if (!trusted && details !== undefined) {
@@ -308,9 +325,12 @@ function decideWith(claim: Claim, oracle: Oracle, view: DecisionView, context: O
     // The view is frozen, so an oracle that tries to change the record throws and lands here.
     return result(claim, name, { status: 'unprovable', reason: `the oracle threw: ${thrownMessage(thrown)}` });
   }
-  if ((status !== 'proven' && status !== 'refuted' && status !== 'unprovable') || typeof reason !== 'string') return result(claim, name, NOT_A_FINDING);
+  if ((status !== 'proven' && status !== 'refuted' && status !== 'unprovable') || typeof reason !== 'string')
+    return result(claim, name, NOT_A_FINDING);
   const required = (claim as Partial<Claim> | null)?.required !== false;
-  return details === undefined ? { claim, oracle: name, required, status, reason } : { claim, oracle: name, required, status, reason, details: details as JsonValue };
+  return details === undefined
+    ? { claim, oracle: name, required, status, reason }
+    : { claim, oracle: name, required, status, reason, details: details as JsonValue };
 }
 
 /** The name a custom oracle is recorded under when its own cannot be read. */

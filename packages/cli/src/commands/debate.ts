@@ -1,7 +1,18 @@
 import { DebateEngine, type Board, type DebateEvent, type DebateResult } from '@conclave/council';
 import { runRecord, type DebateRunRecord } from '@conclave/report';
 import { calibrate, type Calibration } from '@conclave/scoring';
-import { createPanel, decisionRecordFromDebate, emissionGate, PANEL_TIER, tierAtLeast, verifyDecision, type EmissionDecision, type Tier, type ValidationSignal, type VerificationReport } from '@conclave/verifier';
+import {
+  createPanel,
+  decisionRecordFromDebate,
+  emissionGate,
+  PANEL_TIER,
+  tierAtLeast,
+  verifyDecision,
+  type EmissionDecision,
+  type Tier,
+  type ValidationSignal,
+  type VerificationReport,
+} from '@conclave/verifier';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadInputFile } from '../inputs.js';
@@ -32,7 +43,9 @@ export function debateListener(progress: Progress): (event: DebateEvent) => void
       case 'phase_started':
         phase = event.phase;
         tally = new PhaseTally(event.members.length);
-        progress.event(`phase ${event.phaseIndex + 1}: ${event.phase}${event.contrarian ? ' (contrarian, speaks last)' : ''}, ${event.members.length} member(s) in parallel`);
+        progress.event(
+          `phase ${event.phaseIndex + 1}: ${event.phase}${event.contrarian ? ' (contrarian, speaks last)' : ''}, ${event.members.length} member(s) in parallel`,
+        );
         break;
       case 'member_started':
         running.add(event.memberId);
@@ -83,7 +96,15 @@ export interface DebateRun {
 }
 
 /** Runs a board through the engine, the verifier and the tier's emission gate. */
-export async function runDebate(ctx: CommandContext, board: Board, boardPath: string | undefined, question: string, tier: Tier, passed: readonly string[] = [], calibration?: Calibration): Promise<DebateRun> {
+export async function runDebate(
+  ctx: CommandContext,
+  board: Board,
+  boardPath: string | undefined,
+  question: string,
+  tier: Tier,
+  passed: readonly string[] = [],
+  calibration?: Calibration,
+): Promise<DebateRun> {
   const choice = ctx.providers();
   // Ctrl-C aborts the members' calls: the engine ends `stopped` with a NO_GO, which is recorded.
   const result = await DebateEngine.run(board, {
@@ -126,11 +147,22 @@ export function debateSummary(run: DebateRun): Record<string, unknown> {
     ...(run.result.decision.probabilityGo === undefined ? {} : { probabilityGo: run.result.decision.probabilityGo }),
     weights: run.result.decision.members.map((m) => ({ memberId: m.memberId, weight: m.weight, reason: m.reason })),
     warnings: run.result.decision.warnings.map((w) => w.message),
-    consensus: c.status === 'scored' ? { status: c.status, verdict: c.verdict, score: c.score, validVotes: c.validVotes } : { status: c.status, validVotes: c.validVotes, minValidVotes: c.minValidVotes },
-    dissent: c.status === 'scored' ? c.dissent.map((d) => ({ memberId: d.memberId, verdict: d.verdict, score: d.score, direction: d.direction })) : [],
+    consensus:
+      c.status === 'scored'
+        ? { status: c.status, verdict: c.verdict, score: c.score, validVotes: c.validVotes }
+        : { status: c.status, validVotes: c.validVotes, minValidVotes: c.minValidVotes },
+    dissent:
+      c.status === 'scored'
+        ? c.dissent.map((d) => ({ memberId: d.memberId, verdict: d.verdict, score: d.score, direction: d.direction }))
+        : [],
     failures: run.result.failures.map((f) => ({ memberId: f.memberId, phase: f.phase, reason: f.reason.kind })),
     tier: run.tier,
-    emission: { approved: run.gate.approved, mayAct: run.gate.mayAct, route: run.gate.route, ...(run.gate.route === 'panel' ? { status: run.gate.verdict.status } : {}) },
+    emission: {
+      approved: run.gate.approved,
+      mayAct: run.gate.mayAct,
+      route: run.gate.route,
+      ...(run.gate.route === 'panel' ? { status: run.gate.verdict.status } : {}),
+    },
   };
 }
 
@@ -143,8 +175,24 @@ export async function debateCommand(ctx: CommandContext, boardFile: string, flag
   const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed, calibration);
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
   const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
-  const outcome: CommandOutcome = { exitCode: run.exitCode, text, json: { command: 'debate', exitCode: run.exitCode, offline: choice.offline, provider: choice.provider, board: board.id, question: run.result.question, ...debateSummary(run), ...(written === undefined ? {} : { out: written }) } };
+  const outcome: CommandOutcome = {
+    exitCode: run.exitCode,
+    text,
+    json: {
+      command: 'debate',
+      exitCode: run.exitCode,
+      offline: choice.offline,
+      provider: choice.provider,
+      board: board.id,
+      question: run.result.question,
+      ...debateSummary(run),
+      ...(written === undefined ? {} : { out: written }),
+    },
+  };
   // Checked last, so a stop that came after the engine finished still wins over a GO.
-  const stopped = run.result.status === 'stopped' ? `the debate stopped; verdict ${run.result.verdict}` : `the debate had finished (verdict ${run.result.verdict}), but the run was stopped: do not act on it`;
+  const stopped =
+    run.result.status === 'stopped'
+      ? `the debate stopped; verdict ${run.result.verdict}`
+      : `the debate had finished (verdict ${run.result.verdict}), but the run was stopped: do not act on it`;
   return interruptedOutcome(outcome, ctx.interrupted(), stopped);
 }

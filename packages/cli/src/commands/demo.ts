@@ -38,7 +38,12 @@ export interface DemoFlags {
  * emission gate, a meeting to an ADR draft, and a guarded task on the sample project (a temp git
  * repository, real gates); everything goes into one composite run record rendered as HTML.
  */
-export async function demoCommand(ctx: CommandContext, boardArg: string | undefined, questionArg: string | undefined, flags: DemoFlags): Promise<CommandOutcome> {
+export async function demoCommand(
+  ctx: CommandContext,
+  boardArg: string | undefined,
+  questionArg: string | undefined,
+  flags: DemoFlags,
+): Promise<CommandOutcome> {
   const boardFile = boardArg ?? join(DEMO_DIR, 'boards/product-launch.yaml');
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const brief = await loadInputFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'), 'brief');
@@ -63,7 +68,12 @@ export async function demoCommand(ctx: CommandContext, boardArg: string | undefi
   let task;
   try {
     await cp(join(DEMO_DIR, 'tasks/sample-project'), workspace, { recursive: true });
-    const identity = { GIT_AUTHOR_NAME: 'conclave demo', GIT_AUTHOR_EMAIL: 'demo@localhost', GIT_COMMITTER_NAME: 'conclave demo', GIT_COMMITTER_EMAIL: 'demo@localhost' };
+    const identity = {
+      GIT_AUTHOR_NAME: 'conclave demo',
+      GIT_AUTHOR_EMAIL: 'demo@localhost',
+      GIT_COMMITTER_NAME: 'conclave demo',
+      GIT_COMMITTER_EMAIL: 'demo@localhost',
+    };
     const git = (...argv: string[]) => run('git', argv, { cwd: workspace, env: { ...ctx.io.env, ...identity } });
     await git('init', '-q', '-b', 'main');
     await git('add', '-A');
@@ -71,18 +81,49 @@ export async function demoCommand(ctx: CommandContext, boardArg: string | undefi
     // A deterministic stand-in for a coding agent (no model): its first attempt leaves a TODO the gates catch.
     const agent = join(DEMO_DIR, 'tasks/offline-agent.js');
     const builder = createCommandBuilder({ command: `'${process.execPath}' '${agent}'`, promptVia: 'stdin', name: 'offline-agent' });
-    const result = await runTaskLoop({ workspace, spec, builder, commandPolicy: { allow: ['node --test'] }, env: ctx.io.env, onEvent: taskListener(ctx.progress) });
+    const result = await runTaskLoop({
+      workspace,
+      spec,
+      builder,
+      commandPolicy: { allow: ['node --test'] },
+      env: ctx.io.env,
+      onEvent: taskListener(ctx.progress),
+    });
     task = { result, record: await taskRecord(workspace, spec, specPath, result, true, ctx.io.env) };
   } catch (error) {
     throw new CliError(`the demo's task could not run: ${(error as Error).message}`, [], EXIT.no, 'the demo needs git on PATH');
   } finally {
     if (flags.keep !== true) await rm(workspace, { recursive: true, force: true });
   }
-  out.push('== 3. Guarded task loop (offline agent, real gates: node --test, a regex, a file check) ==', '', `spec ${spec.id}: ${spec.title}`, renderTaskResult(task.result));
-  if (task.result.branch !== undefined) out.push('attempts:', ...task.record.attempts.map((a) => `  ${a.taskId} #${a.attempt}: ${a.decision}${a.gates.some((g) => !g.passed) ? ` (${a.gates.filter((g) => !g.passed).map((g) => `${g.name} failed: ${g.reason ?? ''}`).join('; ')})` : ''}`));
+  out.push(
+    '== 3. Guarded task loop (offline agent, real gates: node --test, a regex, a file check) ==',
+    '',
+    `spec ${spec.id}: ${spec.title}`,
+    renderTaskResult(task.result),
+  );
+  if (task.result.branch !== undefined)
+    out.push(
+      'attempts:',
+      ...task.record.attempts.map(
+        (a) =>
+          `  ${a.taskId} #${a.attempt}: ${a.decision}${
+            a.gates.some((g) => !g.passed)
+              ? ` (${a.gates
+                  .filter((g) => !g.passed)
+                  .map((g) => `${g.name} failed: ${g.reason ?? ''}`)
+                  .join('; ')})`
+              : ''
+          }`,
+      ),
+    );
   if (flags.keep === true) out.push(`workspace: ${workspace} (kept)`);
 
-  const record = runRecord<CompositeRunRecord>({ kind: 'composite', offline: choice.offline, title: 'conclave demo', parts: [debate.record, meeting.record, task.record] });
+  const record = runRecord<CompositeRunRecord>({
+    kind: 'composite',
+    offline: choice.offline,
+    title: 'conclave demo',
+    parts: [debate.record, meeting.record, task.record],
+  });
   const path = await writeOutput(ctx.io.cwd, flags.out ?? 'demo-report.html', renderReport(record));
   out.push('', `report: ${path}`);
   const exitCode = task.result.outcome === 'completed' && meeting.meeting.outcome === 'decided' ? EXIT.ok : EXIT.no;
@@ -95,7 +136,12 @@ export async function demoCommand(ctx: CommandContext, boardArg: string | undefi
       offline: choice.offline,
       provider: choice.provider,
       debate: debateSummary(debate),
-      meeting: { outcome: meeting.meeting.outcome, decision: meeting.meeting.synthesis?.decision.choice ?? null, status: meeting.meeting.synthesis?.decision.status ?? null, adr: meeting.adr?.title ?? null },
+      meeting: {
+        outcome: meeting.meeting.outcome,
+        decision: meeting.meeting.synthesis?.decision.choice ?? null,
+        status: meeting.meeting.synthesis?.decision.status ?? null,
+        adr: meeting.adr?.title ?? null,
+      },
       task: { outcome: task.result.outcome, completed: task.result.completed, attempts: task.record.attempts.length },
       report: path,
     },

@@ -3,7 +3,14 @@ import { join, relative } from 'node:path';
 import { formatIssue, type EventListener } from '@conclave/core';
 import { runRecord, type TaskRunRecord } from '@conclave/report';
 import { CONCLAVE_DIR } from '@conclave/taskloop/ledger';
-import { createCommandBuilder, readRunEvidence, runTaskLoop, type TaskLoopResult, type TaskSpec, type TaskLoopEvent } from '@conclave/taskloop';
+import {
+  createCommandBuilder,
+  readRunEvidence,
+  runTaskLoop,
+  type TaskLoopResult,
+  type TaskSpec,
+  type TaskLoopEvent,
+} from '@conclave/taskloop';
 import { createGuardian, guardianResolutionsText, type Guardian } from '@conclave/taskloop/guardian';
 import { readRunSettings, writeRunSettings } from '@conclave/taskloop/internal';
 import { redactDeep, secretValuesFrom } from '@conclave/taskloop/security';
@@ -55,7 +62,13 @@ function savedState(ctx: CommandContext, workspace: string, runId: string): CliR
   if (!read.ok) throw new CliError(`state_tampered: ${read.message}`, [], undefined, read.fix);
   const settings = read.settings;
   if (settings === undefined) return undefined;
-  if (typeof settings.builder !== 'string' || (settings.promptVia !== 'stdin' && settings.promptVia !== 'argument')) throw new CliError(`${join(CONCLAVE_DIR, 'runs', runId, CLI_FILE)} is not a settings record`, [], undefined, `remove it and pass --builder`);
+  if (typeof settings.builder !== 'string' || (settings.promptVia !== 'stdin' && settings.promptVia !== 'argument'))
+    throw new CliError(
+      `${join(CONCLAVE_DIR, 'runs', runId, CLI_FILE)} is not a settings record`,
+      [],
+      undefined,
+      `remove it and pass --builder`,
+    );
   return settings as unknown as CliRunState;
 }
 
@@ -67,7 +80,13 @@ function savedResolutions(ctx: CommandContext, workspace: string, runId: string)
   const read = readRunSettings(workspace, runId, RESOLUTIONS_FILE, { env: ctx.io.env });
   if (!read.ok) throw new CliError(`state_tampered: ${read.message}`, [], undefined, read.fix);
   const list = read.settings?.resolutions;
-  if (read.settings !== undefined && !Array.isArray(list)) throw new CliError(`${join(CONCLAVE_DIR, 'runs', runId, RESOLUTIONS_FILE)} is not a list of resolutions`, [], undefined, 'remove it and record the resolution again with `conclave task unblock`');
+  if (read.settings !== undefined && !Array.isArray(list))
+    throw new CliError(
+      `${join(CONCLAVE_DIR, 'runs', runId, RESOLUTIONS_FILE)} is not a list of resolutions`,
+      [],
+      undefined,
+      'remove it and record the resolution again with `conclave task unblock`',
+    );
   return (list ?? []) as Resolution[];
 }
 
@@ -80,19 +99,36 @@ async function readJson<T>(path: string): Promise<T | undefined> {
 }
 
 /** `.conclave/run.json` of the workspace, or a CliError saying there is no run. */
-async function currentRun(workspace: string, shown: string): Promise<{ runId: string; specId: string; branch: string; startedAt?: string }> {
-  const run = await readJson<{ runId?: unknown; specId?: unknown; branch?: unknown; startedAt?: unknown }>(join(workspace, CONCLAVE_DIR, 'run.json'));
+async function currentRun(
+  workspace: string,
+  shown: string,
+): Promise<{ runId: string; specId: string; branch: string; startedAt?: string }> {
+  const run = await readJson<{ runId?: unknown; specId?: unknown; branch?: unknown; startedAt?: unknown }>(
+    join(workspace, CONCLAVE_DIR, 'run.json'),
+  );
   if (run === undefined || typeof run.runId !== 'string') {
-    throw new CliError(`no task run in ${shown} (no readable ${CONCLAVE_DIR}/run.json)`, [], undefined, 'start one with `conclave task run <spec.md> --builder "<cmd>"`, or pass --workspace');
+    throw new CliError(
+      `no task run in ${shown} (no readable ${CONCLAVE_DIR}/run.json)`,
+      [],
+      undefined,
+      'start one with `conclave task run <spec.md> --builder "<cmd>"`, or pass --workspace',
+    );
   }
-  return { runId: run.runId, specId: String(run.specId), branch: String(run.branch), ...(typeof run.startedAt === 'string' ? { startedAt: run.startedAt } : {}) };
+  return {
+    runId: run.runId,
+    specId: String(run.specId),
+    branch: String(run.branch),
+    ...(typeof run.startedAt === 'string' ? { startedAt: run.startedAt } : {}),
+  };
 }
 
 /** A task loop's events as progress. */
 export function taskListener(progress: Progress): EventListener<TaskLoopEvent> {
   return (event) => {
     const attempt = event.attempt === undefined ? '' : ` #${event.attempt}`;
-    progress.event(`${event.type.padEnd(8)} ${event.taskId ?? ''}${attempt}${event.detail === undefined ? '' : ` ${event.detail}`}`.trimEnd());
+    progress.event(
+      `${event.type.padEnd(8)} ${event.taskId ?? ''}${attempt}${event.detail === undefined ? '' : ` ${event.detail}`}`.trimEnd(),
+    );
     if (event.type === 'build' || event.type === 'retry') progress.status(`task ${event.taskId ?? ''}${attempt}: gates next`);
     else if (event.type === 'validate') progress.status(`task ${event.taskId ?? ''}${attempt}: recording`);
   };
@@ -107,8 +143,16 @@ export function taskExitCode(result: TaskLoopResult): ExitCode {
 }
 
 /** The run record of a task run, read back from the workspace's evidence. */
-export async function taskRecord(workspace: string, spec: TaskSpec, specPath: string | undefined, result: TaskLoopResult, offline: boolean, env?: NodeJS.ProcessEnv): Promise<TaskRunRecord> {
-  const evidence = result.runId === undefined ? undefined : await readRunEvidence(workspace, result.runId, env === undefined ? {} : { env });
+export async function taskRecord(
+  workspace: string,
+  spec: TaskSpec,
+  specPath: string | undefined,
+  result: TaskLoopResult,
+  offline: boolean,
+  env?: NodeJS.ProcessEnv,
+): Promise<TaskRunRecord> {
+  const evidence =
+    result.runId === undefined ? undefined : await readRunEvidence(workspace, result.runId, env === undefined ? {} : { env });
   return runRecord<TaskRunRecord>({
     kind: 'task',
     offline,
@@ -125,10 +169,24 @@ export async function taskRecord(workspace: string, spec: TaskSpec, specPath: st
 function promptVia(value: string | undefined): 'stdin' | 'argument' | undefined {
   if (value === undefined) return undefined;
   if (value === 'stdin' || value === 'argument') return value;
-  throw new CliError(`--prompt-via ${value}: must be stdin or argument`, [], undefined, 'use --prompt-via stdin (the prompt on standard input) or argument (the command holds {prompt})');
+  throw new CliError(
+    `--prompt-via ${value}: must be stdin or argument`,
+    [],
+    undefined,
+    'use --prompt-via stdin (the prompt on standard input) or argument (the command holds {prompt})',
+  );
 }
 
-async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: string, spec: TaskSpec, specFile: string | undefined, state: CliRunState, resolutions: readonly Resolution[], out: string | undefined): Promise<CommandOutcome> {
+async function loop(
+  ctx: CommandContext,
+  command: 'run' | 'resume',
+  workspace: string,
+  spec: TaskSpec,
+  specFile: string | undefined,
+  state: CliRunState,
+  resolutions: readonly Resolution[],
+  out: string | undefined,
+): Promise<CommandOutcome> {
   const choice = ctx.providers();
   const builder = createCommandBuilder({ command: state.builder, promptVia: state.promptVia });
   let guardian: Guardian | undefined;
@@ -136,7 +194,9 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
     const context = resolutions.length === 0 ? '' : guardianResolutionsText(resolutions.map((r) => r.resolution));
     guardian = createGuardian({ adapter: choice.guardian.adapter, intent: { spec: spec.source, context } });
   }
-  ctx.progress.event(`task ${command} ${spec.id}: ${spec.title} (builder: ${state.builder}; guardian: ${guardian === undefined ? 'off (offline)' : choice.guardian?.ref ?? ''})`);
+  ctx.progress.event(
+    `task ${command} ${spec.id}: ${spec.title} (builder: ${state.builder}; guardian: ${guardian === undefined ? 'off (offline)' : (choice.guardian?.ref ?? '')})`,
+  );
   let result: TaskLoopResult;
   try {
     result = await runTaskLoop({
@@ -157,7 +217,13 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
   if (result.runId !== undefined) {
     const blocked = result.stop?.kind === 'guardian_blocked' ? { reason: result.stop.reason, at: new Date().toISOString() } : undefined;
     const { blocked: _previous, ...rest } = state;
-    const saved = await writeRunSettings(workspace, result.runId, CLI_FILE, { ...rest, ...(blocked === undefined ? {} : { blocked }) }, { env: ctx.io.env });
+    const saved = await writeRunSettings(
+      workspace,
+      result.runId,
+      CLI_FILE,
+      { ...rest, ...(blocked === undefined ? {} : { blocked }) },
+      { env: ctx.io.env },
+    );
     // The run's outcome still stands; only `task resume` without flags needs the file.
     if (!saved.ok) settingsNote = `warning: the run's CLI settings were not saved (${saved.message}); pass --builder to \`task resume\``;
   }
@@ -166,8 +232,10 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
   const record = redactDeep(await taskRecord(workspace, spec, specFile, result, choice.offline, ctx.io.env), secretValuesFrom(ctx.io.env));
   const written = out === undefined ? undefined : await writeOutput(ctx.io.cwd, out, recordText(record));
   const lines = [providerLine(`task ${command}`, choice), '', renderTaskResult(result)];
-  if (result.stop?.kind === 'refused') for (const issue of result.stop.issues ?? []) lines.push(formatIssue({ file: specFile ?? 'plan', ...issue }));
-  if (exitCode === EXIT.escalated) lines.push('', 'blocked: record how to proceed with `conclave task unblock --resolution "<text>"`, then run `conclave task resume`');
+  if (result.stop?.kind === 'refused')
+    for (const issue of result.stop.issues ?? []) lines.push(formatIssue({ file: specFile ?? 'plan', ...issue }));
+  if (exitCode === EXIT.escalated)
+    lines.push('', 'blocked: record how to proceed with `conclave task unblock --resolution "<text>"`, then run `conclave task resume`');
   if (result.runId !== undefined) lines.push(`evidence: ${join(runFolder(workspace, result.runId))}`);
   if (settingsNote !== undefined) lines.push(settingsNote);
   if (written !== undefined) lines.push(`run record: ${written}`);
@@ -189,7 +257,10 @@ async function loop(ctx: CommandContext, command: 'run' | 'resume', workspace: s
     ...(written === undefined ? {} : { out: written }),
   };
   // Checked last, so a stop that came after the loop completed still wins over its exit 0.
-  const stopped = result.reason === 'aborted' ? 'the task run halted; continue it with `conclave task resume`' : `the task run had ended (${result.outcome}), but the run was stopped`;
+  const stopped =
+    result.reason === 'aborted'
+      ? 'the task run halted; continue it with `conclave task resume`'
+      : `the task run had ended (${result.outcome}), but the run was stopped`;
   return interruptedOutcome({ exitCode, text: lines.join('\n'), json }, ctx.interrupted(), stopped);
 }
 
@@ -199,9 +270,19 @@ export async function taskRunCommand(ctx: CommandContext, specFile: string, flag
   const spec = await loadInputFile(ctx.io.cwd, specFile, 'spec');
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   if (flags.builder === undefined || flags.builder.trim() === '') {
-    throw new CliError('task run needs a builder: the coding agent that does the work', [], undefined, 'pass --builder "<command>", e.g. --builder "claude -p --output-format json --permission-mode acceptEdits"');
+    throw new CliError(
+      'task run needs a builder: the coding agent that does the work',
+      [],
+      undefined,
+      'pass --builder "<command>", e.g. --builder "claude -p --output-format json --permission-mode acceptEdits"',
+    );
   }
-  const state: CliRunState = { specFile: resolvePath(ctx.io.cwd, specFile), builder: flags.builder, promptVia: via, ...(flags.allow === undefined ? {} : { allow: flags.allow }) };
+  const state: CliRunState = {
+    specFile: resolvePath(ctx.io.cwd, specFile),
+    builder: flags.builder,
+    promptVia: via,
+    ...(flags.allow === undefined ? {} : { allow: flags.allow }),
+  };
   return loop(ctx, 'run', workspace, spec, specFile, state, [], flags.out);
 }
 
@@ -219,7 +300,11 @@ export async function taskResumeCommand(ctx: CommandContext, flags: TaskFlags): 
   if (blocked !== undefined && !resolutions.some((r) => r.at >= blocked.at)) {
     const text = `conclave task resume: run ${run.runId} is blocked by the guardian: ${blocked.reason}\n    fix: record how to proceed with \`conclave task unblock --resolution "<text>"\`, then resume`;
     // Nothing runs while blocked, so no provider is chosen (and no key is needed to hear this).
-    return { exitCode: EXIT.escalated, text, json: { command: 'task resume', exitCode: EXIT.escalated, offline: true, runId: run.runId, blocked } };
+    return {
+      exitCode: EXIT.escalated,
+      text,
+      json: { command: 'task resume', exitCode: EXIT.escalated, offline: true, runId: run.runId, blocked },
+    };
   }
   const snapshot = join(workspace, CONCLAVE_DIR, 'spec.md');
   const spec = await loadInputFile(ctx.io.cwd, snapshot, 'spec');
@@ -246,9 +331,27 @@ export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): 
   const done = leaves.filter((item) => item.checked).length;
   const blocked = saved?.blocked !== undefined && !resolutions.some((r) => r.at >= (saved.blocked?.at ?? '')) ? saved.blocked : undefined;
   const last = evidence.timeline.at(-1);
-  const state = blocked !== undefined ? 'blocked' : last?.state === 'finish' ? (done === leaves.length ? 'completed' : 'finished') : last?.state === 'halt' ? 'halted' : 'in progress';
-  const lines = [`conclave task status: offline (reads ${CONCLAVE_DIR}/ only)`, '', `spec ${run.specId} on ${run.branch}: ${state}, ${done} of ${leaves.length} task(s) done`, renderEvidence(evidence)];
-  if (blocked !== undefined) lines.push(`blocked by the guardian: ${blocked.reason}`, '    fix: conclave task unblock --resolution "<text>", then conclave task resume');
+  const state =
+    blocked !== undefined
+      ? 'blocked'
+      : last?.state === 'finish'
+        ? done === leaves.length
+          ? 'completed'
+          : 'finished'
+        : last?.state === 'halt'
+          ? 'halted'
+          : 'in progress';
+  const lines = [
+    `conclave task status: offline (reads ${CONCLAVE_DIR}/ only)`,
+    '',
+    `spec ${run.specId} on ${run.branch}: ${state}, ${done} of ${leaves.length} task(s) done`,
+    renderEvidence(evidence),
+  ];
+  if (blocked !== undefined)
+    lines.push(
+      `blocked by the guardian: ${blocked.reason}`,
+      '    fix: conclave task unblock --resolution "<text>", then conclave task resume',
+    );
   for (const r of resolutions) lines.push(`resolution (${r.at}${r.by === undefined ? '' : `, ${r.by}`}): ${r.resolution}`);
   return {
     exitCode: EXIT.ok,
@@ -267,7 +370,12 @@ export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): 
       planVerified: evidence.planVerified,
       problems: evidence.problems,
       plan: evidence.plan.map((item) => ({ id: item.id, text: item.text, checked: item.checked, depth: item.depth })),
-      attempts: evidence.attempts.map((a) => ({ taskId: a.taskId, attempt: a.attempt, decision: a.decision, failedGates: a.gates.filter((g) => !g.passed).map((g) => g.name) })),
+      attempts: evidence.attempts.map((a) => ({
+        taskId: a.taskId,
+        attempt: a.attempt,
+        decision: a.decision,
+        failedGates: a.gates.filter((g) => !g.passed).map((g) => g.name),
+      })),
       ...(blocked === undefined ? {} : { blocked }),
       resolutions,
     },
@@ -275,23 +383,47 @@ export async function taskStatusCommand(ctx: CommandContext, flags: TaskFlags): 
 }
 
 /** `conclave task unblock --resolution <text>`: records a person's resolution for the next `task resume`. */
-export async function taskUnblockCommand(ctx: CommandContext, flags: TaskFlags & { readonly resolution?: string; readonly by?: string }): Promise<CommandOutcome> {
+export async function taskUnblockCommand(
+  ctx: CommandContext,
+  flags: TaskFlags & { readonly resolution?: string; readonly by?: string },
+): Promise<CommandOutcome> {
   const resolution = flags.resolution?.trim() ?? '';
-  if (resolution === '') throw new CliError('task unblock needs --resolution "<text>": how the work should proceed', [], undefined, 'e.g. --resolution "Keep it a CLI; the web page is out of scope."');
+  if (resolution === '')
+    throw new CliError(
+      'task unblock needs --resolution "<text>": how the work should proceed',
+      [],
+      undefined,
+      'e.g. --resolution "Keep it a CLI; the web page is out of scope."',
+    );
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   const run = await currentRun(workspace, flags.workspace ?? '.');
   // A resolution amends the intent the next guardian holds: recording one for a run nothing
   // blocked would quietly change what later runs are judged against.
   const saved = savedState(ctx, workspace, run.runId);
   if (saved?.blocked === undefined) {
-    throw new CliError(`run ${run.runId} is not blocked: there is no guardian block to resolve`, [], undefined, '`conclave task status` shows the run; `task unblock` is for a run the guardian blocked (exit 3)');
+    throw new CliError(
+      `run ${run.runId} is not blocked: there is no guardian block to resolve`,
+      [],
+      undefined,
+      '`conclave task status` shows the run; `task unblock` is for a run the guardian blocked (exit 3)',
+    );
   }
   const file = join(runFolder(workspace, run.runId), RESOLUTIONS_FILE);
   const existing = savedResolutions(ctx, workspace, run.runId);
   const by = flags.by ?? ctx.io.env.USER ?? ctx.io.env.LOGNAME;
   const entry: Resolution = { resolution, at: new Date().toISOString(), ...(by === undefined ? {} : { by }) };
-  const written = await writeRunSettings(workspace, run.runId, RESOLUTIONS_FILE, { resolutions: [...existing, entry] }, { env: ctx.io.env });
+  const written = await writeRunSettings(
+    workspace,
+    run.runId,
+    RESOLUTIONS_FILE,
+    { resolutions: [...existing, entry] },
+    { env: ctx.io.env },
+  );
   if (!written.ok) throw new CliError(`cannot record the resolution: ${written.message}`, [], undefined, written.fix);
   const text = `conclave task unblock: offline (nothing is run)\nrecorded resolution ${existing.length + 1} for run ${run.runId} in ${file}\nnext: conclave task resume (the guardian reads every recorded resolution as an amendment of the intent)`;
-  return { exitCode: EXIT.ok, text, json: { command: 'task unblock', exitCode: EXIT.ok, offline: true, runId: run.runId, file, resolutions: existing.length + 1 } };
+  return {
+    exitCode: EXIT.ok,
+    text,
+    json: { command: 'task unblock', exitCode: EXIT.ok, offline: true, runId: run.runId, file, resolutions: existing.length + 1 },
+  };
 }

@@ -30,7 +30,14 @@ export interface LoadedDecision {
 export async function loadDecision(cwd: string, file: string): Promise<LoadedDecision> {
   const { data, locate } = await loadJsonFile(cwd, file, 'decision record');
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CliError(`${file}: a decision record must be a JSON object`, [{ code: 'not_an_object', ...locate([]), message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`, fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`' }]);
+    throw new CliError(`${file}: a decision record must be a JSON object`, [
+      {
+        code: 'not_an_object',
+        ...locate([]),
+        message: `found ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`,
+        fix: 'pass a DecisionRecord ({ id, tier, rubric, minValidVotes, votes, consensus, evidence }) or a run record from `conclave debate --out`',
+      },
+    ]);
   }
   const object = data as Record<string, unknown>;
   // In a run record the decision is the `decision` field; otherwise the whole file.
@@ -43,7 +50,14 @@ export async function loadDecision(cwd: string, file: string): Promise<LoadedDec
   if (inRunRecord) {
     const decision = object.decision;
     if (decision === undefined || decision === null || typeof decision !== 'object') {
-      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [{ code: 'no_decision', ...at(), message: `"decision" is ${decision === undefined ? 'missing' : decision === null ? 'null' : `a ${typeof decision}`}`, fix: 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord' }]);
+      throw new CliError(`${file}: this ${String(object.kind)} run record holds no decision record`, [
+        {
+          code: 'no_decision',
+          ...at(),
+          message: `"decision" is ${decision === undefined ? 'missing' : decision === null ? 'null' : `a ${typeof decision}`}`,
+          fix: 'pass a run record written by `conclave debate --out` or `conclave verify --out`, or a DecisionRecord',
+        },
+      ]);
     }
     return { decision: decision as DecisionRecord, at, document: object };
   }
@@ -54,7 +68,12 @@ export async function loadDecision(cwd: string, file: string): Promise<LoadedDec
 function malformed(file: string, loaded: LoadedDecision, issues: readonly string[]): CliError {
   return new CliError(
     `${file}: not a well-formed decision record (${issues.length} problem${issues.length === 1 ? '' : 's'})`,
-    issues.map((message) => ({ code: 'malformed', ...loaded.at(), message, fix: 'give the decision this field, or pass the run record `conclave debate --out` writes (it carries a well-formed one)' })),
+    issues.map((message) => ({
+      code: 'malformed',
+      ...loaded.at(),
+      message,
+      fix: 'give the decision this field, or pass the run record `conclave debate --out` writes (it carries a well-formed one)',
+    })),
   );
 }
 
@@ -70,12 +89,40 @@ export async function verifyCommand(ctx: CommandContext, file: string, flags: Ve
   if (report.malformed.length > 0) throw malformed(file, loaded, report.malformed);
   const mayAct = report.approved && report.verdict === 'GO';
   const exitCode: ExitCode = mayAct ? EXIT.ok : EXIT.no;
-  const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `verify ${decision.id}`, decision, verification: report });
+  const record = runRecord<VerificationRunRecord>({
+    kind: 'verification',
+    offline: true,
+    title: `verify ${decision.id}`,
+    decision,
+    verification: report,
+  });
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
   const answer = actAnswer({ approved: report.approved, mayAct, verdict: report.verdict });
-  const text = ['conclave verify: deterministic oracles, offline (no model is called)', '', renderReport(report), '', `Verdict ${report.verdict}: ${answer}`, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
+  const text = [
+    'conclave verify: deterministic oracles, offline (no model is called)',
+    '',
+    renderReport(report),
+    '',
+    `Verdict ${report.verdict}: ${answer}`,
+    ...(written === undefined ? [] : ['', `run record: ${written}`]),
+  ].join('\n');
   const claims = report.claims.map((c) => ({ id: c.claim.id, kind: c.claim.kind, status: c.status, oracle: c.oracle, reason: c.reason }));
-  return { exitCode, text, json: { command: 'verify', exitCode, offline: true, decision: decision.id, verdict: report.verdict, approved: report.approved, mayAct, answer, claims, ...(written === undefined ? {} : { out: written }) } };
+  return {
+    exitCode,
+    text,
+    json: {
+      command: 'verify',
+      exitCode,
+      offline: true,
+      decision: decision.id,
+      verdict: report.verdict,
+      approved: report.approved,
+      mayAct,
+      answer,
+      claims,
+      ...(written === undefined ? {} : { out: written }),
+    },
+  };
 }
 
 /**
@@ -88,15 +135,35 @@ export async function gateCommand(ctx: CommandContext, file: string, flags: Veri
   ctx.progress.event(`emission gate ${file}`);
   const gate = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
   if (gate.route === 'refused') {
-    throw new CliError(`${file}: the emission gate refused the record`, [{ code: 'emission_refused', ...loaded.at('tier'), message: gate.reason, fix: `give the record a "tier" (${TIERS.join(', ')}), or pass --tier` }]);
+    throw new CliError(`${file}: the emission gate refused the record`, [
+      {
+        code: 'emission_refused',
+        ...loaded.at('tier'),
+        message: gate.reason,
+        fix: `give the record a "tier" (${TIERS.join(', ')}), or pass --tier`,
+      },
+    ]);
   }
   const verification = gate.route === 'verifier' ? gate.report : verifyDecision(decision);
   if (verification.malformed.length > 0) throw malformed(file, loaded, verification.malformed);
   const escalated = gate.route === 'panel' && gate.verdict.status === 'escalated';
   const exitCode: ExitCode = gate.mayAct ? EXIT.ok : escalated ? EXIT.escalated : EXIT.no;
-  const record = runRecord<VerificationRunRecord>({ kind: 'verification', offline: true, title: `emission gate ${decision.id}`, decision, verification, ...(gate.route === 'panel' ? { panel: gate.verdict } : {}), emission: gate });
+  const record = runRecord<VerificationRunRecord>({
+    kind: 'verification',
+    offline: true,
+    title: `emission gate ${decision.id}`,
+    decision,
+    verification,
+    ...(gate.route === 'panel' ? { panel: gate.verdict } : {}),
+    emission: gate,
+  });
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(record));
-  const text = ['conclave gate: deterministic oracles and lenses, offline (no model is called)', '', renderEmission(gate, decision.tier, gate.route === 'verifier' ? undefined : verification), ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
+  const text = [
+    'conclave gate: deterministic oracles and lenses, offline (no model is called)',
+    '',
+    renderEmission(gate, decision.tier, gate.route === 'verifier' ? undefined : verification),
+    ...(written === undefined ? [] : ['', `run record: ${written}`]),
+  ].join('\n');
   const json = {
     command: 'gate',
     exitCode,
@@ -108,7 +175,12 @@ export async function gateCommand(ctx: CommandContext, file: string, flags: Veri
     mayAct: gate.mayAct,
     answer: actAnswer({ approved: gate.approved, mayAct: gate.mayAct, verdict: gate.consensusVerdict, escalated }),
     route: gate.route,
-    ...(gate.route === 'panel' ? { status: gate.verdict.status, lenses: gate.verdict.lenses.map((l) => ({ lens: l.lens, decision: l.decision, reasons: l.reasons })) } : {}),
+    ...(gate.route === 'panel'
+      ? {
+          status: gate.verdict.status,
+          lenses: gate.verdict.lenses.map((l) => ({ lens: l.lens, decision: l.decision, reasons: l.reasons })),
+        }
+      : {}),
     claims: verification.claims.map((c) => ({ id: c.claim.id, status: c.status, reason: c.reason })),
     ...(written === undefined ? {} : { out: written }),
   };

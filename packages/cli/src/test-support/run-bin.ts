@@ -26,10 +26,19 @@ export interface BinRun {
 }
 
 /** The bin in a real child process (offline, CI set, unless `env` says otherwise); its exit code and captured streams. */
-export function runBin(args: readonly string[], cwd: string, options: { from?: BinFrom; env?: Record<string, string | undefined> } = {}): Promise<BinRun> {
+export function runBin(
+  args: readonly string[],
+  cwd: string,
+  options: { from?: BinFrom; env?: Record<string, string | undefined> } = {},
+): Promise<BinRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, binArgv(args, options.from), { cwd, env: options.env ?? offlineEnv({ CI: 'true' }), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      binArgv(args, options.from),
+      { cwd, env: options.env ?? offlineEnv({ CI: 'true' }), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }

@@ -13,7 +13,13 @@ export const examples = join(repoRoot, 'examples');
 /** An environment with no provider key, so every command runs offline. */
 export function offlineEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
   // Run keys (ADR 0025) go to a temp folder, never the tester's own state folder.
-  return { PATH: process.env.PATH, HOME: process.env.HOME, USER: 'tester', CONCLAVE_STATE_DIR: process.env.CONCLAVE_STATE_DIR ?? join(tmpdir(), 'conclave-test-state'), ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    USER: 'tester',
+    CONCLAVE_STATE_DIR: process.env.CONCLAVE_STATE_DIR ?? join(tmpdir(), 'conclave-test-state'),
+    ...extra,
+  };
 }
 
 export interface MainRun {
@@ -23,10 +29,26 @@ export interface MainRun {
 }
 
 /** Runs `main` in process with captured streams; `stdout` replaces the captured one (e.g. one that fails); `signal` stands for Ctrl-C. */
-export async function runMain(argv: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; isTTY?: boolean; stdout?: (text: string) => void; signal?: AbortSignal }): Promise<MainRun> {
+export async function runMain(
+  argv: readonly string[],
+  options: {
+    cwd: string;
+    env?: Record<string, string | undefined>;
+    isTTY?: boolean;
+    stdout?: (text: string) => void;
+    signal?: AbortSignal;
+  },
+): Promise<MainRun> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: options.stdout ?? ((t) => void (stdout += t)), stderr: (t) => void (stderr += t), env: options.env ?? offlineEnv(), cwd: options.cwd, isTTY: options.isTTY ?? false, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const code = await main(argv, {
+    stdout: options.stdout ?? ((t) => void (stdout += t)),
+    stderr: (t) => void (stderr += t),
+    env: options.env ?? offlineEnv(),
+    cwd: options.cwd,
+    isTTY: options.isTTY ?? false,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   return { code, stdout, stderr };
 }
 
@@ -50,8 +72,19 @@ const exec = promisify(execFile);
 export async function sampleRepo(): Promise<string> {
   const dir = await tempDir('conclave-cli-task-');
   await cp(join(examples, 'tasks/sample-project'), dir, { recursive: true });
-  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@localhost', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@localhost' };
-  for (const argv of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample']]) await exec('git', argv, { cwd: dir, env });
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@localhost',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@localhost',
+  };
+  for (const argv of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'sample'],
+  ])
+    await exec('git', argv, { cwd: dir, env });
   return dir;
 }
 

@@ -20,7 +20,8 @@ export interface TerminalSession {
 /** Fails, in one line, when util-linux `script` is missing: these tests never skip. */
 export function requireScript(): void {
   const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (probe.error !== undefined || probe.status !== 0) throw new Error('`script` is not on PATH: install util-linux (e.g. apt-get install util-linux) to run the Ctrl-C tests');
+  if (probe.error !== undefined || probe.status !== 0)
+    throw new Error('`script` is not on PATH: install util-linux (e.g. apt-get install util-linux) to run the Ctrl-C tests');
 }
 
 /** One argument for /bin/sh, single-quoted. */
@@ -59,10 +60,17 @@ export function isRunning(pid: number): boolean {
  * Runs `node <nodeArgs>` in a pseudo-terminal of 120 columns. With `stdoutFile`, stdout goes
  * there (as `conclave ... --json > out.json` in a shell) and the terminal shows stderr alone.
  */
-export function openTerminal(nodeArgs: readonly string[], options: { readonly cwd: string; readonly env: Record<string, string | undefined>; readonly stdoutFile?: string }): TerminalSession {
+export function openTerminal(
+  nodeArgs: readonly string[],
+  options: { readonly cwd: string; readonly env: Record<string, string | undefined>; readonly stdoutFile?: string },
+): TerminalSession {
   // `exec`: the command replaces the shell, so it is the terminal's foreground process itself.
   const command = `stty cols 120 rows 40; exec ${[process.execPath, ...nodeArgs].map(shellQuote).join(' ')}${options.stdoutFile === undefined ? '' : ` > ${shellQuote(options.stdoutFile)}`}`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env: { ...options.env, SHELL: '/bin/sh', TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: options.cwd,
+    env: { ...options.env, SHELL: '/bin/sh', TERM: 'xterm' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let text = '';
   const waiters = new Set<() => void>();
   const append = (chunk: Buffer): void => {
@@ -71,7 +79,9 @@ export function openTerminal(nodeArgs: readonly string[], options: { readonly cw
   };
   child.stdout.on('data', append);
   child.stderr.on('data', append);
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('close', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('close', (code) => resolve({ code, at: Date.now() })),
+  );
   return {
     output: () => text,
     waitFor: (pattern, timeoutMs = 30_000) =>

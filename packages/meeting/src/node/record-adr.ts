@@ -35,10 +35,18 @@ const MAX_ATTEMPTS = 1000;
  * any EEXIST moves on to the next number. A lock left by a crash only skips that number.
  */
 export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrApproval): Promise<Result<RecordedAdr, RecordAdrError>> {
-  if (typeof approval?.approvedBy !== 'string' || approval.approvedBy.trim() === '' || typeof approval.at !== 'string' || approval.at.trim() === '') {
+  if (
+    typeof approval?.approvedBy !== 'string' ||
+    approval.approvedBy.trim() === '' ||
+    typeof approval.at !== 'string' ||
+    approval.at.trim() === ''
+  ) {
     return err({ kind: 'not_approved', message: 'recordAdr needs an explicit approval { approvedBy, at } with both fields non-empty' });
   }
-  const markdown = draft.markdown.replace(PROPOSED_STATUS_LINE, `Status: accepted (approved by ${approval.approvedBy.trim()} at ${approval.at.trim()})`);
+  const markdown = draft.markdown.replace(
+    PROPOSED_STATUS_LINE,
+    `Status: accepted (approved by ${approval.approvedBy.trim()} at ${approval.at.trim()})`,
+  );
   try {
     let candidate = (await highestNumber(dir)) + 1;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1, candidate += 1) {
@@ -83,10 +91,12 @@ async function createExclusive(path: string): Promise<Awaited<ReturnType<typeof 
 
 async function numbersIn(dir: string): Promise<Set<number>> {
   const names = await readdir(dir);
-  return new Set(names.flatMap((name) => {
-    const match = NUMBERED.exec(name);
-    return match ? [Number(match[1])] : [];
-  }));
+  return new Set(
+    names.flatMap((name) => {
+      const match = NUMBERED.exec(name);
+      return match ? [Number(match[1])] : [];
+    }),
+  );
 }
 
 async function highestNumber(dir: string): Promise<number> {

@@ -22,8 +22,22 @@ export function briefInput(overrides: Partial<BriefInput> = {}): BriefInput {
       { id: 'team', text: 'Two engineers know GCP.' },
     ],
     roster: [
-      { id: 'sre', role: 'site reliability engineer', focusAreas: ['on-call load'], disposition: 'cautious', model: 'anthropic:claude-sonnet-4-5', facilitator: true },
-      { id: 'sec', role: 'security engineer', focusAreas: ['IAM'], disposition: 'methodical', model: 'openai:gpt-5-mini', context: ['spend'] },
+      {
+        id: 'sre',
+        role: 'site reliability engineer',
+        focusAreas: ['on-call load'],
+        disposition: 'cautious',
+        model: 'anthropic:claude-sonnet-4-5',
+        facilitator: true,
+      },
+      {
+        id: 'sec',
+        role: 'security engineer',
+        focusAreas: ['IAM'],
+        disposition: 'methodical',
+        model: 'openai:gpt-5-mini',
+        context: ['spend'],
+      },
       { id: 'cfo', role: 'finance lead', focusAreas: ['cost'], disposition: 'frugal', model: 'anthropic:claude-haiku-4-5' },
       { id: 'pm', role: 'product lead', focusAreas: ['time to market'], disposition: 'optimistic', model: 'openai:gpt-5' },
       { id: 'data', role: 'data engineer', focusAreas: ['query latency'], disposition: 'curious', model: 'anthropic:claude-sonnet-4-5' },
@@ -39,7 +53,15 @@ export function testBrief(overrides: Partial<BriefInput> = {}): Brief {
 
 /** A stance preferring `option`; `marker` makes its reasons identifiable in later requests. */
 export function stance(option: string, confidence = 0.8, extra: Partial<Stance> = {}): Stance {
-  return { preferredOption: option, confidence, reasons: [`reason for ${option}`], concerns: [], objections: [], proposedOptions: [], ...extra };
+  return {
+    preferredOption: option,
+    confidence,
+    reasons: [`reason for ${option}`],
+    concerns: [],
+    objections: [],
+    proposedOptions: [],
+    ...extra,
+  };
 }
 
 /** What a member answers, by phase and round; `undefined` means "same as the last round given". */
@@ -52,13 +74,22 @@ export interface MemberPlan {
 }
 
 /** What a scripted facilitator curates when a test does not say: a plain summary, no merges. */
-export const DEFAULT_CURATION: CurationReply = { summary: 'The table is split; the front-runner has the broadest support.', tensions: [], merges: [] };
+export const DEFAULT_CURATION: CurationReply = {
+  summary: 'The table is split; the front-runner has the broadest support.',
+  tensions: [],
+  merges: [],
+};
 
 function isCuration(value: unknown): value is CurationReply {
   return typeof value === 'object' && value !== null && 'summary' in value && 'merges' in value;
 }
 
-const DEFAULT_SYNTHESIS: SynthesisReply = { rationale: 'The backers made the stronger case.', rejected: [], risks: [], followUps: ['Review in a quarter.'] };
+const DEFAULT_SYNTHESIS: SynthesisReply = {
+  rationale: 'The backers made the stronger case.',
+  rejected: [],
+  risks: [],
+  followUps: ['Review in a quarter.'],
+};
 
 function isStance(value: unknown): value is Stance {
   return typeof value === 'object' && value !== null && 'preferredOption' in value;

@@ -20,7 +20,13 @@ export function renderTaskRecord(record: TaskRunRecord, context: SectionContext)
 }
 
 /** The tone of a task run's outcome. */
-export const TASK_OUTCOME_TONE: Readonly<Record<TaskLoopResult['outcome'], Tone>> = { completed: 'ok', incomplete: 'warn', halted: 'bad', refused: 'bad', disabled: 'warn' };
+export const TASK_OUTCOME_TONE: Readonly<Record<TaskLoopResult['outcome'], Tone>> = {
+  completed: 'ok',
+  incomplete: 'warn',
+  halted: 'bad',
+  refused: 'bad',
+  disabled: 'warn',
+};
 
 /** Why the run stopped, in one line (mirrors `describeHalt`, which is Node-side). */
 export function describeStop(stop: NonNullable<TaskLoopResult['stop']>): string {
@@ -53,26 +59,38 @@ function describeUnknown(value: unknown): string {
 function renderSummary(record: TaskRunRecord, context: SectionContext): SafeHtml {
   const { result, spec } = record;
   const id = sectionId(context, 'summary');
-  return html`<section aria-labelledby="${id}">${heading(context.level, 'Task run summary', id)}<p class="lede">Spec ${spec.id}: ${spec.title}</p>${facts([
-    ['Outcome', badge(TASK_OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)],
-    ['Run', result.runId ?? 'n/a'],
-    ['Branch', result.branch ?? 'n/a'],
-    spec.tier !== undefined && ['Tier', spec.tier],
-    spec.path !== undefined && ['Spec file', spec.path],
-    ['Resumed', result.resumed ? 'yes' : 'no'],
-    ['Completed', list(result.completed)],
-    ['Attempts', String(record.attempts.length)],
-    result.alignment !== undefined && ['Guardian status', alignmentBadge(result.alignment)],
-  ])}${
+  return html`<section aria-labelledby="${id}">${heading(context.level, 'Task run summary', id)}<p class="lede">Spec ${spec.id}: ${spec.title}</p>${facts(
+    [
+      ['Outcome', badge(TASK_OUTCOME_TONE[result.outcome] ?? 'warn', result.outcome)],
+      ['Run', result.runId ?? 'n/a'],
+      ['Branch', result.branch ?? 'n/a'],
+      spec.tier !== undefined && ['Tier', spec.tier],
+      spec.path !== undefined && ['Spec file', spec.path],
+      ['Resumed', result.resumed ? 'yes' : 'no'],
+      ['Completed', list(result.completed)],
+      ['Attempts', String(record.attempts.length)],
+      result.alignment !== undefined && ['Guardian status', alignmentBadge(result.alignment)],
+    ],
+  )}${
     result.stop === undefined
       ? ''
       : html`<div class="${`callout ${result.outcome === 'completed' ? 'ok' : 'bad'}`}" role="note"><p>${badge('bad', 'stopped')} ${describeStop(result.stop)}</p>${
-          result.stop.kind === 'ledger_tampered' ? pre(result.stop.diff, 'plan.md: the orchestrator\'s last write against the file on disk') : ''
+          result.stop.kind === 'ledger_tampered'
+            ? pre(result.stop.diff, "plan.md: the orchestrator's last write against the file on disk")
+            : ''
         }</div>`
   }${result.failed.length === 0 ? '' : html`<p>Failed tasks:</p>${bullets(result.failed.map((f) => html`${f.taskId}: ${dispositionBadge(f.disposition)}`))}`}</section>`;
 }
 
-const DISPOSITION_TONE: Readonly<Record<string, Tone>> = { completed: 'ok', validation_failed_max_retries: 'bad', failed_open: 'warn', unverifiable: 'bad', task_timed_out: 'bad', gave_up: 'bad', max_depth: 'bad' };
+const DISPOSITION_TONE: Readonly<Record<string, Tone>> = {
+  completed: 'ok',
+  validation_failed_max_retries: 'bad',
+  failed_open: 'warn',
+  unverifiable: 'bad',
+  task_timed_out: 'bad',
+  gave_up: 'bad',
+  max_depth: 'bad',
+};
 
 function dispositionBadge(disposition: string): SafeHtml {
   return badge(DISPOSITION_TONE[disposition] ?? 'warn', disposition);
@@ -97,7 +115,11 @@ function renderPlan(record: TaskRunRecord, context: SectionContext): SafeHtml {
     const disposition = dispositionOf(record, task.id);
     const children = task.childIds.map((child) => byId.get(child)).filter((child): child is PlanItem => child !== undefined);
     return html`<li>${task.checked ? badge('ok', 'done') : badge('info', 'open')} ${task.text} <code>{#${task.id}}</code>${disposition === undefined ? '' : html` · ${dispositionBadge(disposition)}`}${
-      attempts.length === 0 ? (children.length > 0 ? html` <span class="muted">(ticked with its subtasks)</span>` : '') : html` · <a href="${`#${sectionId(context, 'task', task.id)}`}">${attempts.length} attempt(s)</a>`
+      attempts.length === 0
+        ? children.length > 0
+          ? html` <span class="muted">(ticked with its subtasks)</span>`
+          : ''
+        : html` · <a href="${`#${sectionId(context, 'task', task.id)}`}">${attempts.length} attempt(s)</a>`
     }${children.length === 0 ? '' : html`<ul>${children.map(item)}</ul>`}</li>`;
   };
   const roots = plan.filter((task) => task.parentId === undefined || !byId.has(task.parentId));
@@ -109,7 +131,9 @@ function renderPlan(record: TaskRunRecord, context: SectionContext): SafeHtml {
 function renderAttempts(record: TaskRunRecord, context: SectionContext): SafeHtml {
   const id = sectionId(context, 'attempts');
   const order = new Map(record.plan.map((task, i) => [task.id, i]));
-  const taskIds = [...new Set(record.attempts.map((a) => a.taskId))].sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity));
+  const taskIds = [...new Set(record.attempts.map((a) => a.taskId))].sort(
+    (a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity),
+  );
   const byId = new Map(record.plan.map((task) => [task.id, task]));
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Attempts and gates', id)}<p>Every attempt's evidence: what the builder said, and what the deterministic gates found on the workspace it left (exit codes, durations, output excerpts).</p>${
     taskIds.length === 0
@@ -133,20 +157,46 @@ function renderAttempt(attempt: EvidenceBundle, context: SectionContext, parent:
   const builder = attempt.builder;
   const gates = attempt.gates ?? [];
   const outputs = gates.filter((g) => (g.stdout ?? '') !== '' || (g.stderr ?? '') !== '');
-  return html`<article aria-labelledby="${id}">${heading(context.level + 2, html`Attempt ${attempt.attempt} of ${attempt.retriesConfigured + 1}: ${badge(decisionTone, attempt.decision)}`, id)}${facts([
-    ['Level', attempt.level],
-    ['Gates', attempt.gatesPassed ? badge('ok', 'all passed') : badge('bad', 'not all passed')],
-    attempt.disposition !== undefined && ['Disposition', dispositionBadge(attempt.disposition)],
-    ['Builder', builder === null ? (attempt.reverify === true ? 'none: a re-verification after the split children were done' : 'did not run') : html`${builder.name} ${builder.ok ? badge('ok', 'ok') : badge('bad', builder.failure?.kind ?? 'failed')} in ${duration(builder.durationMs)}`],
-    attempt.depth !== undefined && ['Depth', String(attempt.depth)],
-    attempt.judgement !== undefined && ['Kernel proof', attempt.judgement.complete ? badge('ok', 'complete') : badge('bad', 'not proven complete')],
-    attempt.judgement?.panel !== undefined && ['Lens panel', attempt.judgement.panel === 'approved' ? badge('ok', 'approved') : badge('bad', attempt.judgement.panel)],
-    attempt.judgement?.outcome !== undefined && ['Rule table', html`${badge(attempt.judgement.outcome === 'done' ? 'ok' : attempt.judgement.outcome === 'split' ? 'warn' : 'bad', attempt.judgement.outcome)} (${attempt.judgement.ruleId ?? ''})`],
-    attempt.judgement?.review !== undefined && ['Review board', html`${badge(attempt.judgement.review.verdict === 'GO' ? 'ok' : 'bad', attempt.judgement.review.verdict)}${attempt.judgement.review.dissent.length === 0 ? '' : html`, dissent: ${list(attempt.judgement.review.dissent)}`}`],
-    attempt.split !== undefined && ['Split', attempt.split.ok ? html`${badge('warn', 'split')} into ${list(attempt.split.children)}` : html`${badge('bad', 'could not split')} ${attempt.split.message}`],
-    builder?.costUsd !== undefined && ['Builder cost', `$${num(builder.costUsd, 4)}`],
-    ['Recorded', attempt.recordedAt],
-  ])}${builder === null || builder.summary === '' ? '' : html`<p><strong>Builder's summary</strong> (a claim, not evidence): ${builder.summary}</p>`}${
+  return html`<article aria-labelledby="${id}">${heading(context.level + 2, html`Attempt ${attempt.attempt} of ${attempt.retriesConfigured + 1}: ${badge(decisionTone, attempt.decision)}`, id)}${facts(
+    [
+      ['Level', attempt.level],
+      ['Gates', attempt.gatesPassed ? badge('ok', 'all passed') : badge('bad', 'not all passed')],
+      attempt.disposition !== undefined && ['Disposition', dispositionBadge(attempt.disposition)],
+      [
+        'Builder',
+        builder === null
+          ? attempt.reverify === true
+            ? 'none: a re-verification after the split children were done'
+            : 'did not run'
+          : html`${builder.name} ${builder.ok ? badge('ok', 'ok') : badge('bad', builder.failure?.kind ?? 'failed')} in ${duration(builder.durationMs)}`,
+      ],
+      attempt.depth !== undefined && ['Depth', String(attempt.depth)],
+      attempt.judgement !== undefined && [
+        'Kernel proof',
+        attempt.judgement.complete ? badge('ok', 'complete') : badge('bad', 'not proven complete'),
+      ],
+      attempt.judgement?.panel !== undefined && [
+        'Lens panel',
+        attempt.judgement.panel === 'approved' ? badge('ok', 'approved') : badge('bad', attempt.judgement.panel),
+      ],
+      attempt.judgement?.outcome !== undefined && [
+        'Rule table',
+        html`${badge(attempt.judgement.outcome === 'done' ? 'ok' : attempt.judgement.outcome === 'split' ? 'warn' : 'bad', attempt.judgement.outcome)} (${attempt.judgement.ruleId ?? ''})`,
+      ],
+      attempt.judgement?.review !== undefined && [
+        'Review board',
+        html`${badge(attempt.judgement.review.verdict === 'GO' ? 'ok' : 'bad', attempt.judgement.review.verdict)}${attempt.judgement.review.dissent.length === 0 ? '' : html`, dissent: ${list(attempt.judgement.review.dissent)}`}`,
+      ],
+      attempt.split !== undefined && [
+        'Split',
+        attempt.split.ok
+          ? html`${badge('warn', 'split')} into ${list(attempt.split.children)}`
+          : html`${badge('bad', 'could not split')} ${attempt.split.message}`,
+      ],
+      builder?.costUsd !== undefined && ['Builder cost', `$${num(builder.costUsd, 4)}`],
+      ['Recorded', attempt.recordedAt],
+    ],
+  )}${builder === null || builder.summary === '' ? '' : html`<p><strong>Builder's summary</strong> (a claim, not evidence): ${builder.summary}</p>`}${
     judgedShortfalls(attempt).length === 0 ? '' : html`<p>What kept it from completion:</p>${bullets(judgedShortfalls(attempt))}`
   }${
     attempt.feedbackGiven === null || attempt.feedbackGiven === undefined
@@ -177,7 +227,11 @@ function renderAttempt(attempt: EvidenceBundle, context: SectionContext, parent:
 function judgedShortfalls(attempt: EvidenceBundle): string[] {
   const judged = attempt.judgement;
   if (judged === undefined || judged.complete) return [];
-  return [...(judged.outcome === 'done' ? [] : (judged.reasons ?? [])), ...judged.unproven.map((claim) => `${claim.claim} ${claim.status}: ${claim.reason}`), ...(judged.verifierFailures ?? [])];
+  return [
+    ...(judged.outcome === 'done' ? [] : (judged.reasons ?? [])),
+    ...judged.unproven.map((claim) => `${claim.claim} ${claim.status}: ${claim.reason}`),
+    ...(judged.verifierFailures ?? []),
+  ];
 }
 
 /** The start of an output, with how much was left out. */
@@ -194,7 +248,10 @@ function renderGuardian(entries: readonly GuardianTimelineEntry[] | undefined, r
   const verdicts = entries.filter((e): e is Extract<GuardianTimelineEntry, { kind: 'verdict' }> => e.kind === 'verdict');
   const blocks = entries.filter((e): e is Extract<GuardianTimelineEntry, { kind: 'blocked' }> => e.kind === 'blocked');
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Guardian verdicts', id)}<p>Every progress report judged against the spec's intent${result.alignment === undefined ? '' : html`; status when the run ended: ${alignmentBadge(result.alignment)}`}.</p>${join(
-    blocks.map((b) => html`<div class="callout bad" role="note"><p>${badge('bad', 'blocked')} by report ${b.block.reportId}: ${b.block.kind === 'misaligned' ? b.block.rationale : `${b.block.count} failed evaluations: ${list(b.block.reasons)}`}</p></div>`),
+    blocks.map(
+      (b) =>
+        html`<div class="callout bad" role="note"><p>${badge('bad', 'blocked')} by report ${b.block.reportId}: ${b.block.kind === 'misaligned' ? b.block.rationale : `${b.block.count} failed evaluations: ${list(b.block.reasons)}`}</p></div>`,
+    ),
   )}${table({
     caption: 'Guardian verdicts, one per progress report',
     head: ['Report', 'Summary', 'Verdict', 'Rationale', 'Calls', 'Latency'],
@@ -216,7 +273,14 @@ function renderTimeline(timeline: readonly TimelineEntry[], context: SectionCont
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Run timeline', id)}${table({
     caption: 'Every step of the run, in order',
     head: ['Time', 'Step', 'Task', 'Attempt', 'Duration', 'Detail'],
-    rows: timeline.map((e) => [e.at, e.state, e.taskId ?? '', e.attempt === undefined ? '' : String(e.attempt), e.durationMs === undefined ? '' : duration(e.durationMs), e.detail ?? '']),
+    rows: timeline.map((e) => [
+      e.at,
+      e.state,
+      e.taskId ?? '',
+      e.attempt === undefined ? '' : String(e.attempt),
+      e.durationMs === undefined ? '' : duration(e.durationMs),
+      e.detail ?? '',
+    ]),
     empty: 'No timeline was recorded.',
   })}</section>`;
 }

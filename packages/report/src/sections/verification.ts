@@ -47,7 +47,11 @@ export interface ActAnswer {
 export function emissionAnswer(emission: EmissionDecision | undefined): ActAnswer {
   if (emission === undefined) return { tone: 'bad', text: 'not checked by the emission gate: do not act on it' };
   if (emission.mayAct === true) return { tone: 'ok', text: 'GO and APPROVED: the decision may be acted on' };
-  if (emission.approved) return { tone: 'warn', text: `the record is sound, but the verdict is ${String(emission.consensusVerdict ?? 'not a GO')}: not a GO: do not act` };
+  if (emission.approved)
+    return {
+      tone: 'warn',
+      text: `the record is sound, but the verdict is ${String(emission.consensusVerdict ?? 'not a GO')}: not a GO: do not act`,
+    };
   return { tone: 'bad', text: 'BLOCKED: do not act on this decision' };
 }
 
@@ -87,7 +91,12 @@ function renderDecision(decision: DecisionRecord, context: SectionContext): Safe
       e.sourceId,
       num(e.strength),
       num(e.confidence),
-      (e.validation ?? []).length === 0 ? 'none' : join((e.validation ?? []).map((v) => html`${v.passed ? badge('ok', 'passed') : badge('bad', 'failed')} ${v.kind} ${v.name}`), ', '),
+      (e.validation ?? []).length === 0
+        ? 'none'
+        : join(
+            (e.validation ?? []).map((v) => html`${v.passed ? badge('ok', 'passed') : badge('bad', 'failed')} ${v.kind} ${v.name}`),
+            ', ',
+          ),
       e.statement ?? '',
     ]),
     empty: 'No evidence was recorded.',
@@ -100,11 +109,21 @@ export function renderClaims(report: VerificationReport, context: SectionContext
   const claims: readonly ClaimResult[] = report.claims ?? [];
   const proven = claims.filter((c) => c.status === 'proven').length;
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Verifier: claims and oracles', id)}<p>${report.approved ? badge('ok', 'approved') : badge('bad', 'not approved')} ${proven} of ${claims.length} claims proven. The verifier is read-only: it recomputes each claim from the record's structured fields.</p>${
-    (report.malformed ?? []).length > 0 ? html`<div class="callout bad" role="note"><p>${badge('bad', 'malformed record')}</p>${bullets(report.malformed)}</div>` : ''
+    (report.malformed ?? []).length > 0
+      ? html`<div class="callout bad" role="note"><p>${badge('bad', 'malformed record')}</p>${bullets(report.malformed)}</div>`
+      : ''
   }${table({
     caption: 'Claims, each decided by a deterministic oracle',
     head: ['Claim', 'Kind', 'Subject', 'Oracle', 'Required', 'Status', 'Reason'],
-    rows: claims.map((c) => [c.claim?.id ?? '', c.claim?.kind ?? '', c.claim?.subject ?? '', c.oracle, c.required ? 'yes' : 'no', badge(CLAIM_TONE[c.status] ?? 'warn', c.status), c.reason]),
+    rows: claims.map((c) => [
+      c.claim?.id ?? '',
+      c.claim?.kind ?? '',
+      c.claim?.subject ?? '',
+      c.oracle,
+      c.required ? 'yes' : 'no',
+      badge(CLAIM_TONE[c.status] ?? 'warn', c.status),
+      c.reason,
+    ]),
     rowClass: (i) => (claims[i]?.status === 'proven' ? undefined : 'highlight'),
     empty: 'No claims were checked.',
   })}</section>`;
@@ -130,7 +149,11 @@ export function renderPanel(panel: PanelVerdict, context: SectionContext): SafeH
   }${table({
     caption: 'Lenses (approved only with approvals ≥ quorum and no veto)',
     head: ['Lens', 'Decision', 'Reasons'],
-    rows: lenses.map((lens) => [lens.lens, lens.decision === 'veto' ? badge('bad', 'VETO', 'veto-mark') : badge(LENS_TONE[lens.decision] ?? 'warn', lens.decision), list(lens.reasons, '')]),
+    rows: lenses.map((lens) => [
+      lens.lens,
+      lens.decision === 'veto' ? badge('bad', 'VETO', 'veto-mark') : badge(LENS_TONE[lens.decision] ?? 'warn', lens.decision),
+      list(lens.reasons, ''),
+    ]),
     rowClass: (i) => (lenses[i]?.decision === 'veto' ? 'vetoed' : undefined),
   })}</section>`;
 }

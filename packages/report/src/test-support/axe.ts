@@ -20,7 +20,11 @@ const require = createRequire(import.meta.url);
  * has it on, unlike the reading tests; the report itself holds no script and its CSP forbids one,
  * and axe is injected through the DevTools protocol, which the CSP does not govern.
  */
-export async function axeViolations(browser: Browser, markup: string, viewport: { readonly width: number; readonly height: number }): Promise<AxeViolation[]> {
+export async function axeViolations(
+  browser: Browser,
+  markup: string,
+  viewport: { readonly width: number; readonly height: number },
+): Promise<AxeViolation[]> {
   const source = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
   const context = await browser.newContext({ viewport, offline: true });
   try {
@@ -30,7 +34,12 @@ export async function axeViolations(browser: Browser, markup: string, viewport: 
     return await page.evaluate(async () => {
       const axe = (globalThis as unknown as { axe: typeof Axe }).axe;
       const result = await axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.map((node) => node.target.join(' ')) }));
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact ?? null,
+        help: v.help,
+        targets: v.nodes.map((node) => node.target.join(' ')),
+      }));
     });
   } finally {
     await context.close();

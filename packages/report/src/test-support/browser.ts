@@ -3,7 +3,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, type FoundBrowser } from './find-browser.js';
 
 /** Headless, and quiet: nothing in the browser itself may reach the network either. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches `found`, else what `findBrowser` finds (`CONCLAVE_CHROMIUM`, the npm-shipped Chromium, a system one). */
 export async function launchChromium(found?: FoundBrowser): Promise<Browser> {

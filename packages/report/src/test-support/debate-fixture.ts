@@ -34,7 +34,6 @@ export function pricingBoard(): Board {
   });
 }
 
-
 /** A real offline debate on the pricing board; `unserved` members fail as `unbound_model`. */
 export async function runPricingDebate(question = HOSTILE_QUESTION): Promise<{ readonly board: Board; readonly result: DebateResult }> {
   const board = pricingBoard();
@@ -54,13 +53,25 @@ export async function debateRecord(question = HOSTILE_QUESTION): Promise<DebateR
   const verification = verifyDecision(decision);
   const panel = verifyPanel(decision, { quorum: 2 });
   const emission = emissionGate(decision, { panel: createPanel({ quorum: 2 }) });
-  return runRecord<DebateRunRecord>({ kind: 'debate', offline: true, board: { id: board.id }, result, decision, verification, panel, emission });
+  return runRecord<DebateRunRecord>({
+    kind: 'debate',
+    offline: true,
+    board: { id: board.id },
+    result,
+    decision,
+    verification,
+    panel,
+    emission,
+  });
 }
 
 /** A verification record: the same decision with a passing billing test, checked at T2 (the verifier route), plus the panel's view. */
 export async function verificationRecord(): Promise<VerificationRunRecord> {
   const { board, result } = await runPricingDebate('raise prices 10%');
-  const decision = decisionRecordFromDebate(board, result, { tier: 'T2', validation: [{ kind: 'test', name: 'billing e2e suite', passed: true }] });
+  const decision = decisionRecordFromDebate(board, result, {
+    tier: 'T2',
+    validation: [{ kind: 'test', name: 'billing e2e suite', passed: true }],
+  });
   return runRecord<VerificationRunRecord>({
     kind: 'verification',
     offline: true,

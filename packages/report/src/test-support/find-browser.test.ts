@@ -25,7 +25,10 @@ afterAll(async () => {
 describe('findBrowser', () => {
   it('CONCLAVE_CHROMIUM wins over the npm-shipped Chromium and PATH', async () => {
     let askedNpm = false;
-    const found = await findBrowser({ env: { CONCLAVE_CHROMIUM: fakeChromium, PATH: dir }, npm: () => ((askedNpm = true), Promise.resolve(shipped)) });
+    const found = await findBrowser({
+      env: { CONCLAVE_CHROMIUM: fakeChromium, PATH: dir },
+      npm: () => ((askedNpm = true), Promise.resolve(shipped)),
+    });
     expect(found).toEqual({ executablePath: fakeChromium, source: 'env', env: {} });
     expect(askedNpm).toBe(false);
   });
@@ -47,7 +50,11 @@ describe('findBrowser', () => {
   });
 
   it('no browser anywhere: one line that says what to install', async () => {
-    const error: unknown = await findBrowser({ env: { PATH: join(dir, 'empty') }, platform: 'linux', npm: () => Promise.resolve(undefined) }).catch((caught: unknown) => caught);
+    const error: unknown = await findBrowser({
+      env: { PATH: join(dir, 'empty') },
+      platform: 'linux',
+      npm: () => Promise.resolve(undefined),
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BrowserNotFoundError);
     const message = (error as Error).message;
     expect(message).not.toContain('\n');

@@ -47,7 +47,10 @@ export async function findBrowser(options: FindBrowserOptions = {}): Promise<Fou
     const explicit = env[name];
     if (explicit === undefined || explicit === '') continue;
     // An explicit choice that does not work is an error, never a reason to quietly use another browser.
-    if (!(await isExecutableFile(explicit))) throw new BrowserNotFoundError(`${name}=${explicit} is not an executable file: point it at a Chrome or Chromium binary, or unset it to use the one npm ci installs.`);
+    if (!(await isExecutableFile(explicit)))
+      throw new BrowserNotFoundError(
+        `${name}=${explicit} is not an executable file: point it at a Chrome or Chromium binary, or unset it to use the one npm ci installs.`,
+      );
     return { executablePath: explicit, source: 'env', env: {} };
   }
 

@@ -70,7 +70,8 @@ export async function npmChromium(): Promise<NpmChromium | undefined> {
 async function packageRoot(entry: string): Promise<string> {
   for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(await readFile(manifest, 'utf8')) as { name?: string }).name === '@sparticuz/chromium') return dir;
+    if (existsSync(manifest) && (JSON.parse(await readFile(manifest, 'utf8')) as { name?: string }).name === '@sparticuz/chromium')
+      return dir;
   }
   throw new Error(`no package.json of @sparticuz/chromium above ${entry}`);
 }

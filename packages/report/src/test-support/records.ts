@@ -1,4 +1,11 @@
-import { runRecord, type CompositeRunRecord, type DebateRunRecord, type MeetingRunRecord, type TaskRunRecord, type VerificationRunRecord } from '../run-record.js';
+import {
+  runRecord,
+  type CompositeRunRecord,
+  type DebateRunRecord,
+  type MeetingRunRecord,
+  type TaskRunRecord,
+  type VerificationRunRecord,
+} from '../run-record.js';
 import { debateRecord, verificationRecord } from './debate-fixture.js';
 import { meetingRecord } from './meeting-fixture.js';
 import { taskRecord } from './task-fixture.js';
@@ -22,6 +29,11 @@ export function fixtureRecords(): Promise<FixtureRecords> {
 
 async function build(): Promise<FixtureRecords> {
   const [debate, verification, meeting, task] = await Promise.all([debateRecord(), verificationRecord(), meetingRecord(), taskRecord()]);
-  const composite = runRecord<CompositeRunRecord>({ kind: 'composite', offline: true, title: 'conclave demo (offline)', parts: [debate, verification, meeting, task] });
+  const composite = runRecord<CompositeRunRecord>({
+    kind: 'composite',
+    offline: true,
+    title: 'conclave demo (offline)',
+    parts: [debate, verification, meeting, task],
+  });
   return { debate, verification, meeting, task, composite };
 }

@@ -51,8 +51,18 @@ function scriptedGuardianModel(): GuardianOptions['adapter'] {
     id: 'scripted-guardian',
     run() {
       calls += 1;
-      const value = calls === 1 ? { status: 'uncertain', rationale: 'The first attempt claims success, but the check gate says otherwise; watching the retry.' } : { status: 'aligned' };
-      return Promise.resolve({ ok: true, text: JSON.stringify(value), value, usage: { inputTokens: 120, outputTokens: 5 }, latencyMs: 1, modelId: 'scripted-guardian' });
+      const value =
+        calls === 1
+          ? { status: 'uncertain', rationale: 'The first attempt claims success, but the check gate says otherwise; watching the retry.' }
+          : { status: 'aligned' };
+      return Promise.resolve({
+        ok: true,
+        text: JSON.stringify(value),
+        value,
+        usage: { inputTokens: 120, outputTokens: 5 },
+        latencyMs: 1,
+        modelId: 'scripted-guardian',
+      });
     },
   };
 }
@@ -103,8 +113,18 @@ export async function taskRecord(): Promise<TaskRunRecord> {
   const { dir, cleanup } = await fixtureRepo();
   try {
     const spec = specOf(TASK_SPEC);
-    const guardian = createGuardian({ adapter: scriptedGuardianModel(), intent: { spec: TASK_SPEC, context: 'We agreed on plain output files, checked by a script.' } });
-    const result = await runTaskLoop({ workspace: dir, spec, builder: builder(), commandPolicy: { allow: ['node check.js'] }, guardian, env: { ...process.env, ...IDENTITY } });
+    const guardian = createGuardian({
+      adapter: scriptedGuardianModel(),
+      intent: { spec: TASK_SPEC, context: 'We agreed on plain output files, checked by a script.' },
+    });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec,
+      builder: builder(),
+      commandPolicy: { allow: ['node check.js'] },
+      guardian,
+      env: { ...process.env, ...IDENTITY },
+    });
     await guardian.idle();
     guardian.dispose();
     return await recordOf(dir, spec, result);
@@ -120,18 +140,47 @@ function scriptedJudge(): ModelAdapter {
     id: 'scripted-judge',
     run(request) {
       const kind = request.metadata?.verifier;
-      const criteria = /Acceptance criteria:\n((?:- .*\n?)+)/.exec(request.messages.map((m) => m.content).join('\n'))?.[1]?.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2)) ?? [];
+      const criteria =
+        /Acceptance criteria:\n((?:- .*\n?)+)/
+          .exec(request.messages.map((m) => m.content).join('\n'))?.[1]
+          ?.split('\n')
+          .filter((l) => l.startsWith('- '))
+          .map((l) => l.slice(2)) ?? [];
       const value =
         request.metadata?.protocol === SPLIT_PROTOCOL
-          ? { children: [{ title: 'Repair the parse output', failure: 'check: parse.txt is not ok', acceptance: ['out/parse.txt says ok'] }] }
+          ? {
+              children: [
+                { title: 'Repair the parse output', failure: 'check: parse.txt is not ok', acceptance: ['out/parse.txt says ok'] },
+              ],
+            }
           : kind === 'alignment'
-            ? { score: 0.9, coverage: criteria.map((criterion) => ({ criterion, met: true, why: 'the gates decide' })), constraintIssues: [] }
+            ? {
+                score: 0.9,
+                coverage: criteria.map((criterion) => ({ criterion, met: true, why: 'the gates decide' })),
+                constraintIssues: [],
+              }
             : kind === 'bigPicture'
               ? { score: 0.9, supportsParent: true, supportsNext: [], risks: [] }
               : kind === 'style'
                 ? { issues: [] }
-                : { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true };
-      return Promise.resolve({ ok: true, text: JSON.stringify(value), value, usage: { inputTokens: 100, outputTokens: 20 }, latencyMs: 1, modelId: 'scripted-judge' });
+                : {
+                    attempted: false,
+                    exitCode: null,
+                    errors: [],
+                    warnings: [],
+                    durationMs: 0,
+                    commands: [],
+                    logSample: '',
+                    inferred: true,
+                  };
+      return Promise.resolve({
+        ok: true,
+        text: JSON.stringify(value),
+        value,
+        usage: { inputTokens: 100, outputTokens: 20 },
+        latencyMs: 1,
+        modelId: 'scripted-judge',
+      });
     },
   };
 }

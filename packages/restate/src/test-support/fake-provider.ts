@@ -31,14 +31,24 @@ function answer(body: { model?: string; response_format?: { json_schema?: { name
   const h = hash(model);
   switch (body.response_format?.json_schema?.name) {
     case 'meeting_stance':
-      return { preferredOption: ['aws', 'gcp', 'hybrid'][h % 3 === 2 ? 0 : h % 3], confidence: 0.7, reasons: [`${model} weighed the options`], concerns: [], objections: [], proposedOptions: [] };
+      return {
+        preferredOption: ['aws', 'gcp', 'hybrid'][h % 3 === 2 ? 0 : h % 3],
+        confidence: 0.7,
+        reasons: [`${model} weighed the options`],
+        concerns: [],
+        objections: [],
+        proposedOptions: [],
+      };
     case 'meeting_curation':
       return { summary: 'The table leans one way; the tensions are noted.', tensions: [], merges: [] };
     case 'meeting_synthesis':
       return { rationale: 'Most members backed it for cost and speed.', rejected: [], risks: [], followUps: ['Review in a quarter.'] };
     default: {
       const score = 5 + (h % 6);
-      return { statement: `${model} scores ${score}`, scores: { feasibility: score, revenue: score, cx: 10 - (h % 3), ttm: score, risk: 6 + (h % 5) } };
+      return {
+        statement: `${model} scores ${score}`,
+        scores: { feasibility: score, revenue: score, cx: 10 - (h % 3), ttm: score, risk: 6 + (h % 5) },
+      };
     }
   }
 }

@@ -6,7 +6,11 @@ export const BOARD_4X8: BoardInput = {
   id: 'durable',
   phases: [0, 1, 2, 3].map((p) => ({
     name: `p${p}`,
-    members: [0, 1, 2, 3, 4, 5, 6, 7].map((m) => ({ id: `m${p}${m}`, persona: 'A member of the durable council.', model: `openai:m${p}${m}` })),
+    members: [0, 1, 2, 3, 4, 5, 6, 7].map((m) => ({
+      id: `m${p}${m}`,
+      persona: 'A member of the durable council.',
+      model: `openai:m${p}${m}`,
+    })),
   })),
 };
 
@@ -21,5 +25,12 @@ export const BRIEF: BriefInput = {
   constraints: ['Budget is flat year over year.'],
   successCriteria: ['Queries under 5 s at p95.'],
   context: [{ id: 'spend', text: 'AWS spend is 40k USD a month.' }],
-  roster: ['sre', 'sec', 'cfo', 'pm', 'data'].map((id, i) => ({ id, role: `${id} lead`, focusAreas: ['cost'], disposition: 'careful', model: `openai:${id}`, ...(i === 0 ? { facilitator: true } : {}) })),
+  roster: ['sre', 'sec', 'cfo', 'pm', 'data'].map((id, i) => ({
+    id,
+    role: `${id} lead`,
+    focusAreas: ['cost'],
+    disposition: 'careful',
+    model: `openai:${id}`,
+    ...(i === 0 ? { facilitator: true } : {}),
+  })),
 };

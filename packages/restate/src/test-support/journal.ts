@@ -3,7 +3,9 @@ export async function journaledStepNames(adminUrl: string, invocationId: string)
   const response = await fetch(`${adminUrl}/query`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: `SELECT entry_type, name, entry_lite_json FROM sys_journal WHERE id = '${invocationId}' ORDER BY index` }),
+    body: JSON.stringify({
+      query: `SELECT entry_type, name, entry_lite_json FROM sys_journal WHERE id = '${invocationId}' ORDER BY index`,
+    }),
   });
   if (!response.ok) throw new Error(`the journal query failed: HTTP ${response.status} ${await response.text()}`);
   const { rows } = (await response.json()) as { rows: { entry_type: string; name?: string; entry_lite_json: string }[] };
@@ -11,7 +13,10 @@ export async function journaledStepNames(adminUrl: string, invocationId: string)
   const names = new Map<number, string>();
   const completed = new Set<number>();
   for (const row of rows) {
-    const entry = JSON.parse(row.entry_lite_json) as { Command?: { Run?: { completion_id: number } }; Notification?: { id?: { CompletionId?: number } } };
+    const entry = JSON.parse(row.entry_lite_json) as {
+      Command?: { Run?: { completion_id: number } };
+      Notification?: { id?: { CompletionId?: number } };
+    };
     const run = entry.Command?.Run;
     if (run !== undefined && row.name !== undefined) names.set(run.completion_id, row.name);
     const done = entry.Notification?.id?.CompletionId;

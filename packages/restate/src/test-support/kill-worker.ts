@@ -9,7 +9,13 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * Submits a run, SIGKILLs the worker after `delayMs`, reads which steps Restate had journaled
  * at that moment, restarts the worker and awaits the result.
  */
-export async function killWorkerDuring<R>(server: RestateServer, worker: WorkerProcess, submit: () => Promise<{ invocationId: string }>, attach: () => Promise<R>, delayMs: number) {
+export async function killWorkerDuring<R>(
+  server: RestateServer,
+  worker: WorkerProcess,
+  submit: () => Promise<{ invocationId: string }>,
+  attach: () => Promise<R>,
+  delayMs: number,
+) {
   const { invocationId } = await submit();
   await sleep(delayMs);
   await worker.kill();

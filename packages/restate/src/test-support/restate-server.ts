@@ -16,7 +16,9 @@ export function restateServerBinary(platform: string = process.platform, arch: s
   } catch {
     // Falls through to the one-line instruction below.
   }
-  throw new Error(`restate-server is missing: run \`npm install\` at the repository root (it ships in ${platformPackage}, installed by the devDependency @restatedev/restate-server)`);
+  throw new Error(
+    `restate-server is missing: run \`npm install\` at the repository root (it ships in ${platformPackage}, installed by the devDependency @restatedev/restate-server)`,
+  );
 }
 
 /** A free loopback TCP port (the OS picks it; the probe closes before the caller binds). */
@@ -78,7 +80,10 @@ export async function startRestateServer(): Promise<RestateServer> {
   };
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    const started = spawn(binary, ['--base-dir', baseDir, '--node-name', 'conclave-test', '--no-logo'], { env, stdio: ['ignore', 'ignore', process.env.CONCLAVE_RESTATE_LOG ? 'inherit' : 'ignore'] });
+    const started = spawn(binary, ['--base-dir', baseDir, '--node-name', 'conclave-test', '--no-logo'], {
+      env,
+      stdio: ['ignore', 'ignore', process.env.CONCLAVE_RESTATE_LOG ? 'inherit' : 'ignore'],
+    });
     child = started;
     await waitUntil(async () => (await ok(`${adminUrl}/health`)) && (await ok(`${ingressUrl}/restate/health`)), 'restate-server', started);
   };
@@ -91,7 +96,11 @@ export async function startRestateServer(): Promise<RestateServer> {
     kill,
     restart: start,
     async register(endpointUrl) {
-      const response = await fetch(`${adminUrl}/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uri: endpointUrl, force: true }) });
+      const response = await fetch(`${adminUrl}/deployments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ uri: endpointUrl, force: true }),
+      });
       if (!response.ok) throw new Error(`registering ${endpointUrl} failed: HTTP ${response.status} ${await response.text()}`);
     },
     async close() {

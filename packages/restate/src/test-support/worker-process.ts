@@ -31,7 +31,9 @@ async function bundleWorker(): Promise<string> {
       {
         name: 'third-party-external',
         setup(plugin) {
-          plugin.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@conclave/') ? undefined : { path: args.path, external: true }));
+          plugin.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@conclave/') ? undefined : { path: args.path, external: true },
+          );
         },
       },
     ],
@@ -57,7 +59,10 @@ export async function startWorker(fakeBaseURL: string): Promise<WorkerProcess> {
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     const started = spawn(process.execPath, [bundle], {
-      env: { PATH: process.env.PATH ?? '', ...(process.env.CONCLAVE_WORKER_LOG ? { CONCLAVE_WORKER_LOG: '1' } : {}), CONCLAVE_WORKER_PORT: String(port),
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...(process.env.CONCLAVE_WORKER_LOG ? { CONCLAVE_WORKER_LOG: '1' } : {}),
+        CONCLAVE_WORKER_PORT: String(port),
         CONCLAVE_FAKE_BASE_URL: fakeBaseURL,
         // The bundle lives elsewhere, so the agent script is named; the run keys go to a temp folder, not the user's.
         CONCLAVE_TASK_AGENT: join(packageRoot, '..', 'taskloop', 'src', 'loop', 'test-fixtures', 'task-agent.js'),

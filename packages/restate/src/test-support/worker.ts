@@ -12,6 +12,15 @@ const port = Number(process.env.CONCLAVE_WORKER_PORT);
 const baseURL = process.env.CONCLAVE_FAKE_BASE_URL ?? '';
 const adapters = fakeProviderAdapters(baseURL);
 // The task loop's stand-in agent, flaky (each task's first build broken), also logging each build to ../calls.log, outside the work tree.
-const builders = { scripted: createCommandBuilder({ command: `${process.execPath} ${process.env.CONCLAVE_TASK_AGENT ?? ''} flaky ../calls.log`, promptVia: 'stdin' }) };
-await restate.serve({ services: [debateWorkflow({ adapters }), meetingWorkflow({ adapters }), taskWorkflow({ builders })], port, ...(process.env.CONCLAVE_WORKER_LOG ? {} : { logger: () => undefined }) });
+const builders = {
+  scripted: createCommandBuilder({
+    command: `${process.execPath} ${process.env.CONCLAVE_TASK_AGENT ?? ''} flaky ../calls.log`,
+    promptVia: 'stdin',
+  }),
+};
+await restate.serve({
+  services: [debateWorkflow({ adapters }), meetingWorkflow({ adapters }), taskWorkflow({ builders })],
+  port,
+  ...(process.env.CONCLAVE_WORKER_LOG ? {} : { logger: () => undefined }),
+});
 process.stdout.write('ready\n');

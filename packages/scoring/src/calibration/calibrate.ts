@@ -76,7 +76,9 @@ export function calibrate(record: TrackRecord, options: CalibrateOptions = {}): 
   if (!(defaultRho >= 0 && defaultRho < 1)) throw new RangeError(`calibrate: defaultRho must be in [0, 1), got ${defaultRho}`);
   const rhoPriorPairs = options.rhoPriorPairs ?? 20;
   const by = options.by ?? 'member';
-  const labelled = record.entries.filter((entry): entry is TrackEntry & { outcome: NonNullable<TrackEntry['outcome']> } => entry.outcome !== undefined);
+  const labelled = record.entries.filter(
+    (entry): entry is TrackEntry & { outcome: NonNullable<TrackEntry['outcome']> } => entry.outcome !== undefined,
+  );
 
   const tally = new Map<string, { evidence: number; right: number }>();
   for (const entry of labelled) {
@@ -108,7 +110,11 @@ function keyOf(entry: TrackEntry, by: 'member' | 'model'): string {
  * voting in the same labelled decision, shrunk toward `defaultRho` by `priorPairs` imagined pairs
  * and kept within [0, 0.99] (a negative estimate is noise here, never a reason to count more).
  */
-function familyCorrelations(labelled: readonly (TrackEntry & { outcome: NonNullable<TrackEntry['outcome']> })[], defaultRho: number, priorPairs: number): FamilyCorrelation[] {
+function familyCorrelations(
+  labelled: readonly (TrackEntry & { outcome: NonNullable<TrackEntry['outcome']> })[],
+  defaultRho: number,
+  priorPairs: number,
+): FamilyCorrelation[] {
   const byDecision = new Map<string, Map<string, boolean[]>>();
   for (const entry of labelled) {
     if (entry.family === undefined) continue;

@@ -79,7 +79,13 @@ export interface CalibratedMember {
 
 /** The calibrated rule's decision; discriminate on `status`. */
 export type CalibratedDecision =
-  | { readonly status: 'quorum_not_met'; readonly rule: 'calibrated'; readonly verdict: 'NO_GO'; readonly validVotes: number; readonly minValidVotes: number }
+  | {
+      readonly status: 'quorum_not_met';
+      readonly rule: 'calibrated';
+      readonly verdict: 'NO_GO';
+      readonly validVotes: number;
+      readonly minValidVotes: number;
+    }
   | {
       readonly status: 'decided';
       readonly rule: 'calibrated';
@@ -116,12 +122,17 @@ export type CalibratedDecision =
  * const decision = calibratedVerdict(members, calibrate(record), { costOfFalseGo: 4 });
  * if (decision.verdict === 'GO') act(); // P(GO is right) > 0.8
  */
-export function calibratedVerdict(votes: readonly CalibratedVote[], calibration: Calibration, options: CalibratedRuleOptions = {}): CalibratedDecision {
+export function calibratedVerdict(
+  votes: readonly CalibratedVote[],
+  calibration: Calibration,
+  options: CalibratedRuleOptions = {},
+): CalibratedDecision {
   const minValidVotes = options.minValidVotes ?? MIN_VALID_VOTES;
   const priorGo = options.priorGo ?? 0.5;
   const costOfFalseGo = options.costOfFalseGo ?? 1;
   const costOfMissedGo = options.costOfMissedGo ?? 1;
-  if (!Number.isInteger(minValidVotes) || minValidVotes < 1) throw new RangeError(`calibratedVerdict: minValidVotes must be a positive integer, got ${minValidVotes}`);
+  if (!Number.isInteger(minValidVotes) || minValidVotes < 1)
+    throw new RangeError(`calibratedVerdict: minValidVotes must be a positive integer, got ${minValidVotes}`);
   if (!(priorGo > 0 && priorGo < 1)) throw new RangeError(`calibratedVerdict: priorGo must be between 0 and 1, got ${priorGo}`);
   if (!(costOfFalseGo > 0 && costOfMissedGo > 0 && Number.isFinite(costOfFalseGo) && Number.isFinite(costOfMissedGo))) {
     throw new RangeError(`calibratedVerdict: costs must be finite and above 0, got ${costOfFalseGo} and ${costOfMissedGo}`);
@@ -135,10 +146,12 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
   );
   const ids = valid.map((vote) => vote.memberId);
   const counted = valid.filter((vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId));
-  if (counted.length < minValidVotes) return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
+  if (counted.length < minValidVotes)
+    return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
 
   const reliabilities = new Map(calibration.members.map((member) => [member.key, member]));
-  const familyOf = (vote: CalibratedVote) => vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
+  const familyOf = (vote: CalibratedVote) =>
+    vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
   const familySize = new Map<string, number>();
   for (const vote of counted) {
     const family = familyOf(vote);
@@ -151,7 +164,10 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
     const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
     // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
-    if (!(learned.reliability > 0 && learned.reliability < 1)) throw new RangeError(`calibratedVerdict: the reliability of "${key}" must be between 0 and 1 (exclusive), got ${learned.reliability}`);
+    if (!(learned.reliability > 0 && learned.reliability < 1))
+      throw new RangeError(
+        `calibratedVerdict: the reliability of "${key}" must be between 0 and 1 (exclusive), got ${learned.reliability}`,
+      );
     const family = familyOf(vote);
     const k = family === undefined ? 1 : (familySize.get(family) as number);
     const rho = family === undefined ? 0 : rhoOf(calibration, family);
@@ -174,7 +190,9 @@ export function calibratedVerdict(votes: readonly CalibratedVote[], calibration:
     };
   });
   const threshold =
-    options.falseGoRate === undefined ? logOddsUnits(Math.log(costOfFalseGo / costOfMissedGo)) : logOddsUnits(cachedRateThreshold(calibration, members, prior / PER_UNIT, options.falseGoRate));
+    options.falseGoRate === undefined
+      ? logOddsUnits(Math.log(costOfFalseGo / costOfMissedGo))
+      : logOddsUnits(cachedRateThreshold(calibration, members, prior / PER_UNIT, options.falseGoRate));
   // A floor no prior or rate can lower: some member whose vote counts must have said GO.
   const someoneSaidGo = members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0);
   const verdict = someoneSaidGo && logOdds > threshold ? 'GO' : 'NO_GO';
@@ -249,7 +267,9 @@ export function rateThreshold(
   if (!(rate >= 0 && rate <= 1)) throw new RangeError(`calibratedVerdict: falseGoRate must be between 0 and 1, got ${rate}`);
   const counting = members.filter((m) => m.effectiveWeight > 0);
   if (counting.length > MAX_RATE_MEMBERS) {
-    throw new RangeError(`calibratedVerdict: falseGoRate enumerates vote patterns of at most ${MAX_RATE_MEMBERS} weighted members, got ${counting.length}; use costOfFalseGo instead`);
+    throw new RangeError(
+      `calibratedVerdict: falseGoRate enumerates vote patterns of at most ${MAX_RATE_MEMBERS} weighted members, got ${counting.length}; use costOfFalseGo instead`,
+    );
   }
   const groups = new Map<string, number[]>();
   const alone: number[] = [];
@@ -260,7 +280,8 @@ export function rateThreshold(
   const outcomes: { logOdds: number; p: number }[] = [];
   for (let pattern = 0; pattern < 2 ** counting.length; pattern += 1) {
     const saysGo = (i: number) => ((pattern >> i) & 1) === 1;
-    const own = (i: number) => (saysGo(i) ? 1 - (counting[i] as { reliability: number }).reliability : (counting[i] as { reliability: number }).reliability);
+    const own = (i: number) =>
+      saysGo(i) ? 1 - (counting[i] as { reliability: number }).reliability : (counting[i] as { reliability: number }).reliability;
     let logOdds = logOddsUnits(prior);
     counting.forEach((m, i) => (logOdds += saysGo(i) ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight)));
     let p = 1;
@@ -281,11 +302,12 @@ export function rateThreshold(
   outcomes.sort((a, b) => b.logOdds - a.logOdds);
   // Walk down from the most GO-looking pattern; stop before the false-GO mass would pass the rate.
   let mass = 0;
-  for (let i = 0; i < outcomes.length; ) {
+  for (let i = 0; i < outcomes.length;) {
     const level = (outcomes[i] as { logOdds: number }).logOdds;
     let atLevel = 0;
     // Levels are whole units of 10^-9, so patterns that tie are equal, not merely close.
-    for (; i < outcomes.length && (outcomes[i] as { logOdds: number }).logOdds === level; i += 1) atLevel += (outcomes[i] as { p: number }).p;
+    for (; i < outcomes.length && (outcomes[i] as { logOdds: number }).logOdds === level; i += 1)
+      atLevel += (outcomes[i] as { p: number }).p;
     if (mass + atLevel > rate) return level / PER_UNIT;
     mass += atLevel;
   }

@@ -11,18 +11,30 @@ const families = fc.constantFrom('anthropic', 'openai', 'google', undefined);
 
 /** A track record of up to 40 labelled decisions by up to seven members of a few families. */
 const trackRecord: fc.Arbitrary<TrackRecord> = fc
-  .array(fc.tuple(fc.array(fc.tuple(fc.constantFrom(...ids), verdicts, families), { minLength: 1, maxLength: 7 }), fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO')), { maxLength: 40 })
+  .array(
+    fc.tuple(
+      fc.array(fc.tuple(fc.constantFrom(...ids), verdicts, families), { minLength: 1, maxLength: 7 }),
+      fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO'),
+    ),
+    { maxLength: 40 },
+  )
   .map((decisions) =>
     decisions.reduce((record, [members, outcome], i) => {
       const unique = members.filter(([id], j) => members.findIndex(([other]) => other === id) === j);
-      const withDecision = recordDecision(record, `d${i}`, unique.map(([memberId, verdict, family]) => ({ memberId, verdict, ...(family === undefined ? {} : { family }) })));
+      const withDecision = recordDecision(
+        record,
+        `d${i}`,
+        unique.map(([memberId, verdict, family]) => ({ memberId, verdict, ...(family === undefined ? {} : { family }) })),
+      );
       return recordOutcome(withDecision, `d${i}`, outcome);
     }, EMPTY_TRACK_RECORD),
   );
 
-const board = fc.uniqueArray(fc.tuple(fc.constantFrom(...ids), verdicts, families), { selector: ([id]) => id, minLength: 0, maxLength: 7 }).map((members) =>
-  members.map(([memberId, verdict, family]): CalibratedVote => ({ memberId, verdict, ...(family === undefined ? {} : { family }) })),
-);
+const board = fc
+  .uniqueArray(fc.tuple(fc.constantFrom(...ids), verdicts, families), { selector: ([id]) => id, minLength: 0, maxLength: 7 })
+  .map((members) =>
+    members.map(([memberId, verdict, family]): CalibratedVote => ({ memberId, verdict, ...(family === undefined ? {} : { family }) })),
+  );
 
 const costs = fc.double({ min: 0.01, max: 100, noNaN: true });
 
@@ -45,7 +57,8 @@ describe('calibratedVerdict fails closed', () => {
         if (votes.length > 0) {
           const i = pick % votes.length;
           const raised = votes.map((v, j) => (j === i ? { ...v, verdict: 'GO' as const } : v));
-          if (before.verdict === 'GO') expect(calibratedVerdict(raised, calibration, { minValidVotes: 1, costOfFalseGo: cost }).verdict).toBe('GO');
+          if (before.verdict === 'GO')
+            expect(calibratedVerdict(raised, calibration, { minValidVotes: 1, costOfFalseGo: cost }).verdict).toBe('GO');
         }
         const stricter = calibratedVerdict(votes, calibration, { minValidVotes: 1, costOfFalseGo: cost + more });
         if (before.verdict === 'NO_GO') expect(stricter.verdict).toBe('NO_GO');
@@ -56,7 +69,11 @@ describe('calibratedVerdict fails closed', () => {
   it('never says GO when no member voted GO, and never counts a member twice', () => {
     fc.assert(
       fc.property(trackRecord, board, (record, votes) => {
-        const decision = calibratedVerdict([...votes, ...votes.slice(0, 1)], calibrate(record), { minValidVotes: 1, priorGo: 0.99, falseGoRate: 1 });
+        const decision = calibratedVerdict([...votes, ...votes.slice(0, 1)], calibrate(record), {
+          minValidVotes: 1,
+          priorGo: 0.99,
+          falseGoRate: 1,
+        });
         if (!votes.some((v) => v.verdict === 'GO')) expect(decision.verdict).toBe('NO_GO');
         if (decision.status === 'decided') expect(decision.members.map((m) => m.memberId)).not.toContain(votes[0]?.memberId);
       }),
@@ -83,22 +100,48 @@ describe('calibratedVerdict fails closed', () => {
 });
 
 describe('stated confidence', () => {
-  it('can only lower a member\'s weight, to its stated confidence; garbage makes the vote invalid', () => {
+  it("can only lower a member's weight, to its stated confidence; garbage makes the vote invalid", () => {
     fc.assert(
-      fc.property(trackRecord, board, fc.array(fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), { minLength: 7, maxLength: 7 }), (record, votes, confidences) => {
-        const calibration = calibrate(record);
-        const plain = calibratedVerdict(votes, calibration, { minValidVotes: 1 });
-        const stated = calibratedVerdict(votes.map((v, i) => ({ ...v, ...(confidences[i] === undefined ? {} : { confidence: confidences[i] }) })), calibration, { minValidVotes: 1 });
-        if (plain.status !== 'decided' || stated.status !== 'decided') return;
-        stated.members.forEach((m, i) => {
-          expect(m.weight).toBeLessThanOrEqual((plain.members[i] as { weight: number }).weight);
-          if (m.confidence !== undefined) expect(m.weight).toBeCloseTo(Math.max(0, Math.log(Math.min(m.reliability, Math.max(0.5, m.confidence)) / (1 - Math.min(m.reliability, Math.max(0.5, m.confidence))))), 12);
-        });
-      }),
+      fc.property(
+        trackRecord,
+        board,
+        fc.array(fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), { minLength: 7, maxLength: 7 }),
+        (record, votes, confidences) => {
+          const calibration = calibrate(record);
+          const plain = calibratedVerdict(votes, calibration, { minValidVotes: 1 });
+          const stated = calibratedVerdict(
+            votes.map((v, i) => ({ ...v, ...(confidences[i] === undefined ? {} : { confidence: confidences[i] }) })),
+            calibration,
+            { minValidVotes: 1 },
+          );
+          if (plain.status !== 'decided' || stated.status !== 'decided') return;
+          stated.members.forEach((m, i) => {
+            expect(m.weight).toBeLessThanOrEqual((plain.members[i] as { weight: number }).weight);
+            if (m.confidence !== undefined)
+              expect(m.weight).toBeCloseTo(
+                Math.max(
+                  0,
+                  Math.log(
+                    Math.min(m.reliability, Math.max(0.5, m.confidence)) / (1 - Math.min(m.reliability, Math.max(0.5, m.confidence))),
+                  ),
+                ),
+                12,
+              );
+          });
+        },
+      ),
     );
     for (const garbage of [Number.NaN, -0.1, 1.5, Infinity, '0.9' as unknown as number]) {
-      const votes: CalibratedVote[] = [{ memberId: 'a', verdict: 'GO', confidence: garbage }, { memberId: 'b', verdict: 'GO' }, { memberId: 'c', verdict: 'GO' }];
-      expect(calibratedVerdict(votes, calibrate(EMPTY_TRACK_RECORD))).toMatchObject({ status: 'quorum_not_met', verdict: 'NO_GO', validVotes: 2 });
+      const votes: CalibratedVote[] = [
+        { memberId: 'a', verdict: 'GO', confidence: garbage },
+        { memberId: 'b', verdict: 'GO' },
+        { memberId: 'c', verdict: 'GO' },
+      ];
+      expect(calibratedVerdict(votes, calibrate(EMPTY_TRACK_RECORD))).toMatchObject({
+        status: 'quorum_not_met',
+        verdict: 'NO_GO',
+        validVotes: 2,
+      });
     }
   });
 });
@@ -135,15 +178,37 @@ describe('calibrate', () => {
     let apart = EMPTY_TRACK_RECORD;
     for (let i = 0; i < 300; i += 1) {
       const wrongTogether = i % 4 === 0;
-      together = recordOutcome(recordDecision(together, `d${i}`, ['x', 'y', 'z'].map((memberId) => ({ memberId, family: 'same', verdict: wrongTogether ? 'NO_GO' : 'GO' }))), `d${i}`, 'GO');
-      apart = recordOutcome(recordDecision(apart, `d${i}`, ['x', 'y', 'z'].map((memberId, m) => ({ memberId, family: 'same', verdict: (i + m) % 4 === 0 ? 'NO_GO' : 'GO' }))), `d${i}`, 'GO');
+      together = recordOutcome(
+        recordDecision(
+          together,
+          `d${i}`,
+          ['x', 'y', 'z'].map((memberId) => ({ memberId, family: 'same', verdict: wrongTogether ? 'NO_GO' : 'GO' })),
+        ),
+        `d${i}`,
+        'GO',
+      );
+      apart = recordOutcome(
+        recordDecision(
+          apart,
+          `d${i}`,
+          ['x', 'y', 'z'].map((memberId, m) => ({ memberId, family: 'same', verdict: (i + m) % 4 === 0 ? 'NO_GO' : 'GO' })),
+        ),
+        `d${i}`,
+        'GO',
+      );
     }
     expect(calibrate(together).families[0]?.rho).toBeGreaterThan(0.9);
     expect(calibrate(apart).families[0]?.rho).toBeLessThan(0.05);
   });
 
   it('discounts three members of one correlated family to fewer than three votes, and warns', () => {
-    const calibration: Calibration = { by: 'member', prior: DEFAULT_PRIOR, members: [], families: [{ family: 'same', rho: 0.8, pairs: 100 }], defaultRho: 0.5 };
+    const calibration: Calibration = {
+      by: 'member',
+      prior: DEFAULT_PRIOR,
+      members: [],
+      families: [{ family: 'same', rho: 0.8, pairs: 100 }],
+      defaultRho: 0.5,
+    };
     const votes: CalibratedVote[] = [
       { memberId: 'x', verdict: 'GO', family: 'same' },
       { memberId: 'y', verdict: 'GO', family: 'same' },
@@ -181,23 +246,27 @@ describe('calibrate', () => {
 describe('a false-GO rate the user chooses', () => {
   it('keeps the false-GO rate at or below the one asked for, under the calibrated model, exactly', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0.5, max: 0.99, noNaN: true }), { minLength: 3, maxLength: 9 }), fc.double({ min: 0, max: 0.5, noNaN: true }), (accuracies, rate) => {
-        const members = accuracies.map((reliability) => ({ reliability, effectiveWeight: Math.log(reliability / (1 - reliability)) }));
-        const t = logOddsUnits(rateThreshold(members, 0, rate));
-        // Every pattern of votes, with its chance when GO is the wrong call; log odds in whole units, as the rule counts them.
-        let falseGo = 0;
-        for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
-          let logOdds = 0;
-          let p = 1;
-          members.forEach((m, i) => {
-            const go = (pattern >> i) & 1;
-            logOdds += go ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight);
-            p *= go ? 1 - m.reliability : m.reliability;
-          });
-          if (logOdds > t) falseGo += p;
-        }
-        expect(falseGo).toBeLessThanOrEqual(rate + 1e-12);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0.5, max: 0.99, noNaN: true }), { minLength: 3, maxLength: 9 }),
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        (accuracies, rate) => {
+          const members = accuracies.map((reliability) => ({ reliability, effectiveWeight: Math.log(reliability / (1 - reliability)) }));
+          const t = logOddsUnits(rateThreshold(members, 0, rate));
+          // Every pattern of votes, with its chance when GO is the wrong call; log odds in whole units, as the rule counts them.
+          let falseGo = 0;
+          for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
+            let logOdds = 0;
+            let p = 1;
+            members.forEach((m, i) => {
+              const go = (pattern >> i) & 1;
+              logOdds += go ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight);
+              p *= go ? 1 - m.reliability : m.reliability;
+            });
+            if (logOdds > t) falseGo += p;
+          }
+          expect(falseGo).toBeLessThanOrEqual(rate + 1e-12);
+        },
+      ),
     );
   });
 

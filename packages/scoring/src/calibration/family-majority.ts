@@ -14,7 +14,9 @@ export interface FamilyMajority {
  * to err together, so their agreement says less than their count suggests. Members without a
  * family count toward the total only.
  */
-export function familyMajorities(members: readonly { readonly memberId: string; readonly family?: string; readonly weight: number }[]): FamilyMajority[] {
+export function familyMajorities(
+  members: readonly { readonly memberId: string; readonly family?: string; readonly weight: number }[],
+): FamilyMajority[] {
   const total = members.reduce((sum, m) => sum + m.weight, 0);
   if (!(total > 0)) return [];
   const byFamily = new Map<string, { weight: number; members: string[] }>();

@@ -44,15 +44,20 @@ export const EMPTY_TRACK_RECORD: TrackRecord = Object.freeze({ version: 1, entri
  */
 export function recordDecision(record: TrackRecord, decisionId: string, members: readonly MemberVerdict[]): TrackRecord {
   const kept = record.entries.filter((entry) => entry.decisionId !== decisionId);
-  const added = members.map(
-    ({ memberId, verdict, model, family }): TrackEntry => ({ decisionId, memberId, verdict, ...(model === undefined ? {} : { model }), ...(family === undefined ? {} : { family }) }),
-  );
+  const added = members.map(({ memberId, verdict, model, family }): TrackEntry => ({
+    decisionId,
+    memberId,
+    verdict,
+    ...(model === undefined ? {} : { model }),
+    ...(family === undefined ? {} : { family }),
+  }));
   return { version: 1, entries: [...kept, ...added] };
 }
 
 /** The record with the outcome of one decision labelled on each of its entries (pure: a new record). */
 export function recordOutcome(record: TrackRecord, decisionId: string, outcome: Outcome): TrackRecord {
-  if (outcome !== 'GO' && outcome !== 'NO_GO') throw new RangeError(`recordOutcome: the outcome must be "GO" or "NO_GO", got ${JSON.stringify(outcome)}`);
+  if (outcome !== 'GO' && outcome !== 'NO_GO')
+    throw new RangeError(`recordOutcome: the outcome must be "GO" or "NO_GO", got ${JSON.stringify(outcome)}`);
   if (!record.entries.some((entry) => entry.decisionId === decisionId)) {
     throw new RangeError(`recordOutcome: no decision "${decisionId}" in the track record; record it with recordDecision first`);
   }

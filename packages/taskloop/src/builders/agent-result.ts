@@ -75,7 +75,14 @@ export function resultFromReport(report: AgentReport, transcript: string, durati
     ...(report.permissionDenials.length > 0 ? { permissionDenials: report.permissionDenials } : {}),
   };
   if (report.error === undefined) return { ok: true, summary: report.summary, transcript, durationMs, ...extras };
-  return { ok: false, failure: { kind: 'agent_error', message: report.error }, summary: report.summary !== '' ? report.summary : report.error, transcript, durationMs, ...extras };
+  return {
+    ok: false,
+    failure: { kind: 'agent_error', message: report.error },
+    summary: report.summary !== '' ? report.summary : report.error,
+    transcript,
+    durationMs,
+    ...extras,
+  };
 }
 
 /**
@@ -91,7 +98,9 @@ export function readDenials(value: unknown): string[] {
     const tool = typeof denial.tool_name === 'string' ? denial.tool_name : 'unknown tool';
     const input = denial.tool_input;
     if (isRecord(input)) {
-      const target = ['command', 'file_path', 'path', 'url', 'pattern'].map((key) => input[key]).find((v): v is string => typeof v === 'string');
+      const target = ['command', 'file_path', 'path', 'url', 'pattern']
+        .map((key) => input[key])
+        .find((v): v is string => typeof v === 'string');
       return clip(target !== undefined ? `${tool}: ${target}` : `${tool}: ${JSON.stringify(input)}`, 300);
     }
     return tool;

@@ -37,7 +37,9 @@ describe('renderBuildPrompt', () => {
     const prompt = renderBuildPrompt(task, feedback);
     expect(prompt).toContain('## Previous attempt failed');
     expect(prompt).toContain('This is attempt 2 of 3. Attempt 1 did not pass these gates');
-    expect(prompt).toContain('### Gate "unit-tests" (shell) failed\n\nReason: exit code 1\n\n```text\nFAIL src/hello.test.ts\n  expected 200, got 404\n```');
+    expect(prompt).toContain(
+      '### Gate "unit-tests" (shell) failed\n\nReason: exit code 1\n\n```text\nFAIL src/hello.test.ts\n  expected 200, got 404\n```',
+    );
     expect(prompt).toContain('### Gate "no-todo" (regex) failed');
     expect(prompt.indexOf('unit-tests')).toBeLessThan(prompt.indexOf('no-todo'));
     // The feedback comes after the spec and before the rules.
@@ -59,7 +61,10 @@ describe('renderBuildPrompt', () => {
 
   it('keeps list items on one line and fences excerpts that contain their own fences', () => {
     const excerpt = 'before\n```\nnot the end\n```\nafter';
-    const prompt = renderBuildPrompt({ ...task, acceptance: ['one\ntwo'] }, { attempt: 2, maxRetries: 1, failedGates: [{ name: 'g', type: 'shell', reason: 'r', excerpt }] });
+    const prompt = renderBuildPrompt(
+      { ...task, acceptance: ['one\ntwo'] },
+      { attempt: 2, maxRetries: 1, failedGates: [{ name: 'g', type: 'shell', reason: 'r', excerpt }] },
+    );
     expect(prompt).toContain('- one two');
     expect(prompt).toContain(`\`\`\`\`text\n${excerpt}\n\`\`\`\``);
   });

@@ -75,7 +75,8 @@ export interface BuildFailure {
  * How a build ran. Failures are values: a builder reports them here rather than throwing. `ok`
  * (the builder ran properly; not completion: the gates decide that) or not, with its `failure`.
  */
-export type BuildResult = BuildRun & ({ readonly ok: true; readonly failure?: never } | { readonly ok: false; readonly failure: BuildFailure });
+export type BuildResult = BuildRun &
+  ({ readonly ok: true; readonly failure?: never } | { readonly ok: false; readonly failure: BuildFailure });
 
 /** What every build reports, whether it ran properly or not. */
 export interface BuildRun {
@@ -98,4 +99,3 @@ export interface Builder {
   readonly name: string;
   build(task: BuildTask, feedback: BuildFeedback | undefined, context: BuildContext): Promise<BuildResult>;
 }
-

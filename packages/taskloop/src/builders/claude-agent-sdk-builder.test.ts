@@ -3,14 +3,47 @@ import type { BuildContext, BuildTask } from './builder.js';
 import { type AgentSdkQuery, createClaudeAgentSdkBuilder } from './claude-agent-sdk-builder.js';
 import { safeBuild } from './safe-build.js';
 
-const task: BuildTask = { id: 'T1', text: 'Write src/hello.txt', specId: 'hello', specTitle: 'Hello', acceptance: ['the file exists'], constraints: [], specBody: 'Say hello.' };
-const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({ workspace: '/work/space', timeoutMs: 5_000, env: { PATH: '/usr/bin' }, secretValues: ['very-secret-value'], ...overrides });
+const task: BuildTask = {
+  id: 'T1',
+  text: 'Write src/hello.txt',
+  specId: 'hello',
+  specTitle: 'Hello',
+  acceptance: ['the file exists'],
+  constraints: [],
+  specBody: 'Say hello.',
+};
+const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({
+  workspace: '/work/space',
+  timeoutMs: 5_000,
+  env: { PATH: '/usr/bin' },
+  secretValues: ['very-secret-value'],
+  ...overrides,
+});
 
 const init = { type: 'system', subtype: 'init', session_id: 's', model: 'claude-test' };
 const assistant = (text: string) => ({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
-const toolUse = { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { file_path: 'src/hello.txt', content: 'hi' } }] } };
-const toolResult = { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'File written' }] } };
-const success = { type: 'result', subtype: 'success', is_error: false, result: 'Wrote src/hello.txt.', total_cost_usd: 0.031, num_turns: 4, duration_ms: 900, session_id: 's', permission_denials: [] };
+const toolUse = {
+  type: 'assistant',
+  message: {
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { file_path: 'src/hello.txt', content: 'hi' } }],
+  },
+};
+const toolResult = {
+  type: 'user',
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'File written' }] },
+};
+const success = {
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: 'Wrote src/hello.txt.',
+  total_cost_usd: 0.031,
+  num_turns: 4,
+  duration_ms: 900,
+  session_id: 's',
+  permission_denials: [],
+};
 
 /** A fake `query` that yields the given messages and records what it was called with. */
 function fakeQuery(messages: readonly unknown[], calls: { prompt: string; options: Record<string, unknown> }[] = []): AgentSdkQuery {
@@ -28,7 +61,14 @@ function fakeQuery(messages: readonly unknown[], calls: { prompt: string; option
 describe('createClaudeAgentSdkBuilder', () => {
   it('runs the query in the workspace with the prompt and options, and maps a success', async () => {
     const calls: { prompt: string; options: Record<string, unknown> }[] = [];
-    const builder = createClaudeAgentSdkBuilder({ query: fakeQuery([init, assistant('On it.'), toolUse, toolResult, success], calls), model: 'claude-test', maxTurns: 12, permissionMode: 'acceptEdits', allowedTools: ['Read', 'Write'], sdkOptions: { cwd: '/elsewhere', settingSources: [] } });
+    const builder = createClaudeAgentSdkBuilder({
+      query: fakeQuery([init, assistant('On it.'), toolUse, toolResult, success], calls),
+      model: 'claude-test',
+      maxTurns: 12,
+      permissionMode: 'acceptEdits',
+      allowedTools: ['Read', 'Write'],
+      sdkOptions: { cwd: '/elsewhere', settingSources: [] },
+    });
     const result = await builder.build(task, undefined, context());
     expect(result).toEqual(expect.objectContaining({ ok: true, summary: 'Wrote src/hello.txt.', costUsd: 0.031, turns: 4 }));
     expect(result.failure).toBeUndefined();
@@ -41,12 +81,36 @@ describe('createClaudeAgentSdkBuilder', () => {
     expect(calls).toHaveLength(1);
     const [call] = calls;
     expect(call?.prompt).toContain('# Task T1: Write src/hello.txt');
-    expect(call?.options).toEqual(expect.objectContaining({ cwd: '/work/space', env: { PATH: '/usr/bin' }, model: 'claude-test', maxTurns: 12, permissionMode: 'acceptEdits', allowedTools: ['Read', 'Write'], settingSources: [] }));
+    expect(call?.options).toEqual(
+      expect.objectContaining({
+        cwd: '/work/space',
+        env: { PATH: '/usr/bin' },
+        model: 'claude-test',
+        maxTurns: 12,
+        permissionMode: 'acceptEdits',
+        allowedTools: ['Read', 'Write'],
+        settingSources: [],
+      }),
+    );
     expect(call?.options.abortController).toBeInstanceOf(AbortController);
   });
 
   it('maps error_max_turns to an agent_error with cost and turns', async () => {
-    const builder = createClaudeAgentSdkBuilder({ query: fakeQuery([init, assistant('Still going.'), { type: 'result', subtype: 'error_max_turns', is_error: true, total_cost_usd: 0.9, num_turns: 12, permission_denials: [], errors: [] }]) });
+    const builder = createClaudeAgentSdkBuilder({
+      query: fakeQuery([
+        init,
+        assistant('Still going.'),
+        {
+          type: 'result',
+          subtype: 'error_max_turns',
+          is_error: true,
+          total_cost_usd: 0.9,
+          num_turns: 12,
+          permission_denials: [],
+          errors: [],
+        },
+      ]),
+    });
     const result = await builder.build(task, undefined, context());
     expect(result.ok).toBe(false);
     expect(result.failure).toEqual({ kind: 'agent_error', message: 'the agent stopped with error_max_turns' });
@@ -127,13 +191,21 @@ describe('createClaudeAgentSdkBuilder', () => {
         controller.abort();
         await new Promise(() => undefined);
       })();
-    const result = await createClaudeAgentSdkBuilder({ query, closeGraceMs: 20 }).build(task, undefined, context({ signal: controller.signal }));
+    const result = await createClaudeAgentSdkBuilder({ query, closeGraceMs: 20 }).build(
+      task,
+      undefined,
+      context({ signal: controller.signal }),
+    );
     expect(result.failure?.kind).toBe('aborted');
   });
 
   it('redacts secret values from the transcript and summary', async () => {
     const leaky = { ...success, result: 'used very-secret-value' };
-    const result = await createClaudeAgentSdkBuilder({ query: fakeQuery([assistant('the key is very-secret-value'), leaky]) }).build(task, undefined, context());
+    const result = await createClaudeAgentSdkBuilder({ query: fakeQuery([assistant('the key is very-secret-value'), leaky]) }).build(
+      task,
+      undefined,
+      context(),
+    );
     expect(JSON.stringify(result)).not.toContain('very-secret-value');
     expect(result.summary).toBe('used [REDACTED:secret]');
   });

@@ -71,8 +71,16 @@ export function createClaudeAgentSdkBuilder(options: ClaudeAgentSdkBuilderOption
       const elapsed = (): number => Math.round(performance.now() - started);
       const redact = (text: string): string => redactSecrets(text, context.secretValues);
       const query = await loadQuery();
-      if (typeof query === 'string') return { ok: false, failure: { kind: 'spawn_failed', message: query }, summary: query, transcript: '', durationMs: elapsed() };
-      if (context.signal?.aborted === true) return { ok: false, failure: { kind: 'aborted', message: 'the build was aborted before the agent started' }, summary: '', transcript: '', durationMs: elapsed() };
+      if (typeof query === 'string')
+        return { ok: false, failure: { kind: 'spawn_failed', message: query }, summary: query, transcript: '', durationMs: elapsed() };
+      if (context.signal?.aborted === true)
+        return {
+          ok: false,
+          failure: { kind: 'aborted', message: 'the build was aborted before the agent started' },
+          summary: '',
+          transcript: '',
+          durationMs: elapsed(),
+        };
 
       const controller = new AbortController();
       let stop: 'timeout' | 'aborted' | undefined;
@@ -83,7 +91,9 @@ export function createClaudeAgentSdkBuilder(options: ClaudeAgentSdkBuilderOption
       const timer = setTimeout(() => halt('timeout'), Math.max(0, context.timeoutMs));
       const onAbort = (): void => halt('aborted');
       context.signal?.addEventListener('abort', onAbort, { once: true });
-      const stopped = new Promise<'stopped'>((resolve) => controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true }));
+      const stopped = new Promise<'stopped'>((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true }),
+      );
 
       const transcript = new Transcript();
       let result: ResultMessage | undefined;
@@ -130,7 +140,12 @@ export function createClaudeAgentSdkBuilder(options: ClaudeAgentSdkBuilderOption
 
       const text = redact(transcript.text());
       const report = result !== undefined ? reportFromResult(result) : { summary: clipSummary(lastText), permissionDenials: [] };
-      const safeReport = { ...report, summary: redact(report.summary !== '' ? report.summary : clipSummary(lastText)), permissionDenials: report.permissionDenials.map(redact), ...(report.error !== undefined ? { error: redact(report.error) } : {}) };
+      const safeReport = {
+        ...report,
+        summary: redact(report.summary !== '' ? report.summary : clipSummary(lastText)),
+        permissionDenials: report.permissionDenials.map(redact),
+        ...(report.error !== undefined ? { error: redact(report.error) } : {}),
+      };
       const built = resultFromReport(safeReport, text, elapsed());
       const failure: { kind: BuildFailureKind; message: string } | undefined =
         stop === 'timeout'
@@ -191,15 +206,30 @@ function describe(message: unknown): string {
   switch (message.type) {
     case 'assistant': {
       const blocks = contentBlocks(message.message);
-      const parts = blocks.map((block) => (block.type === 'text' && typeof block.text === 'string' ? `assistant: ${block.text}` : block.type === 'tool_use' ? `tool_use ${String(block.name)} ${clip(JSON.stringify(block.input) ?? '', MAX_TOOL_CHARS)}` : `assistant: [${String(block.type)}]`));
+      const parts = blocks.map((block) =>
+        block.type === 'text' && typeof block.text === 'string'
+          ? `assistant: ${block.text}`
+          : block.type === 'tool_use'
+            ? `tool_use ${String(block.name)} ${clip(JSON.stringify(block.input) ?? '', MAX_TOOL_CHARS)}`
+            : `assistant: [${String(block.type)}]`,
+      );
       return parts.length > 0 ? parts.join('\n') : 'assistant: (no content)';
     }
     case 'user': {
       const blocks = contentBlocks(message.message).filter((block) => block.type === 'tool_result');
-      return blocks.length > 0 ? blocks.map((block) => `tool_result${block.is_error === true ? ' (error)' : ''}: ${clip(flatten(block.content), MAX_TOOL_CHARS)}`).join('\n') : 'user: (message)';
+      return blocks.length > 0
+        ? blocks
+            .map((block) => `tool_result${block.is_error === true ? ' (error)' : ''}: ${clip(flatten(block.content), MAX_TOOL_CHARS)}`)
+            .join('\n')
+        : 'user: (message)';
     }
     case 'result': {
-      const facts = [`subtype=${String(message.subtype)}`, `is_error=${String(message.is_error)}`, `num_turns=${String(message.num_turns)}`, `total_cost_usd=${String(message.total_cost_usd)}`];
+      const facts = [
+        `subtype=${String(message.subtype)}`,
+        `is_error=${String(message.is_error)}`,
+        `num_turns=${String(message.num_turns)}`,
+        `total_cost_usd=${String(message.total_cost_usd)}`,
+      ];
       const text = typeof message.result === 'string' ? `\n${message.result}` : '';
       return `result: ${facts.join(' ')}${text}`;
     }
@@ -226,7 +256,8 @@ function assistantText(message: unknown): string {
 /** A tool result's content: a string, or text blocks. */
 function flatten(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((block) => (isRecord(block) && typeof block.text === 'string' ? block.text : JSON.stringify(block))).join('\n');
+  if (Array.isArray(content))
+    return content.map((block) => (isRecord(block) && typeof block.text === 'string' ? block.text : JSON.stringify(block))).join('\n');
   return JSON.stringify(content) ?? '';
 }
 

@@ -10,15 +10,35 @@ import { safeBuild } from './safe-build.js';
 
 const FAKE_AGENT = fileURLToPath(new URL('./test-fixtures/fake-agent.js', import.meta.url));
 /** The fake agent, run by absolute paths so the child needs no PATH lookup. */
-const agent = (mode: string, ...rest: string[]): string => `${quote([process.execPath, FAKE_AGENT, mode])}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}`;
+const agent = (mode: string, ...rest: string[]): string =>
+  `${quote([process.execPath, FAKE_AGENT, mode])}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}`;
 
 const SECRET = 'fake-secret-value-123';
-const task: BuildTask = { id: 'T3', text: 'Write src/hello.txt', specId: 'hello', specTitle: 'Hello', acceptance: ['src/hello.txt exists'], constraints: ["don't touch anything else"], specBody: 'Say hello. $HOME `id` $(rm -rf /) "quoted" \'single\'' };
-const feedback: BuildFeedback = { attempt: 2, maxRetries: 1, failedGates: [{ name: 'hello-exists', type: 'file_exists', reason: 'src/hello.txt is missing', excerpt: '' }] };
+const task: BuildTask = {
+  id: 'T3',
+  text: 'Write src/hello.txt',
+  specId: 'hello',
+  specTitle: 'Hello',
+  acceptance: ['src/hello.txt exists'],
+  constraints: ["don't touch anything else"],
+  specBody: 'Say hello. $HOME `id` $(rm -rf /) "quoted" \'single\'',
+};
+const feedback: BuildFeedback = {
+  attempt: 2,
+  maxRetries: 1,
+  failedGates: [{ name: 'hello-exists', type: 'file_exists', reason: 'src/hello.txt is missing', excerpt: '' }],
+};
 
 let workspace: string;
-const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({ workspace, timeoutMs: 20_000, env: { PATH: process.env.PATH ?? '', FAKE_SECRET: SECRET }, secretValues: [SECRET], ...overrides });
-const received = async (): Promise<{ args: string[]; prompt: string; via: string }> => JSON.parse(await readFile(join(workspace, '.fake-agent/received.json'), 'utf8')) as { args: string[]; prompt: string; via: string };
+const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({
+  workspace,
+  timeoutMs: 20_000,
+  env: { PATH: process.env.PATH ?? '', FAKE_SECRET: SECRET },
+  secretValues: [SECRET],
+  ...overrides,
+});
+const received = async (): Promise<{ args: string[]; prompt: string; via: string }> =>
+  JSON.parse(await readFile(join(workspace, '.fake-agent/received.json'), 'utf8')) as { args: string[]; prompt: string; via: string };
 
 beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'taskloop-builder-'));
@@ -33,7 +53,15 @@ describe('createCommandBuilder with a real child process', () => {
     const result = await builder.build(task, feedback, context());
 
     expect(result.failure).toBeUndefined();
-    expect(result).toEqual(expect.objectContaining({ ok: true, summary: 'I wrote src/hello.txt.', costUsd: 0.0123, turns: 3, permissionDenials: ['Bash: rm -rf build'] }));
+    expect(result).toEqual(
+      expect.objectContaining({
+        ok: true,
+        summary: 'I wrote src/hello.txt.',
+        costUsd: 0.0123,
+        turns: 3,
+        permissionDenials: ['Bash: rm -rf build'],
+      }),
+    );
     expect(await readFile(join(workspace, 'src/hello.txt'), 'utf8')).toBe('hello from the fake agent\n# Task T3: Write src/hello.txt\n');
     const got = await received();
     expect(got.via).toBe('stdin');
@@ -94,14 +122,22 @@ describe('createCommandBuilder with a real child process', () => {
   it('reports a non-zero exit with the last line of stderr', async () => {
     const result = await createCommandBuilder({ command: agent('fail'), promptVia: 'stdin' }).build(task, undefined, context());
     expect(result.ok).toBe(false);
-    expect(result.failure).toEqual({ kind: 'exit_nonzero', message: `${process.execPath.split('/').at(-1) ?? 'node'} exited with code 3: fatal: the model is not available` });
+    expect(result.failure).toEqual({
+      kind: 'exit_nonzero',
+      message: `${process.execPath.split('/').at(-1) ?? 'node'} exited with code 3: fatal: the model is not available`,
+    });
     expect(result.summary).toBe('starting');
     expect(result.transcript).toContain('fatal: the model is not available');
   });
 
   it('kills a child that runs past the timeout and reports it quickly', async () => {
     const started = Date.now();
-    const result = await safeBuild(createCommandBuilder({ command: agent('sleep'), promptVia: 'stdin' }), task, undefined, context({ timeoutMs: 2_000 }));
+    const result = await safeBuild(
+      createCommandBuilder({ command: agent('sleep'), promptVia: 'stdin' }),
+      task,
+      undefined,
+      context({ timeoutMs: 2_000 }),
+    );
     expect(Date.now() - started).toBeLessThan(7_000);
     expect(result.ok).toBe(false);
     expect(result.failure).toEqual({ kind: 'timeout', message: 'the build took longer than 2000 ms and was stopped' });
@@ -109,7 +145,11 @@ describe('createCommandBuilder with a real child process', () => {
   });
 
   it('times the child out on its own when called without safeBuild', async () => {
-    const result = await createCommandBuilder({ command: agent('sleep'), promptVia: 'stdin' }).build(task, undefined, context({ timeoutMs: 2_000 }));
+    const result = await createCommandBuilder({ command: agent('sleep'), promptVia: 'stdin' }).build(
+      task,
+      undefined,
+      context({ timeoutMs: 2_000 }),
+    );
     expect(result.failure).toEqual({ kind: 'timeout', message: 'the agent process took longer than 2000 ms and was killed' });
     expect(result.summary).toBe('working on it');
     expect(result.transcript).toMatch(/killed by SIGTERM, timed out, \d+ ms/);
@@ -118,7 +158,11 @@ describe('createCommandBuilder with a real child process', () => {
   it('stops the child when the signal aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 1_000);
-    const result = await createCommandBuilder({ command: agent('sleep'), promptVia: 'stdin' }).build(task, undefined, context({ signal: controller.signal }));
+    const result = await createCommandBuilder({ command: agent('sleep'), promptVia: 'stdin' }).build(
+      task,
+      undefined,
+      context({ signal: controller.signal }),
+    );
     expect(result.failure?.kind).toBe('aborted');
   });
 
@@ -132,25 +176,41 @@ describe('createCommandBuilder with a real child process', () => {
   });
 
   it('refuses a command that needs a shell, even without a policy', async () => {
-    const result = await createCommandBuilder({ command: `${agent('claude-json')} && touch pwned`, promptVia: 'stdin' }).build(task, undefined, context());
+    const result = await createCommandBuilder({ command: `${agent('claude-json')} && touch pwned`, promptVia: 'stdin' }).build(
+      task,
+      undefined,
+      context(),
+    );
     expect(result.failure?.kind).toBe('permission_denied');
     await expect(readFile(join(workspace, '.fake-agent/received.json'), 'utf8')).rejects.toThrow();
   });
 
   it('runs a command the policy allows, with a bare {prompt} placeholder', async () => {
     const command = agent('claude-json', '{prompt}');
-    const result = await createCommandBuilder({ command, promptVia: 'argument', policy: { allow: [quote([process.execPath, FAKE_AGENT])] } }).build(task, undefined, context());
+    const result = await createCommandBuilder({
+      command,
+      promptVia: 'argument',
+      policy: { allow: [quote([process.execPath, FAKE_AGENT])] },
+    }).build(task, undefined, context());
     expect(result.ok).toBe(true);
   });
 
   it('refuses a {prompt} placeholder when the prompt goes on stdin', async () => {
-    const result = await createCommandBuilder({ command: agent('claude-json', '{prompt}'), promptVia: 'stdin' }).build(task, undefined, context());
+    const result = await createCommandBuilder({ command: agent('claude-json', '{prompt}'), promptVia: 'stdin' }).build(
+      task,
+      undefined,
+      context(),
+    );
     expect(result.failure?.kind).toBe('spawn_failed');
     expect(result.failure?.message).toMatch(/promptVia is "stdin"/);
   });
 
   it('reports a program that does not exist as spawn_failed', async () => {
-    const result = await createCommandBuilder({ command: 'definitely-not-an-agent-cli -p', promptVia: 'stdin' }).build(task, undefined, context());
+    const result = await createCommandBuilder({ command: 'definitely-not-an-agent-cli -p', promptVia: 'stdin' }).build(
+      task,
+      undefined,
+      context(),
+    );
     expect(result.failure?.kind).toBe('spawn_failed');
     expect(result.failure?.message).toContain('definitely-not-an-agent-cli');
   });

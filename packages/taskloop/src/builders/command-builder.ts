@@ -74,14 +74,31 @@ export function createCommandBuilder(options: CommandBuilderOptions): Builder {
       const redact = (text: string): string => redactSecrets(text, context.secretValues);
       const check = checkCommand(options.command.split(PROMPT_PLACEHOLDER).join(PROMPT_SENTINEL), options.policy ?? OWN_COMMAND_ONLY);
       if (!check.ok) {
-        const message = `the builder command is not allowed: ${check.reason}. Fix: ${check.fix}`.split(PROMPT_SENTINEL).join(PROMPT_PLACEHOLDER);
-        return { ok: false, failure: { kind: 'permission_denied', message: redact(message) }, summary: redact(message), transcript: redact(`$ ${options.command}\n(refused by the command policy, not run)`), durationMs: elapsed() };
+        const message = `the builder command is not allowed: ${check.reason}. Fix: ${check.fix}`
+          .split(PROMPT_SENTINEL)
+          .join(PROMPT_PLACEHOLDER);
+        return {
+          ok: false,
+          failure: { kind: 'permission_denied', message: redact(message) },
+          summary: redact(message),
+          transcript: redact(`$ ${options.command}\n(refused by the command policy, not run)`),
+          durationMs: elapsed(),
+        };
       }
       const prompt = renderBuildPrompt(task, feedback);
       const hasPlaceholder = [check.file, ...check.args].some((word) => word.includes(PROMPT_SENTINEL));
       if (hasPlaceholder && (options.promptVia === 'stdin' || check.file.includes(PROMPT_SENTINEL))) {
-        const message = options.promptVia === 'stdin' ? `the builder command contains ${PROMPT_PLACEHOLDER} but promptVia is "stdin"; use promptVia "argument" or remove the placeholder` : `the builder command must start with a program, not ${PROMPT_PLACEHOLDER}`;
-        return { ok: false, failure: { kind: 'spawn_failed', message }, summary: message, transcript: redact(`$ ${options.command}\n(not run)`), durationMs: elapsed() };
+        const message =
+          options.promptVia === 'stdin'
+            ? `the builder command contains ${PROMPT_PLACEHOLDER} but promptVia is "stdin"; use promptVia "argument" or remove the placeholder`
+            : `the builder command must start with a program, not ${PROMPT_PLACEHOLDER}`;
+        return {
+          ok: false,
+          failure: { kind: 'spawn_failed', message },
+          summary: message,
+          transcript: redact(`$ ${options.command}\n(not run)`),
+          durationMs: elapsed(),
+        };
       }
       const args = options.promptVia === 'stdin' ? check.args : withPrompt(check.args, prompt);
       const outcome = await runProcess({
@@ -97,7 +114,16 @@ export function createCommandBuilder(options: CommandBuilderOptions): Builder {
       });
       const transcript = redact(renderTranscript(options, prompt, outcome));
       const report = parseAgentOutput(outcome.stdout);
-      const parsed = resultFromReport({ ...report, summary: redact(report.summary), ...(report.error !== undefined ? { error: redact(report.error) } : {}), permissionDenials: report.permissionDenials.map(redact) }, transcript, elapsed());
+      const parsed = resultFromReport(
+        {
+          ...report,
+          summary: redact(report.summary),
+          ...(report.error !== undefined ? { error: redact(report.error) } : {}),
+          permissionDenials: report.permissionDenials.map(redact),
+        },
+        transcript,
+        elapsed(),
+      );
       const failure = processFailure(check.file, outcome, context, parsed.failure?.message);
       if (failure === undefined) return parsed;
       const { ok: _ok, failure: _agentFailure, ...rest } = parsed;
@@ -119,7 +145,12 @@ function withPrompt(args: readonly string[], prompt: string): string[] {
  * (`agent_error`, from the output) is more telling than its exit code, so an exit code only
  * counts when the output carries no error of its own.
  */
-function processFailure(file: string, outcome: ProcessOutcome, context: BuildContext, agentError: string | undefined): { kind: BuildFailureKind; message: string } | undefined {
+function processFailure(
+  file: string,
+  outcome: ProcessOutcome,
+  context: BuildContext,
+  agentError: string | undefined,
+): { kind: BuildFailureKind; message: string } | undefined {
   if (outcome.timedOut) return { kind: 'timeout', message: `the agent process took longer than ${context.timeoutMs} ms and was killed` };
   if (outcome.aborted) return { kind: 'aborted', message: 'the build was aborted and the agent process was stopped' };
   if (outcome.spawnError !== undefined) return { kind: 'spawn_failed', message: `could not start the builder: ${outcome.spawnError}` };
@@ -141,7 +172,12 @@ function lastLine(text: string): string | undefined {
 
 /** The command, how the prompt went in (not the prompt itself: it is recorded separately), and both streams. */
 function renderTranscript(options: CommandBuilderOptions, prompt: string, outcome: ProcessOutcome): string {
-  const how = outcome.exitCode !== undefined ? `exit code ${outcome.exitCode}` : outcome.signal !== undefined ? `killed by ${outcome.signal}` : (outcome.spawnError ?? 'did not run');
+  const how =
+    outcome.exitCode !== undefined
+      ? `exit code ${outcome.exitCode}`
+      : outcome.signal !== undefined
+        ? `killed by ${outcome.signal}`
+        : (outcome.spawnError ?? 'did not run');
   const flags = [outcome.timedOut ? 'timed out' : '', outcome.aborted ? 'aborted' : ''].filter((f) => f !== '');
   return [
     `$ ${options.command}`,

@@ -19,7 +19,13 @@ describe('parseAgentOutput: Claude Code --output-format json', () => {
         { tool_name: 'Write', tool_use_id: 'b', tool_input: { file_path: '/etc/hosts', content: 'x' } },
       ],
     });
-    expect(parseAgentOutput(`${stdout}\n`)).toEqual({ format: 'json', summary: 'Added the endpoint.', costUsd: 0.42, turns: 7, permissionDenials: ['Bash: git push', 'Write: /etc/hosts'] });
+    expect(parseAgentOutput(`${stdout}\n`)).toEqual({
+      format: 'json',
+      summary: 'Added the endpoint.',
+      costUsd: 0.42,
+      turns: 7,
+      permissionDenials: ['Bash: git push', 'Write: /etc/hosts'],
+    });
   });
 
   it('treats an error subtype as an agent error even when is_error is missing', () => {
@@ -29,12 +35,16 @@ describe('parseAgentOutput: Claude Code --output-format json', () => {
   });
 
   it('treats is_error with a success subtype as an agent error carrying the text', () => {
-    const report = parseAgentOutput(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: 529 overloaded' }));
+    const report = parseAgentOutput(
+      JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: 529 overloaded' }),
+    );
     expect(report.error).toBe('the agent reported an error: API Error: 529 overloaded');
   });
 
   it('includes the SDK-style errors list', () => {
-    expect(reportFromResult({ type: 'result', subtype: 'error_during_execution', is_error: true, errors: ['tool crashed'] }).error).toBe('the agent stopped with error_during_execution: tool crashed');
+    expect(reportFromResult({ type: 'result', subtype: 'error_during_execution', is_error: true, errors: ['tool crashed'] }).error).toBe(
+      'the agent stopped with error_during_execution: tool crashed',
+    );
   });
 
   it('reads a JSON array of events (--verbose)', () => {
@@ -57,7 +67,10 @@ describe('parseAgentOutput: JSON lines', () => {
   });
 
   it('falls back to the last assistant text when the result line is missing', () => {
-    const stdout = lines({ type: 'system', subtype: 'init' }, { type: 'assistant', message: { content: [{ type: 'text', text: 'Half way.' }] } });
+    const stdout = lines(
+      { type: 'system', subtype: 'init' },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'Half way.' }] } },
+    );
     expect(parseAgentOutput(stdout)).toEqual({ format: 'jsonl', summary: 'Half way.', permissionDenials: [] });
   });
 
@@ -77,12 +90,22 @@ describe('parseAgentOutput: JSON lines', () => {
   });
 
   it('reports a failed Codex turn and a fatal error event', () => {
-    expect(parseAgentOutput(lines({ type: 'turn.started' }, { type: 'turn.failed', error: { message: 'quota exceeded' } })).error).toBe("the agent's turn failed: quota exceeded");
-    expect(parseAgentOutput(lines({ type: 'thread.started' }, { type: 'error', message: 'bad auth' })).error).toBe('the agent reported an error: bad auth');
+    expect(parseAgentOutput(lines({ type: 'turn.started' }, { type: 'turn.failed', error: { message: 'quota exceeded' } })).error).toBe(
+      "the agent's turn failed: quota exceeded",
+    );
+    expect(parseAgentOutput(lines({ type: 'thread.started' }, { type: 'error', message: 'bad auth' })).error).toBe(
+      'the agent reported an error: bad auth',
+    );
   });
 
   it('forgets a stream error that a later completed turn superseded', () => {
-    const report = parseAgentOutput(lines({ type: 'error', message: 'reconnecting 1/5' }, { type: 'item.completed', item: { type: 'agent_message', text: 'ok' } }, { type: 'turn.completed' }));
+    const report = parseAgentOutput(
+      lines(
+        { type: 'error', message: 'reconnecting 1/5' },
+        { type: 'item.completed', item: { type: 'agent_message', text: 'ok' } },
+        { type: 'turn.completed' },
+      ),
+    );
     expect(report.error).toBeUndefined();
     expect(report.summary).toBe('ok');
   });
@@ -104,7 +127,11 @@ describe('parseAgentOutput: plain text and unknown shapes', () => {
 
   it('treats JSON it does not know as text', () => {
     expect(parseAgentOutput('{"hello": "world"}')).toEqual({ format: 'text', summary: '{"hello": "world"}', permissionDenials: [] });
-    expect(parseAgentOutput('{"type": "mystery"}\nsome text')).toEqual({ format: 'text', summary: '{"type": "mystery"}\nsome text', permissionDenials: [] });
+    expect(parseAgentOutput('{"type": "mystery"}\nsome text')).toEqual({
+      format: 'text',
+      summary: '{"type": "mystery"}\nsome text',
+      permissionDenials: [],
+    });
   });
 
   it('is empty for empty output', () => {
@@ -112,7 +139,11 @@ describe('parseAgentOutput: plain text and unknown shapes', () => {
   });
 
   it('never throws, whatever it is given', () => {
-    const jsonish = fc.oneof(fc.string(), fc.json(), fc.array(fc.json()).map((values) => values.join('\n')));
+    const jsonish = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.array(fc.json()).map((values) => values.join('\n')),
+    );
     fc.assert(
       fc.property(jsonish, (stdout) => {
         const report = parseAgentOutput(stdout);
@@ -125,12 +156,26 @@ describe('parseAgentOutput: plain text and unknown shapes', () => {
 
 describe('agent results', () => {
   it('renders denials of any shape as one line each', () => {
-    expect(readDenials(['raw', { tool_name: 'WebFetch', tool_input: { url: 'https://x' } }, { tool_name: 'Mystery', tool_input: { a: 1 } }, { tool_name: 'NoInput' }, 7])).toEqual(['raw', 'WebFetch: https://x', 'Mystery: {"a":1}', 'NoInput', '7']);
+    expect(
+      readDenials([
+        'raw',
+        { tool_name: 'WebFetch', tool_input: { url: 'https://x' } },
+        { tool_name: 'Mystery', tool_input: { a: 1 } },
+        { tool_name: 'NoInput' },
+        7,
+      ]),
+    ).toEqual(['raw', 'WebFetch: https://x', 'Mystery: {"a":1}', 'NoInput', '7']);
     expect(readDenials(undefined)).toEqual([]);
   });
 
   it('maps a report with an error to an agent_error, keeping cost and turns', () => {
-    expect(resultFromReport({ summary: '', error: 'the agent stopped with error_max_turns', costUsd: 1, turns: 9, permissionDenials: ['Bash: x'] }, 't', 5)).toEqual({
+    expect(
+      resultFromReport(
+        { summary: '', error: 'the agent stopped with error_max_turns', costUsd: 1, turns: 9, permissionDenials: ['Bash: x'] },
+        't',
+        5,
+      ),
+    ).toEqual({
       ok: false,
       failure: { kind: 'agent_error', message: 'the agent stopped with error_max_turns' },
       summary: 'the agent stopped with error_max_turns',

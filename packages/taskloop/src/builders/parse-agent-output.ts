@@ -1,4 +1,12 @@
-import { type AgentReport, MAX_SUMMARY_CHARS, clipSummary, isRecord, isResultMessage, reportFromResult, type ResultMessage } from './agent-result.js';
+import {
+  type AgentReport,
+  MAX_SUMMARY_CHARS,
+  clipSummary,
+  isRecord,
+  isResultMessage,
+  reportFromResult,
+  type ResultMessage,
+} from './agent-result.js';
 
 /** How the agent's stdout was read. */
 export type AgentOutputFormat = 'json' | 'jsonl' | 'text';
@@ -60,7 +68,13 @@ function fromEvents(events: readonly Record<string, unknown>[]): AgentReport | u
         // Codex: the agent's messages are items; `item_type` and `assistant_message` are older spellings.
         const item = event.item;
         known = true;
-        if (isRecord(item) && ['agent_message', 'assistant_message'].includes(String(item.type ?? item.item_type)) && typeof item.text === 'string' && item.text.trim() !== '') lastMessage = item.text.trim();
+        if (
+          isRecord(item) &&
+          ['agent_message', 'assistant_message'].includes(String(item.type ?? item.item_type)) &&
+          typeof item.text === 'string' &&
+          item.text.trim() !== ''
+        )
+          lastMessage = item.text.trim();
         break;
       }
       case 'turn.completed':
@@ -86,7 +100,11 @@ function fromEvents(events: readonly Record<string, unknown>[]): AgentReport | u
         if (typeof event.message === 'string' && event.message.trim() !== '') lastMessage = event.message.trim();
         break;
       default:
-        if (typeof event.type === 'string' && ['thread.started', 'turn.started', 'item.started', 'item.updated', 'system', 'user', 'stream_event'].includes(event.type)) known = true;
+        if (
+          typeof event.type === 'string' &&
+          ['thread.started', 'turn.started', 'item.started', 'item.updated', 'system', 'user', 'stream_event'].includes(event.type)
+        )
+          known = true;
     }
   }
   if (!known) return undefined;

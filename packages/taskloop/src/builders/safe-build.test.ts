@@ -6,7 +6,13 @@ import { safeBuild } from './safe-build.js';
 import { FAKE_SECRETS } from '../test-support/fake-secrets.js';
 
 const task: BuildTask = { id: 'T1', text: 'do it', specId: 's', specTitle: 'S', acceptance: [], constraints: [], specBody: '' };
-const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({ workspace: '/tmp', timeoutMs: 5_000, env: {}, secretValues: ['hunter2-secret'], ...overrides });
+const context = (overrides: Partial<BuildContext> = {}): BuildContext => ({
+  workspace: '/tmp',
+  timeoutMs: 5_000,
+  env: {},
+  secretValues: ['hunter2-secret'],
+  ...overrides,
+});
 const builder = (build: Builder['build']): Builder => ({ name: 'test', build });
 const ok = (extra: Partial<BuildRun> = {}): BuildResult => ({ ok: true, summary: 'done', transcript: 'did it', durationMs: 1, ...extra });
 
@@ -38,19 +44,34 @@ describe('safeBuild', () => {
   });
 
   it('turns a rejection, even of a non-Error, into a "threw" failure', async () => {
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a builder may reject with anything
-    const result = await safeBuild(builder(() => Promise.reject('nope')), task, undefined, context());
+    const result = await safeBuild(
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a builder may reject with anything
+      builder(() => Promise.reject('nope')),
+      task,
+      undefined,
+      context(),
+    );
     expect(result.failure).toEqual({ kind: 'threw', message: 'builder "test" threw: nope' });
   });
 
   it('refuses a result that is not a BuildResult', async () => {
-    const result = await safeBuild(builder(() => Promise.resolve(undefined as unknown as BuildResult)), task, undefined, context());
+    const result = await safeBuild(
+      builder(() => Promise.resolve(undefined as unknown as BuildResult)),
+      task,
+      undefined,
+      context(),
+    );
     expect(result.failure?.kind).toBe('threw');
     expect(result.failure?.message).toMatch(/not a build result/);
   });
 
   it('survives a result whose failure is null or whose fields throw when read', async () => {
-    const nullFailure = await safeBuild(builder(() => Promise.resolve({ ok: false, failure: null } as unknown as BuildResult)), task, undefined, context());
+    const nullFailure = await safeBuild(
+      builder(() => Promise.resolve({ ok: false, failure: null } as unknown as BuildResult)),
+      task,
+      undefined,
+      context(),
+    );
     expect(nullFailure.failure?.kind).toBe('agent_error');
     const hostile = {
       ok: true,
@@ -58,33 +79,59 @@ describe('safeBuild', () => {
         throw new Error('getter exploded');
       },
     };
-    const result = await safeBuild(builder(() => Promise.resolve(hostile as unknown as BuildResult)), task, undefined, context());
-    expect(result.failure).toEqual({ kind: 'threw', message: expect.stringMatching(/^builder "test" threw: its result cannot be read: summary: .*getter exploded/) as unknown });
-  });
-
-  it.each(HOSTILE_WAYS)('never rejects for a hostile builder object or result (%s): a name, a result or a thrown value that throws when read', async (way) => {
-    const hostileName = hostileAt<Builder>({ name: 'test', build: () => Promise.resolve(ok()) }, 'name', way);
-    const named = await safeBuild(hostileName, task, undefined, context());
-    expect(named.ok).toBe(true);
-    const result = await safeBuild(builder(() => Promise.resolve(hostileObject(ok(), way))), task, undefined, context());
-    expect(result.failure?.kind).toBe('threw');
-    const nested = await safeBuild(builder(() => Promise.resolve(hostileAt(ok({ permissionDenials: ['x'] }), 'permissionDenials', way))), task, undefined, context());
-    expect(nested.failure?.kind).toBe('threw');
-    const thrown = await safeBuild(
-      builder(() => {
-        throw hostileObject(new Error('boom'), way);
-      }),
+    const result = await safeBuild(
+      builder(() => Promise.resolve(hostile as unknown as BuildResult)),
       task,
       undefined,
       context(),
     );
-    expect(thrown.failure?.kind).toBe('threw');
+    expect(result.failure).toEqual({
+      kind: 'threw',
+      message: expect.stringMatching(/^builder "test" threw: its result cannot be read: summary: .*getter exploded/) as unknown,
+    });
   });
+
+  it.each(HOSTILE_WAYS)(
+    'never rejects for a hostile builder object or result (%s): a name, a result or a thrown value that throws when read',
+    async (way) => {
+      const hostileName = hostileAt<Builder>({ name: 'test', build: () => Promise.resolve(ok()) }, 'name', way);
+      const named = await safeBuild(hostileName, task, undefined, context());
+      expect(named.ok).toBe(true);
+      const result = await safeBuild(
+        builder(() => Promise.resolve(hostileObject(ok(), way))),
+        task,
+        undefined,
+        context(),
+      );
+      expect(result.failure?.kind).toBe('threw');
+      const nested = await safeBuild(
+        builder(() => Promise.resolve(hostileAt(ok({ permissionDenials: ['x'] }), 'permissionDenials', way))),
+        task,
+        undefined,
+        context(),
+      );
+      expect(nested.failure?.kind).toBe('threw');
+      const thrown = await safeBuild(
+        builder(() => {
+          throw hostileObject(new Error('boom'), way);
+        }),
+        task,
+        undefined,
+        context(),
+      );
+      expect(thrown.failure?.kind).toBe('threw');
+    },
+  );
 
   it('gives a failure without a reason one', async () => {
     // What a JavaScript builder can return although the type forbids it: a failure without its reason.
     const sloppy = { ok: false, summary: '', transcript: '', durationMs: 0 } as unknown as BuildResult;
-    const result = await safeBuild(builder(() => Promise.resolve(sloppy)), task, undefined, context());
+    const result = await safeBuild(
+      builder(() => Promise.resolve(sloppy)),
+      task,
+      undefined,
+      context(),
+    );
     expect(result.failure).toEqual({ kind: 'agent_error', message: 'builder "test" reported a failure without saying why' });
   });
 
@@ -109,14 +156,22 @@ describe('safeBuild', () => {
         new Promise<BuildResult>((resolve) => {
           ctx.signal?.addEventListener('abort', () => {
             sawAbort = true;
-            resolve({ ok: false, failure: { kind: 'exit_nonzero', message: 'killed by SIGTERM' }, summary: 'half done', transcript: 'partial output', durationMs: 0 });
+            resolve({
+              ok: false,
+              failure: { kind: 'exit_nonzero', message: 'killed by SIGTERM' },
+              summary: 'half done',
+              transcript: 'partial output',
+              durationMs: 0,
+            });
           });
         }),
     );
     const result = await safeBuild(cooperating, task, undefined, context({ timeoutMs: 30 }), { graceMs: 5_000 });
     expect(sawAbort).toBe(true);
     expect(result.failure?.kind).toBe('timeout');
-    expect(result.failure?.message).toBe('the build took longer than 30 ms and was stopped (the builder then reported exit_nonzero: killed by SIGTERM)');
+    expect(result.failure?.message).toBe(
+      'the build took longer than 30 ms and was stopped (the builder then reported exit_nonzero: killed by SIGTERM)',
+    );
     expect(result.transcript).toBe('partial output');
     expect(result.summary).toBe('half done');
   });

@@ -4,7 +4,15 @@ import { redactSecrets } from '../security/redact.js';
 import type { BuildContext, BuildFailure, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builder.js';
 
 /** Every failure kind, as a record so adding a kind to the type without listing it here fails to compile. */
-const FAILURE_KINDS: Readonly<Record<BuildFailureKind, true>> = { timeout: true, aborted: true, spawn_failed: true, exit_nonzero: true, agent_error: true, permission_denied: true, threw: true };
+const FAILURE_KINDS: Readonly<Record<BuildFailureKind, true>> = {
+  timeout: true,
+  aborted: true,
+  spawn_failed: true,
+  exit_nonzero: true,
+  agent_error: true,
+  permission_denied: true,
+  threw: true,
+};
 
 export interface SafeBuildOptions {
   /**
@@ -34,7 +42,13 @@ const MAX_TIMER_MS = 2_147_483_647;
  * reports is redacted again here, so a builder that forgets to redact cannot leak a secret into
  * the evidence.
  */
-export async function safeBuild(builder: Builder, task: BuildTask, feedback: BuildFeedback | undefined, context: BuildContext, options: SafeBuildOptions = {}): Promise<BuildResult> {
+export async function safeBuild(
+  builder: Builder,
+  task: BuildTask,
+  feedback: BuildFeedback | undefined,
+  context: BuildContext,
+  options: SafeBuildOptions = {},
+): Promise<BuildResult> {
   const started = performance.now();
   const finish = (result: BuildResult): BuildResult => sanitize(result, context.secretValues, Math.round(performance.now() - started));
   if (context.signal?.aborted === true) return finish(stopped('aborted', context, undefined));
@@ -50,7 +64,9 @@ export async function safeBuild(builder: Builder, task: BuildTask, feedback: Bui
     inner.abort(why === 'timeout' ? new Error(`the build took longer than ${context.timeoutMs} ms`) : context.signal?.reason);
     graceTimer = setTimeout(() => giveUp(stopped(why, context, undefined)), Math.max(0, options.graceMs ?? DEFAULT_BUILD_GRACE_MS));
   };
-  const deadline = Number.isFinite(context.timeoutMs) ? setTimeout(() => halt('timeout'), Math.min(MAX_TIMER_MS, Math.max(0, context.timeoutMs))) : undefined;
+  const deadline = Number.isFinite(context.timeoutMs)
+    ? setTimeout(() => halt('timeout'), Math.min(MAX_TIMER_MS, Math.max(0, context.timeoutMs)))
+    : undefined;
   const onAbort = (): void => halt('aborted');
   context.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -75,7 +91,9 @@ function invoke(builder: Builder, task: BuildTask, feedback: BuildFeedback | und
   return new Promise<unknown>((resolve) => resolve(builder.build(task, feedback, context)))
     .then((value) => {
       const copied = toPlainData(value);
-      return copied.ok ? normalize(copied.value, name) : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.reason)}`);
+      return copied.ok
+        ? normalize(copied.value, name)
+        : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.reason)}`);
     })
     .catch((error: unknown) => threw(name, error));
 }
@@ -98,13 +116,25 @@ function threw(name: string, error: unknown): BuildResult {
   } catch {
     // A thrown value whose stack cannot be read: the message stands for it.
   }
-  return { ok: false, failure: { kind: 'threw', message: `builder "${name}" threw: ${message}` }, summary: '', transcript: stack, durationMs: 0 };
+  return {
+    ok: false,
+    failure: { kind: 'threw', message: `builder "${name}" threw: ${message}` },
+    summary: '',
+    transcript: stack,
+    durationMs: 0,
+  };
 }
 
 /** Accepts what a builder returned only if it is a BuildResult, filling what a sloppy builder left out. */
 function normalize(value: unknown, name: string): BuildResult {
   if (typeof value !== 'object' || value === null || typeof (value as { ok?: unknown }).ok !== 'boolean') {
-    return { ok: false, failure: { kind: 'threw', message: `builder "${name}" returned something that is not a build result` }, summary: '', transcript: '', durationMs: 0 };
+    return {
+      ok: false,
+      failure: { kind: 'threw', message: `builder "${name}" returned something that is not a build result` },
+      summary: '',
+      transcript: '',
+      durationMs: 0,
+    };
   }
   const result = value as Partial<BuildResult> & { ok: boolean };
   const summary = typeof result.summary === 'string' ? result.summary : '';
@@ -116,15 +146,22 @@ function normalize(value: unknown, name: string): BuildResult {
   };
   if (result.ok) return { ok: true, summary, transcript, durationMs: 0, ...extras };
   const failure: Partial<BuildFailure> = typeof result.failure === 'object' && result.failure !== null ? result.failure : {};
-  const kind: BuildFailureKind = typeof failure.kind === 'string' && Object.hasOwn(FAILURE_KINDS, failure.kind) ? failure.kind : 'agent_error';
-  const message = typeof failure.message === 'string' && failure.message !== '' ? failure.message : `builder "${name}" reported a failure without saying why`;
+  const kind: BuildFailureKind =
+    typeof failure.kind === 'string' && Object.hasOwn(FAILURE_KINDS, failure.kind) ? failure.kind : 'agent_error';
+  const message =
+    typeof failure.message === 'string' && failure.message !== ''
+      ? failure.message
+      : `builder "${name}" reported a failure without saying why`;
   return { ok: false, failure: { kind, message }, summary, transcript, durationMs: 0, ...extras };
 }
 
 /** The result of a build stopped by the deadline or an abort, keeping what the builder managed to report. */
 function stopped(why: 'timeout' | 'aborted', context: BuildContext, reported: BuildResult | undefined): BuildResult {
   const base = why === 'timeout' ? `the build took longer than ${context.timeoutMs} ms and was stopped` : 'the build was aborted';
-  const message = reported?.failure !== undefined && reported.failure.kind !== 'timeout' && reported.failure.kind !== 'aborted' ? `${base} (the builder then reported ${reported.failure.kind}: ${reported.failure.message})` : base;
+  const message =
+    reported?.failure !== undefined && reported.failure.kind !== 'timeout' && reported.failure.kind !== 'aborted'
+      ? `${base} (the builder then reported ${reported.failure.kind}: ${reported.failure.message})`
+      : base;
   const { ok: _ok, failure: _failure, ...rest } = reported ?? { ok: false, summary: '', transcript: '', durationMs: 0 };
   return { ...rest, ok: false, failure: { kind: why, message } };
 }

@@ -16,7 +16,11 @@ afterEach(async () => {
 describe('loadProjectConfig', () => {
   it('reads the command policy', async () => {
     await writeFile(join(dir, PROJECT_CONFIG_FILE), 'commands:\n  allow: ["npm test"]\n  deny: ["npm publish"]\n');
-    expect(await loadProjectConfig(dir)).toEqual({ ok: true, config: { commands: { allow: ['npm test'], deny: ['npm publish'] } }, file: join(dir, PROJECT_CONFIG_FILE) });
+    expect(await loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: { commands: { allow: ['npm test'], deny: ['npm publish'] } },
+      file: join(dir, PROJECT_CONFIG_FILE),
+    });
   });
 
   it('an absent file is an empty config (shell gates stay refused)', async () => {
@@ -30,7 +34,9 @@ describe('loadProjectConfig', () => {
     if (result.ok) return;
     const printed = result.issues.map(formatSpecIssue);
     expect(printed[0]).toMatch(/conclave\.config\.yaml:2:3 commands\.alow: unknown key "alow"\n {4}fix: remove "alow"/);
-    expect(printed[1]).toMatch(/conclave\.config\.yaml:3:3 commands\.allowUnlisted: allowUnlisted must be true or false\n {4}fix: give a value of type boolean/);
+    expect(printed[1]).toMatch(
+      /conclave\.config\.yaml:3:3 commands\.allowUnlisted: allowUnlisted must be true or false\n {4}fix: give a value of type boolean/,
+    );
   });
 
   it('reports YAML syntax errors with their position', async () => {

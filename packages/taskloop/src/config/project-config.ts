@@ -24,7 +24,9 @@ export interface LoadedProjectConfig {
 }
 
 /** @deprecated The shape of the deprecated `loadProjectConfig`; `readProjectConfig` returns a neverthrow `Result`. */
-export type ProjectConfigResult = { readonly ok: true; readonly config: ProjectConfig; readonly file?: string } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
+export type ProjectConfigResult =
+  | { readonly ok: true; readonly config: ProjectConfig; readonly file?: string }
+  | { readonly ok: false; readonly issues: readonly SpecIssue[] };
 
 /**
  * Reads the project's `conclave.config.yaml` (an absent file is an empty config, so shell gates
@@ -45,7 +47,16 @@ export async function readProjectConfig(workspace: string): Promise<Result<Loade
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok({ config: {} });
-    return err([{ code: 'unreadable', file, line: 1, column: 1, message: `cannot read the project config: ${errorMessage(error)}`, fix: 'check that the file is readable' }]);
+    return err([
+      {
+        code: 'unreadable',
+        file,
+        line: 1,
+        column: 1,
+        message: `cannot read the project config: ${errorMessage(error)}`,
+        fix: 'check that the file is readable',
+      },
+    ]);
   }
   const parsed = parseDataText(text, file, (data: unknown) => {
     const result = projectConfigSchema.safeParse(data ?? {}, { reportInput: true });
@@ -53,18 +64,36 @@ export async function readProjectConfig(workspace: string): Promise<Result<Loade
     return err(
       result.error.issues.flatMap((issue) =>
         issue.code === 'unrecognized_keys'
-          ? issue.keys.map((key) => ({ code: 'schema' as const, path: [...(issue.path as SpecPath), key], message: `unknown key "${key}"`, fix: `remove "${key}" or fix the spelling (known: commands.allow, commands.deny, commands.allowUnlisted)` }))
+          ? issue.keys.map((key) => ({
+              code: 'schema' as const,
+              path: [...(issue.path as SpecPath), key],
+              message: `unknown key "${key}"`,
+              fix: `remove "${key}" or fix the spelling (known: commands.allow, commands.deny, commands.allowUnlisted)`,
+            }))
           : [{ code: 'schema' as const, path: issue.path as SpecPath, message: issue.message, fix: schemaIssueFix(issue) }],
       ),
     );
   });
   if (parsed.isErr()) {
-    return err(parsed.error.map((issue): SpecIssue => ({ code: issue.code, file, line: issue.line ?? 1, column: issue.column ?? 1, path: issue.path, message: issue.message, fix: issue.fix })));
+    return err(
+      parsed.error.map((issue): SpecIssue => ({
+        code: issue.code,
+        file,
+        line: issue.line ?? 1,
+        column: issue.column ?? 1,
+        path: issue.path,
+        message: issue.message,
+        fix: issue.fix,
+      })),
+    );
   }
   return ok({ config: parsed.value, file });
 }
 
 /** @deprecated Use `readProjectConfig`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
 export async function loadProjectConfig(workspace: string): Promise<ProjectConfigResult> {
-  return (await readProjectConfig(workspace)).match<ProjectConfigResult>((loaded) => ({ ok: true, ...loaded }), (issues) => ({ ok: false, issues }));
+  return (await readProjectConfig(workspace)).match<ProjectConfigResult>(
+    (loaded) => ({ ok: true, ...loaded }),
+    (issues) => ({ ok: false, issues }),
+  );
 }

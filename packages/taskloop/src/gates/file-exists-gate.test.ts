@@ -19,7 +19,16 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const context: () => GateRunContext = () => ({ workspace, level: 'balanced', taskId: 'T1', policy: undefined, env: {}, secretValues: [], defaultTimeoutMs: 1000, maxOutputBytes: 1000 });
+const context: () => GateRunContext = () => ({
+  workspace,
+  level: 'balanced',
+  taskId: 'T1',
+  policy: undefined,
+  env: {},
+  secretValues: [],
+  defaultTimeoutMs: 1000,
+  maxOutputBytes: 1000,
+});
 
 describe('runFileExistsGate', () => {
   it('passes when every path exists (files and folders)', async () => {
@@ -28,7 +37,10 @@ describe('runFileExistsGate', () => {
   });
 
   it('fails and names the missing paths', async () => {
-    const evidence = await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/a.ts', 'src/b.ts', 'README.md'] }, context());
+    const evidence = await runFileExistsGate(
+      { type: 'file_exists', name: 'files', paths: ['src/a.ts', 'src/b.ts', 'README.md'] },
+      context(),
+    );
     expect(evidence).toMatchObject({ passed: false, reason: 'missing: src/b.ts, README.md' });
   });
 
@@ -52,13 +64,20 @@ describe('runFileExistsGate', () => {
     await writeFile(join(base, 'elsewhere', 'only-outside.ts'), '');
     await symlink(join(base, 'elsewhere'), join(workspace, 'src', 'out'));
     await symlink(join(workspace, 'src'), join(workspace, 'alias'));
-    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/out/only-outside.ts'] }, context())).toMatchObject({ passed: false, reason: 'refused: src/out/only-outside.ts resolves outside the workspace (through a symbolic link)' });
-    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['alias/a.ts'] }, context())).toMatchObject({ passed: true });
+    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/out/only-outside.ts'] }, context())).toMatchObject({
+      passed: false,
+      reason: 'refused: src/out/only-outside.ts resolves outside the workspace (through a symbolic link)',
+    });
+    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['alias/a.ts'] }, context())).toMatchObject({
+      passed: true,
+    });
   });
 
   it('fails as aborted, never passes, when the run is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/a.ts'] }, { ...context(), signal: controller.signal })).toMatchObject({ passed: false, reason: 'aborted while checking src/a.ts, 0 of 1 path(s) checked' });
+    expect(
+      await runFileExistsGate({ type: 'file_exists', name: 'files', paths: ['src/a.ts'] }, { ...context(), signal: controller.signal }),
+    ).toMatchObject({ passed: false, reason: 'aborted while checking src/a.ts, 0 of 1 path(s) checked' });
   });
 });

@@ -19,14 +19,24 @@ export async function runFileExistsGate(gate: FileExistsGate, context: GateRunCo
   const deadline = new GateDeadline(context.defaultTimeoutMs, context.signal);
   const missing: string[] = [];
   const refused: string[] = [];
-  const problems = (): string[] => [...(refused.length > 0 ? [`refused: ${refused.join('; ')}`] : []), ...(missing.length > 0 ? [`missing: ${missing.join(', ')}`] : [])];
-  const done = (passed: boolean, reason: string): GateEvidence => ({ name: gate.name, type: 'file_exists', passed, durationMs: Math.round(performance.now() - started), reason: redactSecrets(reason, context.secretValues) });
+  const problems = (): string[] => [
+    ...(refused.length > 0 ? [`refused: ${refused.join('; ')}`] : []),
+    ...(missing.length > 0 ? [`missing: ${missing.join(', ')}`] : []),
+  ];
+  const done = (passed: boolean, reason: string): GateEvidence => ({
+    name: gate.name,
+    type: 'file_exists',
+    passed,
+    durationMs: Math.round(performance.now() - started),
+    reason: redactSecrets(reason, context.secretValues),
+  });
   try {
     for (const [index, path] of gate.paths.entries()) {
       // A late handle is closed: the gate has moved on, but the descriptor must not leak.
       const checked = await deadline.race(check(context.workspace, path));
       if (!checked.done) {
-        const stopped = checked.why === 'aborted' ? `aborted while checking ${path}` : `timed out after ${deadline.timeoutMs} ms while checking ${path}`;
+        const stopped =
+          checked.why === 'aborted' ? `aborted while checking ${path}` : `timed out after ${deadline.timeoutMs} ms while checking ${path}`;
         return done(false, [`${stopped}, ${index} of ${gate.paths.length} path(s) checked`, ...problems()].join('; '));
       }
       if (checked.value.kind === 'missing') missing.push(path);
@@ -36,7 +46,14 @@ export async function runFileExistsGate(gate: FileExistsGate, context: GateRunCo
     deadline.dispose();
   }
   const passed = problems().length === 0;
-  return done(passed, passed ? (gate.paths.length === 1 ? `exists: ${gate.paths[0] as string}` : `all ${gate.paths.length} paths exist`) : problems().join('; '));
+  return done(
+    passed,
+    passed
+      ? gate.paths.length === 1
+        ? `exists: ${gate.paths[0] as string}`
+        : `all ${gate.paths.length} paths exist`
+      : problems().join('; '),
+  );
 }
 
 type Checked = { kind: 'exists' | 'missing' } | { kind: 'refused'; reason: string };
@@ -49,7 +66,9 @@ async function check(workspace: string, path: string): Promise<Checked> {
     return opened.kind === 'missing' ? { kind: 'missing' } : { kind: 'refused', reason: opened.reason };
   }
   try {
-    return opened.stats.isFile() || opened.stats.isDirectory() ? { kind: 'exists' } : { kind: 'refused', reason: `${path} is not a regular file or folder` };
+    return opened.stats.isFile() || opened.stats.isDirectory()
+      ? { kind: 'exists' }
+      : { kind: 'refused', reason: `${path} is not a regular file or folder` };
   } finally {
     await opened.handle.close().catch(() => undefined);
   }

@@ -74,7 +74,16 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const context = (): GateRunContext => ({ workspace, level: 'balanced', taskId: 'T1', policy: undefined, env: {}, secretValues: [], defaultTimeoutMs: 5000, maxOutputBytes: 1000 });
+const context = (): GateRunContext => ({
+  workspace,
+  level: 'balanced',
+  taskId: 'T1',
+  policy: undefined,
+  env: {},
+  secretValues: [],
+  defaultTimeoutMs: 5000,
+  maxOutputBytes: 1000,
+});
 
 describe('file gates against a builder swapping files for links mid-run', () => {
   it('a regex gate never reads outside the workspace and never passes on outside content', { timeout: 120_000 }, async () => {
@@ -82,7 +91,10 @@ describe('file gates against a builder swapping files for links mid-run', () => 
     const leaks: string[] = [];
     for (let i = 0; i < ITERATIONS; i += 1) {
       const mode = i % 2 === 0 ? 'must_match' : 'must_not_match';
-      const evidence = await runRegexGate({ type: 'regex', name: 'grep', files: ['src/**/*.ts'], pattern: 'FROM_OUTSIDE_\\w+', mode }, context());
+      const evidence = await runRegexGate(
+        { type: 'regex', name: 'grep', files: ['src/**/*.ts'], pattern: 'FROM_OUTSIDE_\\w+', mode },
+        context(),
+      );
       const text = JSON.stringify(evidence);
       if (text.includes('7f3a') || (mode === 'must_match' && evidence.passed)) leaks.push(text);
     }
@@ -92,7 +104,10 @@ describe('file gates against a builder swapping files for links mid-run', () => 
   it('a regex gate never blocks on a file swapped for a FIFO after the listing', { timeout: 60_000 }, async () => {
     startSwapping('fifo');
     for (let i = 0; i < ITERATIONS; i += 1) {
-      const evidence = await runRegexGate({ type: 'regex', name: 'grep', files: ['src/*.ts'], pattern: 'TODO', mode: 'must_not_match' }, context());
+      const evidence = await runRegexGate(
+        { type: 'regex', name: 'grep', files: ['src/*.ts'], pattern: 'TODO', mode: 'must_not_match' },
+        context(),
+      );
       expect(evidence.reason).not.toMatch(/timed out/);
     }
   });

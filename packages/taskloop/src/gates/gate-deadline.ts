@@ -61,7 +61,10 @@ export class GateDeadline {
       void work.then(late, () => undefined);
       return { done: false, why: this.#why };
     }
-    const outcome = await Promise.race([work.then((value): DeadlineOutcome<T> => ({ done: true, value })), this.#passed.then((why): DeadlineOutcome<T> => ({ done: false, why }))]);
+    const outcome = await Promise.race([
+      work.then((value): DeadlineOutcome<T> => ({ done: true, value })),
+      this.#passed.then((why): DeadlineOutcome<T> => ({ done: false, why })),
+    ]);
     if (!outcome.done) void work.then(late, () => undefined);
     return outcome;
   }

@@ -9,8 +9,14 @@ export const LEVELS = ['speed', 'balanced', 'strict'] as const;
 export type Level = (typeof LEVELS)[number];
 export const levelSchema = z.enum(LEVELS, { error: `level must be one of ${LEVELS.join(', ')}` });
 
-const name = z.string({ error: 'a gate name must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a gate name may use letters, digits, "_", "-" and "." and must start with a letter or digit');
-const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+const name = z
+  .string({ error: 'a gate name must be a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a gate name may use letters, digits, "_", "-" and "." and must start with a letter or digit');
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} must not be empty`);
 
 /** Fields every gate has. */
 const common = {
@@ -18,7 +24,10 @@ const common = {
   /** The lowest level at which the gate runs (default `balanced`: skipped at `speed`, run at `balanced` and `strict`). */
   level: levelSchema.optional(),
   /** Plan item ids this gate checks; every item when omitted (a plan-wide gate). */
-  tasks: z.array(nonEmpty('a task id'), { error: 'tasks must be a list of plan item ids' }).min(1, 'give at least one task id or omit tasks').optional(),
+  tasks: z
+    .array(nonEmpty('a task id'), { error: 'tasks must be a list of plan item ids' })
+    .min(1, 'give at least one task id or omit tasks')
+    .optional(),
 };
 
 /** Runs a command in the workspace; passes on exit code 0. */
@@ -28,7 +37,11 @@ export const shellGateSchema = z.strictObject({
   /** The command line, parsed (never handed to a shell) and checked against the command policy before it runs. */
   run: nonEmpty('run'),
   /** Wall-clock limit for this gate; the whole process tree is killed when it passes. */
-  timeoutMs: z.number({ error: 'timeoutMs must be a number' }).int('timeoutMs must be a whole number').positive('timeoutMs must be above 0').optional(),
+  timeoutMs: z
+    .number({ error: 'timeoutMs must be a number' })
+    .int('timeoutMs must be a whole number')
+    .positive('timeoutMs must be above 0')
+    .optional(),
 });
 
 /** Passes when every listed path exists inside the workspace. */
@@ -45,7 +58,10 @@ export const regexGateSchema = z.strictObject({
   /** Workspace-relative globs. */
   files: z.array(nonEmpty('a glob'), { error: 'files must be a list of globs' }).min(1, 'give at least one glob'),
   pattern: nonEmpty('pattern'),
-  flags: z.string().regex(/^[imsu]*$/, 'flags may only use i, m, s and u').optional(),
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/, 'flags may only use i, m, s and u')
+    .optional(),
   /** `must_match`: at least one selected file matches; `must_not_match`: none does. */
   mode: z.enum(['must_match', 'must_not_match'], { error: 'mode must be must_match or must_not_match' }),
 });

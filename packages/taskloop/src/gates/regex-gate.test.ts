@@ -20,27 +20,62 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const context = (overrides: Partial<GateRunContext> = {}): GateRunContext => ({ workspace, level: 'balanced', taskId: 'T1', policy: undefined, env: {}, secretValues: [], defaultTimeoutMs: 1000, maxOutputBytes: 1000, ...overrides });
-const gate = (pattern: string, mode: RegexGate['mode'], files: string[] = ['src/**/*.ts'], flags?: string): RegexGate => ({ type: 'regex', name: 'grep', files, pattern, mode, ...(flags === undefined ? {} : { flags }) });
+const context = (overrides: Partial<GateRunContext> = {}): GateRunContext => ({
+  workspace,
+  level: 'balanced',
+  taskId: 'T1',
+  policy: undefined,
+  env: {},
+  secretValues: [],
+  defaultTimeoutMs: 1000,
+  maxOutputBytes: 1000,
+  ...overrides,
+});
+const gate = (pattern: string, mode: RegexGate['mode'], files: string[] = ['src/**/*.ts'], flags?: string): RegexGate => ({
+  type: 'regex',
+  name: 'grep',
+  files,
+  pattern,
+  mode,
+  ...(flags === undefined ? {} : { flags }),
+});
 
 describe('runRegexGate', () => {
   it('must_not_match fails on a match and names file and line', async () => {
     const evidence = await runRegexGate(gate('TODO', 'must_not_match'), context());
-    expect(evidence).toMatchObject({ name: 'grep', type: 'regex', pattern: 'TODO', passed: false, reason: 'src/deep/b.ts:3 matches /TODO/', stdout: 'src/deep/b.ts:3: // TODO: finish' });
+    expect(evidence).toMatchObject({
+      name: 'grep',
+      type: 'regex',
+      pattern: 'TODO',
+      passed: false,
+      reason: 'src/deep/b.ts:3 matches /TODO/',
+      stdout: 'src/deep/b.ts:3: // TODO: finish',
+    });
   });
 
   it('must_not_match passes when nothing matches', async () => {
-    expect(await runRegexGate(gate('FIXME', 'must_not_match'), context())).toMatchObject({ passed: true, reason: 'none of 2 file(s) matches /FIXME/' });
+    expect(await runRegexGate(gate('FIXME', 'must_not_match'), context())).toMatchObject({
+      passed: true,
+      reason: 'none of 2 file(s) matches /FIXME/',
+    });
   });
 
   it('must_match passes on a match and fails without one', async () => {
-    expect(await runRegexGate(gate('export const \\w+', 'must_match'), context())).toMatchObject({ passed: true, reason: 'src/a.ts:1 matches /export const \\w+/' });
-    expect(await runRegexGate(gate('export default', 'must_match'), context())).toMatchObject({ passed: false, reason: 'none of 2 file(s) matches /export default/' });
+    expect(await runRegexGate(gate('export const \\w+', 'must_match'), context())).toMatchObject({
+      passed: true,
+      reason: 'src/a.ts:1 matches /export const \\w+/',
+    });
+    expect(await runRegexGate(gate('export default', 'must_match'), context())).toMatchObject({
+      passed: false,
+      reason: 'none of 2 file(s) matches /export default/',
+    });
   });
 
   it('honours flags', async () => {
     expect((await runRegexGate(gate('todo', 'must_not_match', undefined, 'i'), context())).passed).toBe(false);
-    expect((await runRegexGate(gate('^line two$', 'must_match', undefined, 'm'), context())).reason).toBe('src/deep/b.ts:2 matches /^line two$/m');
+    expect((await runRegexGate(gate('^line two$', 'must_match', undefined, 'm'), context())).reason).toBe(
+      'src/deep/b.ts:2 matches /^line two$/m',
+    );
   });
 
   it('counts every matching file', async () => {
@@ -55,7 +90,10 @@ describe('runRegexGate', () => {
   });
 
   it('says so when no file is selected', async () => {
-    expect(await runRegexGate(gate('x', 'must_match', ['lib/**/*.ts']), context())).toMatchObject({ passed: false, reason: 'no file selected by lib/**/*.ts, so nothing matches /x/' });
+    expect(await runRegexGate(gate('x', 'must_match', ['lib/**/*.ts']), context())).toMatchObject({
+      passed: false,
+      reason: 'no file selected by lib/**/*.ts, so nothing matches /x/',
+    });
     expect(await runRegexGate(gate('x', 'must_not_match', ['lib/**/*.ts']), context())).toMatchObject({ passed: true });
   });
 
@@ -114,6 +152,9 @@ describe('runRegexGate', () => {
     setTimeout(() => controller.abort(), 200);
     const evidence = await runRegexGate(gate('(a+)+$', 'must_not_match'), context({ defaultTimeoutMs: 60_000, signal: controller.signal }));
     // Usually mid-match; on a loaded machine the abort may come while the files are still read.
-    expect(evidence).toMatchObject({ passed: false, reason: expect.stringMatching(/^aborted while (matching \/\(a\+\)\+\$\/ in src\/slow\.ts|reading |listing )/) as unknown });
+    expect(evidence).toMatchObject({
+      passed: false,
+      reason: expect.stringMatching(/^aborted while (matching \/\(a\+\)\+\$\/ in src\/slow\.ts|reading |listing )/) as unknown,
+    });
   });
 });

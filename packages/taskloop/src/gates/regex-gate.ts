@@ -60,7 +60,8 @@ async function searchFiles(gate: RegexGate, context: GateRunContext, deadline: G
     ...(stdout === undefined || stdout === '' ? {} : { stdout: redact(stdout) }),
     reason: redact(reason),
   });
-  const stopped = (why: 'timeout' | 'aborted', what: string): string => (why === 'aborted' ? `aborted while ${what}` : `timed out after ${deadline.timeoutMs} ms while ${what}`);
+  const stopped = (why: 'timeout' | 'aborted', what: string): string =>
+    why === 'aborted' ? `aborted while ${what}` : `timed out after ${deadline.timeoutMs} ms while ${what}`;
 
   const flags = `${gate.flags ?? ''}g`;
   try {
@@ -74,7 +75,17 @@ async function searchFiles(gate: RegexGate, context: GateRunContext, deadline: G
 
   let files: string[];
   try {
-    const listed = await deadline.race(glob([...gate.files], { cwd: context.workspace, dot: false, onlyFiles: true, followSymbolicLinks: false, absolute: false, expandDirectories: false, ignore: ALWAYS_IGNORED }));
+    const listed = await deadline.race(
+      glob([...gate.files], {
+        cwd: context.workspace,
+        dot: false,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        absolute: false,
+        expandDirectories: false,
+        ignore: ALWAYS_IGNORED,
+      }),
+    );
     if (!listed.done) return done(false, stopped(listed.why, `listing the files ${gate.files.join(', ')}`));
     files = listed.value.sort();
   } catch (thrown) {
@@ -95,8 +106,12 @@ async function searchFiles(gate: RegexGate, context: GateRunContext, deadline: G
   const listing = (): string => matches.map((m) => `${m.file}:${m.line}: ${m.text}`).join('\n');
   const suffix = (): string => (notes.length > 0 ? ` (${notes.join('; ')})` : '');
   const noteSkips = (): void => {
-    if (outside.length > 0) notes.push(`skipped ${outside.length} file(s) resolving outside the workspace or swapped for a link: ${outside.slice(0, 5).join(', ')}`);
-    if (notRegular.length > 0) notes.push(`skipped ${notRegular.length} file(s) that are not regular files: ${notRegular.slice(0, 5).join(', ')}`);
+    if (outside.length > 0)
+      notes.push(
+        `skipped ${outside.length} file(s) resolving outside the workspace or swapped for a link: ${outside.slice(0, 5).join(', ')}`,
+      );
+    if (notRegular.length > 0)
+      notes.push(`skipped ${notRegular.length} file(s) that are not regular files: ${notRegular.slice(0, 5).join(', ')}`);
     if (capped.length > 0) notes.push(`read only the first ${MAX_REGEX_FILE_BYTES / 1024 / 1024} MB of ${capped.slice(0, 5).join(', ')}`);
     if (unreadable.length > 0) notes.push(`could not read ${unreadable.slice(0, 5).join(', ')}`);
   };
@@ -126,7 +141,11 @@ async function searchFiles(gate: RegexGate, context: GateRunContext, deadline: G
       }
       if (!found.done) {
         noteSkips();
-        return done(false, `${stopped(found.why, `matching ${shown} in ${file}`)}, ${index} of ${files.length} file(s) searched${suffix()}`, listing());
+        return done(
+          false,
+          `${stopped(found.why, `matching ${shown} in ${file}`)}, ${index} of ${files.length} file(s) searched${suffix()}`,
+          listing(),
+        );
       }
       if (found.value.length > 0) matchingFiles.add(file);
       for (const match of found.value) if (matches.length < MAX_LISTED_MATCHES) matches.push({ file, ...match });
@@ -139,10 +158,14 @@ async function searchFiles(gate: RegexGate, context: GateRunContext, deadline: G
   const globs = gate.files.join(', ');
 
   if (files.length === 0) {
-    return gate.mode === 'must_match' ? done(false, `no file selected by ${globs}, so nothing matches ${shown}${suffix()}`) : done(true, `no file selected by ${globs}; nothing to match ${shown}${suffix()}`);
+    return gate.mode === 'must_match'
+      ? done(false, `no file selected by ${globs}, so nothing matches ${shown}${suffix()}`)
+      : done(true, `no file selected by ${globs}; nothing to match ${shown}${suffix()}`);
   }
   if (first === undefined) {
-    return gate.mode === 'must_match' ? done(false, `none of ${files.length} file(s) matches ${shown}${suffix()}`, listing()) : done(true, `none of ${files.length} file(s) matches ${shown}${suffix()}`);
+    return gate.mode === 'must_match'
+      ? done(false, `none of ${files.length} file(s) matches ${shown}${suffix()}`, listing())
+      : done(true, `none of ${files.length} file(s) matches ${shown}${suffix()}`);
   }
   const more = matchingFiles.size > 1 ? ` and ${matchingFiles.size - 1} more file(s)` : '';
   const at = `${first.file}:${first.line} matches ${shown}`;

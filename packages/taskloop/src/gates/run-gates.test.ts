@@ -10,7 +10,10 @@ let workspace: string;
 beforeEach(async () => {
   workspace = await realpath(await mkdtemp(join(tmpdir(), 'taskloop-run-gates-')));
   await writeFile(join(workspace, 'a.ts'), 'export {};\n');
-  await writeFile(join(workspace, 'log.js'), 'require("node:fs").appendFileSync("order.txt", process.argv[2] + "\\n"); process.exit(Number(process.argv[3] ?? 0))');
+  await writeFile(
+    join(workspace, 'log.js'),
+    'require("node:fs").appendFileSync("order.txt", process.argv[2] + "\\n"); process.exit(Number(process.argv[3] ?? 0))',
+  );
 });
 afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });

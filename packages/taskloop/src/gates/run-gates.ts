@@ -48,6 +48,12 @@ async function runGate(gate: GateDefinition, context: GateRunContext): Promise<G
         return await runRegexGate(gate, context);
     }
   } catch (thrown) {
-    return { name: gate.name, type: gate.type, passed: false, durationMs: Math.round(performance.now() - started), reason: redactSecrets(`internal error: ${errorMessage(thrown)}`, context.secretValues) };
+    return {
+      name: gate.name,
+      type: gate.type,
+      passed: false,
+      durationMs: Math.round(performance.now() - started),
+      reason: redactSecrets(`internal error: ${errorMessage(thrown)}`, context.secretValues),
+    };
   }
 }

@@ -12,7 +12,11 @@ export const DEFAULT_GATE_LEVEL: Level = 'balanced';
  * items. Every gate left out is listed with the reason, so the evidence shows what was NOT
  * checked, not just what passed.
  */
-export function selectGates(gates: readonly GateDefinition[], level: Level, taskId: string): { run: GateDefinition[]; skipped: { name: string; reason: string }[] } {
+export function selectGates(
+  gates: readonly GateDefinition[],
+  level: Level,
+  taskId: string,
+): { run: GateDefinition[]; skipped: { name: string; reason: string }[] } {
   const run: GateDefinition[] = [];
   const skipped: { name: string; reason: string }[] = [];
   for (const gate of gates) {

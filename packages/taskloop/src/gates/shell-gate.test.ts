@@ -49,7 +49,17 @@ describe('runShellGate', () => {
   it('passes on exit code 0, in the workspace', async () => {
     await script('pass.js', 'console.log(process.cwd())');
     const evidence = await runShellGate(gate('node pass.js'), context());
-    expect(evidence).toMatchObject({ name: 'check', type: 'shell', command: 'node pass.js', passed: true, exitCode: 0, reason: 'exit code 0', stdout: `${workspace}\n`, stderr: '', truncated: false });
+    expect(evidence).toMatchObject({
+      name: 'check',
+      type: 'shell',
+      command: 'node pass.js',
+      passed: true,
+      exitCode: 0,
+      reason: 'exit code 0',
+      stdout: `${workspace}\n`,
+      stderr: '',
+      truncated: false,
+    });
   });
 
   it('fails on a non-zero exit code and keeps the output as evidence', async () => {
@@ -101,7 +111,9 @@ describe('runShellGate', () => {
 
   it('falls back to the default timeout', async () => {
     await script('hang.js', 'setTimeout(() => {}, 100000)');
-    expect((await runShellGate(gate('node hang.js'), context({ defaultTimeoutMs: 300 }))).reason).toBe('timed out after 300 ms (process tree killed)');
+    expect((await runShellGate(gate('node hang.js'), context({ defaultTimeoutMs: 300 }))).reason).toBe(
+      'timed out after 300 ms (process tree killed)',
+    );
   });
 
   it('fails with a clear reason when the program is missing', async () => {

@@ -18,7 +18,12 @@ export async function runShellGate(gate: ShellGate, context: GateRunContext): Pr
 
   const check = checkCommand(gate.run, context.policy);
   if (!check.ok) {
-    return { ...base, passed: false, durationMs: Math.round(performance.now() - started), reason: redact(`refused by the command policy: ${check.reason}; fix: ${check.fix}`) };
+    return {
+      ...base,
+      passed: false,
+      durationMs: Math.round(performance.now() - started),
+      reason: redact(`refused by the command policy: ${check.reason}; fix: ${check.fix}`),
+    };
   }
   const timeoutMs = gate.timeoutMs ?? context.defaultTimeoutMs;
   const outcome = await runProcess({

@@ -4,20 +4,38 @@ import { describe, expect, it } from 'vitest';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import { COMPLETION_ORACLES, completionRecord, proveCompletion, type CompletionFacts } from './completion-proof.js';
 
-const gate = (name: string, passed: boolean): GateEvidence => ({ name, type: 'shell', passed, durationMs: 1, reason: passed ? 'exit code 0' : 'exit code 1' });
+const gate = (name: string, passed: boolean): GateEvidence => ({
+  name,
+  type: 'shell',
+  passed,
+  durationMs: 1,
+  reason: passed ? 'exit code 0' : 'exit code 1',
+});
 
-const factsArb: fc.Arbitrary<CompletionFacts> = fc.record({
-  runId: fc.constant('run-1'),
-  taskId: fc.constantFrom('first', 'first.1'),
-  attempt: fc.integer({ min: 1, max: 4 }),
-  tier: fc.constantFrom(...TIERS),
-  gates: fc.uniqueArray(fc.record({ name: fc.constantFrom('test', 'lint', 'types', 'docs'), passed: fc.boolean() }), { selector: (g) => g.name, maxLength: 4 }).map((gates) => gates.map((g) => gate(g.name, g.passed))),
-  builderOk: fc.option(fc.boolean(), { nil: undefined }),
-  specSha256: fc.record({ expected: fc.constantFrom('aaa', 'bbb'), actual: fc.constantFrom('aaa', 'bbb') }),
-  ledgerUntampered: fc.boolean(),
-  judgement: fc.option(fc.constantFrom('done' as const, 'retry' as const, 'split' as const, 'give_up' as const), { nil: undefined }),
-  review: fc.option(fc.record({ go: fc.boolean() }), { nil: undefined }),
-}).map(({ builderOk, judgement, review, ...rest }) => ({ ...rest, ...(builderOk === undefined ? {} : { builderOk }), ...(judgement === undefined ? {} : { judgement }), ...(review === undefined ? {} : { review }) }));
+const factsArb: fc.Arbitrary<CompletionFacts> = fc
+  .record({
+    runId: fc.constant('run-1'),
+    taskId: fc.constantFrom('first', 'first.1'),
+    attempt: fc.integer({ min: 1, max: 4 }),
+    tier: fc.constantFrom(...TIERS),
+    gates: fc
+      .uniqueArray(fc.record({ name: fc.constantFrom('test', 'lint', 'types', 'docs'), passed: fc.boolean() }), {
+        selector: (g) => g.name,
+        maxLength: 4,
+      })
+      .map((gates) => gates.map((g) => gate(g.name, g.passed))),
+    builderOk: fc.option(fc.boolean(), { nil: undefined }),
+    specSha256: fc.record({ expected: fc.constantFrom('aaa', 'bbb'), actual: fc.constantFrom('aaa', 'bbb') }),
+    ledgerUntampered: fc.boolean(),
+    judgement: fc.option(fc.constantFrom('done' as const, 'retry' as const, 'split' as const, 'give_up' as const), { nil: undefined }),
+    review: fc.option(fc.record({ go: fc.boolean() }), { nil: undefined }),
+  })
+  .map(({ builderOk, judgement, review, ...rest }) => ({
+    ...rest,
+    ...(builderOk === undefined ? {} : { builderOk }),
+    ...(judgement === undefined ? {} : { judgement }),
+    ...(review === undefined ? {} : { review }),
+  }));
 
 /** Every check holds: the only state in which a task may be complete. */
 function allHold(facts: CompletionFacts): boolean {
@@ -55,7 +73,17 @@ describe('proveCompletion (property)', () => {
 
 describe('completionRecord', () => {
   it('casts one vote per check, with the quorum at the number of checks, so a missing vote is NO_GO', () => {
-    const record = completionRecord({ runId: 'r', taskId: 't', attempt: 1, tier: 'T1', gates: [gate('test', true)], builderOk: true, specSha256: { expected: 'a', actual: 'a' }, ledgerUntampered: true, judgement: 'done' });
+    const record = completionRecord({
+      runId: 'r',
+      taskId: 't',
+      attempt: 1,
+      tier: 'T1',
+      gates: [gate('test', true)],
+      builderOk: true,
+      specSha256: { expected: 'a', actual: 'a' },
+      ledgerUntampered: true,
+      judgement: 'done',
+    });
     expect(record.votes.map((vote) => vote.memberId)).toEqual(['gate:test', 'spec', 'ledger', 'rule-table']);
     expect(record.minValidVotes).toBe(4);
     expect(record.consensus.verdict).toBe('GO');
@@ -65,9 +93,20 @@ describe('completionRecord', () => {
   });
 
   it('a refuted custom claim names the failing gate', () => {
-    const proof = proveCompletion({ runId: 'r', taskId: 't', attempt: 1, tier: 'T1', gates: [gate('test', true), gate('lint', false)], specSha256: { expected: 'a', actual: 'a' }, ledgerUntampered: true });
+    const proof = proveCompletion({
+      runId: 'r',
+      taskId: 't',
+      attempt: 1,
+      tier: 'T1',
+      gates: [gate('test', true), gate('lint', false)],
+      specSha256: { expected: 'a', actual: 'a' },
+      ledgerUntampered: true,
+    });
     expect(proof.complete).toBe(false);
-    expect(proof.report.claims.find((claim) => claim.claim.kind === 'completion_gates_passed')).toMatchObject({ status: 'refuted', reason: 'required gate(s) missing or failed: lint' });
+    expect(proof.report.claims.find((claim) => claim.claim.kind === 'completion_gates_passed')).toMatchObject({
+      status: 'refuted',
+      reason: 'required gate(s) missing or failed: lint',
+    });
   });
 });
 

@@ -54,7 +54,12 @@ export interface CompletionProof {
  * The completion rubric: one axis, and GO only at the top of the scale, so a single check that
  * fails (a 0 among 10s) makes the consensus NO_GO. Every check is a "member" that must vote.
  */
-const COMPLETION_RUBRIC = defineRubric({ id: 'taskloop.completion', axes: ['holds'] as const, weights: { holds: 1 }, thresholds: { go: 10, pivot: 9.999 } });
+const COMPLETION_RUBRIC = defineRubric({
+  id: 'taskloop.completion',
+  axes: ['holds'] as const,
+  weights: { holds: 1 },
+  thresholds: { go: 10, pivot: 9.999 },
+});
 
 const SPEC_SOURCE = 'spec:sha256:';
 
@@ -63,13 +68,16 @@ const gatesPassed: Oracle<'completion_gates_passed'> = {
   name: 'completion-gates-passed',
   kind: 'completion_gates_passed',
   prove(claim, record) {
-    if (!Array.isArray(claim.expected) || claim.expected.some((name) => typeof name !== 'string')) return refuted('the claim must list gate names');
+    if (!Array.isArray(claim.expected) || claim.expected.some((name) => typeof name !== 'string'))
+      return refuted('the claim must list gate names');
     const signals = record.evidence.flatMap((item) => item.validation).filter((signal) => signal.kind === 'gate');
     const failing = (claim.expected as readonly string[]).filter((name) => {
       const runs = signals.filter((signal) => signal.name === `gate:${name}`);
       return runs.length === 0 || runs.some((signal) => !signal.passed);
     });
-    return failing.length === 0 ? proven(`${claim.expected.length} required gate(s) ran and passed`) : refuted(`required gate(s) missing or failed: ${failing.join(', ')}`, failing);
+    return failing.length === 0
+      ? proven(`${claim.expected.length} required gate(s) ran and passed`)
+      : refuted(`required gate(s) missing or failed: ${failing.join(', ')}`, failing);
   },
 };
 
@@ -78,9 +86,13 @@ const specUnchanged: Oracle<'completion_spec_unchanged'> = {
   name: 'completion-spec-unchanged',
   kind: 'completion_spec_unchanged',
   prove(claim, record) {
-    const seen = record.evidence.filter((item) => item.sourceId.startsWith(SPEC_SOURCE)).map((item) => item.sourceId.slice(SPEC_SOURCE.length));
+    const seen = record.evidence
+      .filter((item) => item.sourceId.startsWith(SPEC_SOURCE))
+      .map((item) => item.sourceId.slice(SPEC_SOURCE.length));
     if (seen.length === 0) return refuted('no spec hash in the evidence');
-    return seen.every((hash) => hash === claim.expected) ? proven('the spec hash is the one the run started with') : refuted('the spec changed during the run', seen);
+    return seen.every((hash) => hash === claim.expected)
+      ? proven('the spec hash is the one the run started with')
+      : refuted('the spec changed during the run', seen);
   },
 };
 
@@ -91,7 +103,9 @@ const ledgerUntampered: Oracle<'completion_ledger_untampered'> = {
   prove(_claim, record) {
     const checks = record.evidence.flatMap((item) => item.validation).filter((signal) => signal.name === 'ledger:untampered');
     if (checks.length === 0) return refuted('no ledger check in the evidence');
-    return checks.every((signal) => signal.passed) ? proven('plan.md is the orchestrator’s last write') : refuted('plan.md was edited by someone else');
+    return checks.every((signal) => signal.passed)
+      ? proven('plan.md is the orchestrator’s last write')
+      : refuted('plan.md was edited by someone else');
   },
 };
 
@@ -135,11 +149,46 @@ export function completionRecord(facts: CompletionFacts): DecisionRecord {
     // The builder's own account is the weakest evidence there is, and at level speed with no gate the only work evidence.
     ...(facts.builderOk === undefined
       ? []
-      : [{ id: 'builder', sourceId: 'builder', kind: 'model_statement' as const, strength: 0.5, confidence: 0.5, supports: 'gates', validation: [] }]),
-    { id: 'spec', sourceId: `${SPEC_SOURCE}${facts.specSha256.actual}`, kind: 'measurement', strength: 1, confidence: 1, supports: 'spec', validation: [{ kind: 'gate', name: 'spec:sha256', passed: facts.specSha256.actual === facts.specSha256.expected }] },
-    { id: 'ledger', sourceId: 'ledger', kind: 'measurement', strength: 1, confidence: 1, supports: 'ledger', validation: [{ kind: 'gate', name: 'ledger:untampered', passed: facts.ledgerUntampered }] },
+      : [
+          {
+            id: 'builder',
+            sourceId: 'builder',
+            kind: 'model_statement' as const,
+            strength: 0.5,
+            confidence: 0.5,
+            supports: 'gates',
+            validation: [],
+          },
+        ]),
+    {
+      id: 'spec',
+      sourceId: `${SPEC_SOURCE}${facts.specSha256.actual}`,
+      kind: 'measurement',
+      strength: 1,
+      confidence: 1,
+      supports: 'spec',
+      validation: [{ kind: 'gate', name: 'spec:sha256', passed: facts.specSha256.actual === facts.specSha256.expected }],
+    },
+    {
+      id: 'ledger',
+      sourceId: 'ledger',
+      kind: 'measurement',
+      strength: 1,
+      confidence: 1,
+      supports: 'ledger',
+      validation: [{ kind: 'gate', name: 'ledger:untampered', passed: facts.ledgerUntampered }],
+    },
   ];
-  return { id: `${facts.runId}:${facts.taskId}`, tier: facts.tier, rubric: COMPLETION_RUBRIC, minValidVotes: checks.length, votes, consensus, evidence, claims };
+  return {
+    id: `${facts.runId}:${facts.taskId}`,
+    tier: facts.tier,
+    rubric: COMPLETION_RUBRIC,
+    minValidVotes: checks.length,
+    votes,
+    consensus,
+    evidence,
+    claims,
+  };
 }
 
 /**

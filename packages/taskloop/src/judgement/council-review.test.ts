@@ -21,11 +21,21 @@ function pricedOffline(costUsd: number): ModelAdapter & { calls: number } {
 
 describe('councilReviewGate', () => {
   it('reports what the board’s priced calls cost, for the run’s cost budget', async () => {
-    const board = parseBoard(await readFile(new URL('../../../../examples/boards/product-launch.yaml', import.meta.url), 'utf8'))._unsafeUnwrap();
+    const board = parseBoard(
+      await readFile(new URL('../../../../examples/boards/product-launch.yaml', import.meta.url), 'utf8'),
+    )._unsafeUnwrap();
     const adapter = pricedOffline(0.01);
     const review = councilReviewGate({ board, adapters: { offline: adapter } });
     const verdict = await review({
-      task: { taskId: 'first', depth: 0, title: 'Write the first file', acceptance: ['done/first.txt says ok'], constraints: [], grants: { env: [], secrets: [] }, maxRetries: 0 },
+      task: {
+        taskId: 'first',
+        depth: 0,
+        title: 'Write the first file',
+        acceptance: ['done/first.txt says ok'],
+        constraints: [],
+        grants: { env: [], secrets: [] },
+        maxRetries: 0,
+      },
       attempt: 1,
       diff: '+ok first\n',
       gates: [{ name: 'check', type: 'shell', passed: true, durationMs: 1, reason: 'exit code 0' }],

@@ -40,7 +40,9 @@ export function councilReviewGate(options: CouncilReviewOptions): ReviewGate {
       ...(consensus.status === 'scored' ? { score: consensus.score } : {}),
       ...(result.usage.costUsd === undefined ? {} : { costUsd: result.usage.costUsd }),
       dissent: [
-        ...(consensus.status === 'scored' ? consensus.dissent.map((member) => `${member.memberId}: ${member.verdict}`) : [`quorum not met: ${consensus.validVotes} of ${consensus.minValidVotes} votes`]),
+        ...(consensus.status === 'scored'
+          ? consensus.dissent.map((member) => `${member.memberId}: ${member.verdict}`)
+          : [`quorum not met: ${consensus.validVotes} of ${consensus.minValidVotes} votes`]),
         ...result.failures.map((failure) => `${failure.memberId}: ${failure.reason.kind}`),
       ],
     };

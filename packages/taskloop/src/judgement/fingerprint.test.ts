@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { failureFingerprint, FingerprintTracker, normaliseMessage, type FingerprintInput } from './fingerprint.js';
 import type { BuildState } from './verifier-schemas.js';
 
-const build = (errors: readonly string[]): BuildState => ({ attempted: true, exitCode: 1, errors: [...errors], warnings: [], durationMs: 1, commands: ['tsc'], logSample: '', inferred: false });
+const build = (errors: readonly string[]): BuildState => ({
+  attempted: true,
+  exitCode: 1,
+  errors: [...errors],
+  warnings: [],
+  durationMs: 1,
+  commands: ['tsc'],
+  logSample: '',
+  inferred: false,
+});
 const fp = (input: FingerprintInput) => failureFingerprint(input).fingerprint;
 
 describe('normaliseMessage', () => {
@@ -38,12 +47,21 @@ describe('failureFingerprint', () => {
 
   it('differs for different failures, and by where a message came from', () => {
     expect(fp({ build: build(['error TS2322']) })).not.toBe(fp({ build: build(['error TS2345']) }));
-    expect(fp({ build: build(['data loss']) })).not.toBe(fp({ bigPicture: { score: 0.2, supportsParent: null, supportsNext: [], risks: ['data loss'] } }));
+    expect(fp({ build: build(['data loss']) })).not.toBe(
+      fp({ bigPicture: { score: 0.2, supportsParent: null, supportsNext: [], risks: ['data loss'] } }),
+    );
   });
 
   it('covers unmet criteria, risks and gate reasons, not met criteria', () => {
     const result = failureFingerprint({
-      alignment: { score: 0.5, coverage: [{ criterion: 'Adds --flag', met: false, why: '' }, { criterion: 'Docs', met: true, why: '' }], constraintIssues: [] },
+      alignment: {
+        score: 0.5,
+        coverage: [
+          { criterion: 'Adds --flag', met: false, why: '' },
+          { criterion: 'Docs', met: true, why: '' },
+        ],
+        constraintIssues: [],
+      },
       bigPicture: { score: 0.5, supportsParent: false, supportsNext: [], risks: ['Breaks the hook'] },
       gateReasons: ['missing: src/a.ts'],
     });
@@ -52,7 +70,13 @@ describe('failureFingerprint', () => {
 
   it('takes the top N after sorting and de-duplicating', () => {
     const errors = ['e', 'd', 'c', 'b', 'a', 'a', 'f'].map((x) => `error ${x}`);
-    expect(failureFingerprint({ build: build(errors) }).messages).toEqual(['build: error a', 'build: error b', 'build: error c', 'build: error d', 'build: error e']);
+    expect(failureFingerprint({ build: build(errors) }).messages).toEqual([
+      'build: error a',
+      'build: error b',
+      'build: error c',
+      'build: error d',
+      'build: error e',
+    ]);
     expect(failureFingerprint({ build: build(errors) }, { topN: 2 }).messages).toHaveLength(2);
   });
 
@@ -64,7 +88,11 @@ describe('failureFingerprint', () => {
   it('property: any permutation of the messages gives the same fingerprint', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.string(), { maxLength: 12 }).chain((errors) => fc.tuple(fc.constant(errors), fc.shuffledSubarray(errors, { minLength: errors.length, maxLength: errors.length }))),
+        fc
+          .array(fc.string(), { maxLength: 12 })
+          .chain((errors) =>
+            fc.tuple(fc.constant(errors), fc.shuffledSubarray(errors, { minLength: errors.length, maxLength: errors.length })),
+          ),
         fc.array(fc.string(), { maxLength: 5 }),
         ([errors, shuffled], gates) => {
           expect(fp({ build: build(shuffled), gateReasons: [...gates].reverse() })).toBe(fp({ build: build(errors), gateReasons: gates }));

@@ -4,14 +4,26 @@ import { childGrants, inheritGrants, restrictGrants, type GrantStrategy, type Ta
 import type { ChildSpecDraft } from './split-planner.js';
 
 const name = fc.constantFrom('HOME_DIR', 'API_TOKEN', 'CI', 'DEPLOY_KEY', 'NODE_ENV', 'EXTRA');
-const grantsArb: fc.Arbitrary<TaskGrants> = fc.record({ env: fc.uniqueArray(name, { maxLength: 4 }), secrets: fc.uniqueArray(name, { maxLength: 3 }) });
-const draftArb: fc.Arbitrary<ChildSpecDraft> = fc.record({ title: fc.constant('Fix it'), failure: fc.constant('it broke'), acceptance: fc.constant(['it works']), env: fc.uniqueArray(name, { maxLength: 6 }) });
+const grantsArb: fc.Arbitrary<TaskGrants> = fc.record({
+  env: fc.uniqueArray(name, { maxLength: 4 }),
+  secrets: fc.uniqueArray(name, { maxLength: 3 }),
+});
+const draftArb: fc.Arbitrary<ChildSpecDraft> = fc.record({
+  title: fc.constant('Fix it'),
+  failure: fc.constant('it broke'),
+  acceptance: fc.constant(['it works']),
+  env: fc.uniqueArray(name, { maxLength: 6 }),
+});
 
 /** Strategies that try to widen, drop secrets, return junk or throw. */
 const hostile: fc.Arbitrary<GrantStrategy> = fc.oneof(
   fc.constant(inheritGrants),
   fc.constant(restrictGrants),
-  grantsArb.map((wanted): GrantStrategy => () => wanted),
+  grantsArb.map(
+    (wanted): GrantStrategy =>
+      () =>
+        wanted,
+  ),
   fc.constant<GrantStrategy>(() => ({ env: ['HOME_DIR', 'API_TOKEN', 'CI', 'DEPLOY_KEY', 'NODE_ENV', 'EXTRA'], secrets: [] })),
   fc.constant<GrantStrategy>(() => null as unknown as TaskGrants),
   fc.constant<GrantStrategy>(() => {

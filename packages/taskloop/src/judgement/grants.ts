@@ -17,7 +17,10 @@ export type GrantStrategy = (parent: TaskGrants, child: ChildSpecDraft) => TaskG
 export const inheritGrants: GrantStrategy = (parent) => parent;
 
 /** The child gets only the parent's variables it asked for (`env` in its draft): least privilege. */
-export const restrictGrants: GrantStrategy = (parent, child) => ({ env: parent.env.filter((name) => (child.env ?? []).includes(name)), secrets: parent.secrets });
+export const restrictGrants: GrantStrategy = (parent, child) => ({
+  env: parent.env.filter((name) => (child.env ?? []).includes(name)),
+  secrets: parent.secrets,
+});
 
 /** The built-in strategies by name, as a spec or the CLI names them. */
 export const GRANT_STRATEGIES = { inherit: inheritGrants, restrict: restrictGrants } as const satisfies Record<string, GrantStrategy>;
@@ -42,7 +45,8 @@ export function childGrants(parent: TaskGrants, child: ChildSpecDraft, strategy:
  * and every secret the parent redacts kept. Anything that is not a list of names grants nothing.
  */
 export function capGrants(parent: TaskGrants, proposed: Partial<Record<keyof TaskGrants, unknown>> | null | undefined): TaskGrants {
-  const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+  const names = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   const env = [...new Set(names(proposed?.env).filter((name) => parent.env.includes(name)))];
   const secrets = [...new Set([...parent.secrets, ...names(proposed?.secrets)])];
   return { env, secrets };

@@ -30,14 +30,20 @@ function source(overrides: Partial<InputPackSource> = {}): InputPackSource {
 
 describe('buildInputPack', () => {
   it('keeps a diff under the cap whole and reports nothing capped', () => {
-    const src = source({ parentExcerpt: { spec: 'parent', excerpt: 'Build the CLI.' }, nextExcerpts: [{ spec: 'next', excerpt: 'Document the flag.' }] });
+    const src = source({
+      parentExcerpt: { spec: 'parent', excerpt: 'Build the CLI.' },
+      nextExcerpts: [{ spec: 'next', excerpt: 'Document the flag.' }],
+    });
     const { pack, capped, stats } = buildInputPack(src);
     expect(pack.workspace.diff).toBe(src.diff);
     expect(pack.workspace.diffTruncated).toBe(false);
     expect(capped).toEqual({ diffBytesDropped: 0, excerptsTruncated: 0 });
     expect(stats.bytesIn).toBe(stats.bytesKept);
     expect(pack.context).toEqual({ depth: 1, attempt: 2, budgets: { maxRetries: 2 } });
-    expect(pack.relations).toEqual({ parent: { spec: 'parent', excerpt: 'Build the CLI.' }, next: [{ spec: 'next', excerpt: 'Document the flag.' }] });
+    expect(pack.relations).toEqual({
+      parent: { spec: 'parent', excerpt: 'Build the CLI.' },
+      next: [{ spec: 'next', excerpt: 'Document the flag.' }],
+    });
     expect(pack.spec).toEqual(src.spec);
     expect(pack.policy).toEqual({ level: 'balanced' });
   });
@@ -54,7 +60,9 @@ describe('buildInputPack', () => {
     expect(pack.workspace.diffTruncated).toBe(true);
     expect(byteLength(kept)).toBeLessThanOrEqual(maxDiffBytes);
     for (let f = 0; f < 10; f += 1) {
-      expect(kept).toContain(`diff --git a/src/module-${f}.ts b/src/module-${f}.ts\nindex 1111111..2222222 100644\n--- a/src/module-${f}.ts\n+++ b/src/module-${f}.ts\n`);
+      expect(kept).toContain(
+        `diff --git a/src/module-${f}.ts b/src/module-${f}.ts\nindex 1111111..2222222 100644\n--- a/src/module-${f}.ts\n+++ b/src/module-${f}.ts\n`,
+      );
       // Small files stay whole.
       expect(kept).toContain(`+export const value = compute(input, options); // a typical line ${f}.1\n`);
     }
@@ -78,12 +86,23 @@ describe('buildInputPack', () => {
     const diff = syntheticDiff(50, 5);
     const { pack, capped } = buildInputPack(source({ diff }), { maxDiffBytes: 1024 });
     expect(pack.workspace.diff.match(/^diff --git /gm)).toHaveLength(50);
-    expect(capped.diffBytesDropped).toBe(byteLength(diff) - byteLength(pack.workspace.diff.replace(/… \[\d+ bytes of this file's diff dropped\]\n/g, '')));
+    expect(capped.diffBytesDropped).toBe(
+      byteLength(diff) - byteLength(pack.workspace.diff.replace(/… \[\d+ bytes of this file's diff dropped\]\n/g, '')),
+    );
   });
 
   it('truncates long excerpts and counts them, never passing whole specs', () => {
     const long = 'x'.repeat(5000);
-    const { pack, capped } = buildInputPack(source({ parentExcerpt: { spec: 'p', excerpt: long }, nextExcerpts: [{ spec: 'a', excerpt: long }, { spec: 'b', excerpt: 'short' }] }), { maxExcerptChars: 100 });
+    const { pack, capped } = buildInputPack(
+      source({
+        parentExcerpt: { spec: 'p', excerpt: long },
+        nextExcerpts: [
+          { spec: 'a', excerpt: long },
+          { spec: 'b', excerpt: 'short' },
+        ],
+      }),
+      { maxExcerptChars: 100 },
+    );
     expect(pack.relations.parent?.excerpt).toHaveLength(100);
     expect(pack.relations.parent?.excerpt.endsWith('…')).toBe(true);
     expect(pack.relations.next.map((n) => n.excerpt.length)).toEqual([100, 5]);

@@ -58,7 +58,12 @@ export const DEFAULT_MAX_EXCERPT_CHARS = 1200;
 
 /** What every verifier is given: JSON data, bounded in size. */
 export interface InputPack {
-  readonly spec: { readonly id: string; readonly title: string; readonly acceptance: readonly string[]; readonly constraints: readonly string[] };
+  readonly spec: {
+    readonly id: string;
+    readonly title: string;
+    readonly acceptance: readonly string[];
+    readonly constraints: readonly string[];
+  };
   readonly context: { readonly depth: number; readonly attempt: number; readonly budgets: Readonly<Record<string, number>> };
   readonly workspace: {
     readonly changedFiles: readonly string[];
@@ -68,7 +73,11 @@ export interface InputPack {
     readonly diffTruncated: boolean;
   };
   /** `unavailable`: related specs the run could not read (missing, or outside the workspace); only when there are some. */
-  readonly relations: { readonly parent?: SpecExcerpt; readonly next: readonly SpecExcerpt[]; readonly unavailable?: readonly UnavailableRelation[] };
+  readonly relations: {
+    readonly parent?: SpecExcerpt;
+    readonly next: readonly SpecExcerpt[];
+    readonly unavailable?: readonly UnavailableRelation[];
+  };
   readonly policy: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -104,13 +113,20 @@ export function buildInputPack(source: InputPackSource, limits: InputPackLimits 
   };
 
   const assemble = (diffText: string, truncated: boolean, excerpt: (e: SpecExcerpt) => SpecExcerpt): InputPack => ({
-    spec: { id: source.spec.id, title: source.spec.title, acceptance: [...source.spec.acceptance], constraints: [...source.spec.constraints] },
+    spec: {
+      id: source.spec.id,
+      title: source.spec.title,
+      acceptance: [...source.spec.acceptance],
+      constraints: [...source.spec.constraints],
+    },
     context: { depth: source.depth, attempt: source.attempt, budgets: { ...source.budgets } },
     workspace: { changedFiles: [...source.changedFiles], diff: diffText, diffTruncated: truncated },
     relations: {
       ...(source.parentExcerpt === undefined ? {} : { parent: excerpt(source.parentExcerpt) }),
       next: (source.nextExcerpts ?? []).map(excerpt),
-      ...(source.unavailableRelations === undefined || source.unavailableRelations.length === 0 ? {} : { unavailable: source.unavailableRelations.map((relation) => ({ ...relation })) }),
+      ...(source.unavailableRelations === undefined || source.unavailableRelations.length === 0
+        ? {}
+        : { unavailable: source.unavailableRelations.map((relation) => ({ ...relation })) }),
     },
     policy: { ...source.policy },
   });
@@ -207,7 +223,10 @@ function sliceLines(text: string, maxBytes: number): string {
 
 function sliceBytes(text: string, maxBytes: number): string {
   // Cutting inside a multi-byte character leaves a replacement character: drop it.
-  return Buffer.from(text, 'utf8').subarray(0, Math.max(0, maxBytes)).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.from(text, 'utf8')
+    .subarray(0, Math.max(0, maxBytes))
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 function byteLength(text: string): number {
@@ -217,7 +236,13 @@ function byteLength(text: string): number {
 /** The change in a workspace against a base ref; on failure, the error and nothing else. */
 export type WorkspaceDiff =
   | { readonly ok: true; readonly changedFiles: readonly string[]; readonly untracked: readonly string[]; readonly diff: string }
-  | { readonly ok: false; readonly error: { readonly message: string }; readonly changedFiles: readonly string[]; readonly untracked: readonly string[]; readonly diff: string };
+  | {
+      readonly ok: false;
+      readonly error: { readonly message: string };
+      readonly changedFiles: readonly string[];
+      readonly untracked: readonly string[];
+      readonly diff: string;
+    };
 
 export interface WorkspaceDiffOptions {
   /** Untracked files beyond this many are listed but not diffed (default 200). */
@@ -250,7 +275,11 @@ export async function workspaceDiff(workspace: string, baseRef: string, options:
     // they always do. A file git cannot diff (an embedded repository, a socket) stays listed
     // among the changed files, without a diff.
     for (let i = 0; i < toDiff.length; i += UNTRACKED_CONCURRENCY) {
-      const batch = await Promise.all(toDiff.slice(i, i + UNTRACKED_CONCURRENCY).map((file) => gitText(workspace, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', file], [0, 1])));
+      const batch = await Promise.all(
+        toDiff
+          .slice(i, i + UNTRACKED_CONCURRENCY)
+          .map((file) => gitText(workspace, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', file], [0, 1])),
+      );
       for (const result of batch) if (result.ok) added.push(result.stdout);
     }
     return { ok: true, changedFiles, untracked, diff: tracked.stdout + added.join('') };
@@ -265,7 +294,11 @@ function splitNul(text: string): string[] {
   return text.split('\0').filter((name) => name !== '');
 }
 
-function gitText(workspace: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> {
+function gitText(
+  workspace: string,
+  args: readonly string[],
+  okCodes: readonly number[] = [0],
+): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> {
   let argv: string[];
   try {
     // The loop's own git hardening: no hook, filter, diff or textconv program the builder wrote
@@ -275,13 +308,18 @@ function gitText(workspace: string, args: readonly string[], okCodes: readonly n
     return Promise.resolve({ ok: false, message: `git ${args[0] ?? ''} refused in ${workspace}: ${errorMessage(thrown)}` });
   }
   return new Promise((resolve) => {
-    execFile('git', argv, { cwd: workspace, env: gitEnvironment(process.env), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error === null) return resolve({ ok: true, stdout });
-      const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
-      if (typeof code === 'number' && okCodes.includes(code)) return resolve({ ok: true, stdout });
-      if (code === 'ENOENT') return resolve({ ok: false, message: `git could not run in ${workspace}: ${errorMessage(error)}` });
-      const detail = (stderr || stdout || errorMessage(error)).trim().split('\n')[0] ?? '';
-      resolve({ ok: false, message: `git ${args[0] ?? ''} failed in ${workspace}: ${detail}` });
-    });
+    execFile(
+      'git',
+      argv,
+      { cwd: workspace, env: gitEnvironment(process.env), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error === null) return resolve({ ok: true, stdout });
+        const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
+        if (typeof code === 'number' && okCodes.includes(code)) return resolve({ ok: true, stdout });
+        if (code === 'ENOENT') return resolve({ ok: false, message: `git could not run in ${workspace}: ${errorMessage(error)}` });
+        const detail = (stderr || stdout || errorMessage(error)).trim().split('\n')[0] ?? '';
+        resolve({ ok: false, message: `git ${args[0] ?? ''} failed in ${workspace}: ${detail}` });
+      },
+    );
   });
 }

@@ -3,11 +3,21 @@ import { scriptedAdapter, type ScriptedReply } from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildInputPack, type InputPack } from './input-pack.js';
-import { buildStateFromCommand, modelVerifierKinds, runVerificationRound, runVerifier, VERIFIER_PROTOCOL, verifierEvidence, verifierRequest, type VerifierResult } from './neural-verifiers.js';
+import {
+  buildStateFromCommand,
+  modelVerifierKinds,
+  runVerificationRound,
+  runVerifier,
+  VERIFIER_PROTOCOL,
+  verifierEvidence,
+  verifierRequest,
+  type VerifierResult,
+} from './neural-verifiers.js';
 import { decide, type JudgementState } from './rule-table.js';
 import { VERIFIER_KINDS, type VerifierFailure, type VerifierKind, type VerifierStates } from './verifier-schemas.js';
 
-const DIFF = 'diff --git a/src/cli.ts b/src/cli.ts\n--- a/src/cli.ts\n+++ b/src/cli.ts\n@@ -1 +1,2 @@\n export {};\n+export const flag = true;\n';
+const DIFF =
+  'diff --git a/src/cli.ts b/src/cli.ts\n--- a/src/cli.ts\n+++ b/src/cli.ts\n@@ -1 +1,2 @@\n export {};\n+export const flag = true;\n';
 
 function pack(depth = 1): InputPack {
   return buildInputPack({
@@ -25,7 +35,11 @@ function pack(depth = 1): InputPack {
 
 const VALID: VerifierStates = {
   build: { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true },
-  alignment: { score: 0.9, coverage: [{ criterion: 'the CLI takes --flag', met: true, why: 'cli.ts exports the flag' }], constraintIssues: [] },
+  alignment: {
+    score: 0.9,
+    coverage: [{ criterion: 'the CLI takes --flag', met: true, why: 'cli.ts exports the flag' }],
+    constraintIssues: [],
+  },
   bigPicture: { score: 0.85, supportsParent: true, supportsNext: [{ spec: 'docs', supports: true, why: 'the flag is named' }], risks: [] },
   style: { issues: [] },
 };
@@ -44,7 +58,10 @@ describe('runVerifier', () => {
   });
 
   it('reads a JSON text reply, and never lets a model claim it ran the build', async () => {
-    const adapter = scriptedAdapter(() => ({ text: `Here it is:\n${JSON.stringify({ ...VALID.build, attempted: true, exitCode: 0, inferred: false })}` }), { validate: false });
+    const adapter = scriptedAdapter(
+      () => ({ text: `Here it is:\n${JSON.stringify({ ...VALID.build, attempted: true, exitCode: 0, inferred: false })}` }),
+      { validate: false },
+    );
     const result = await runVerifier('build', adapter, pack());
     expect(result.ok && result.state).toMatchObject({ inferred: true });
   });
@@ -61,7 +78,9 @@ describe('runVerifier', () => {
   });
 
   it('succeeds when the re-ask fits', async () => {
-    const adapter = scriptedAdapter(() => [{ value: { score: 2 } } as ScriptedReply, { value: VALID.bigPicture }][adapter.calls.length - 1] ?? 'none');
+    const adapter = scriptedAdapter(
+      () => [{ value: { score: 2 } } as ScriptedReply, { value: VALID.bigPicture }][adapter.calls.length - 1] ?? 'none',
+    );
     const result = await runVerifier('bigPicture', adapter, pack());
     expect(result).toMatchObject({ ok: true, state: VALID.bigPicture });
     expect(result.exchanges).toHaveLength(2);
@@ -76,10 +95,23 @@ describe('runVerifier', () => {
   });
 
   it('never throws, even when the adapter does', async () => {
-    const adapter = { specificationVersion: 'v1' as const, id: 'broken', run: () => { throw new Error('boom'); } };
+    const adapter = {
+      specificationVersion: 'v1' as const,
+      id: 'broken',
+      run: () => {
+        throw new Error('boom');
+      },
+    };
     const result = await runVerifier('style', adapter, pack());
     expect(result).toMatchObject({ ok: false, failure: { kind: 'adapter_failed' } });
-    expect(await runVerifier('style', scriptedAdapter(() => 'x'), pack(), { timeoutMs: -1 })).toMatchObject({ ok: false, failure: { kind: 'adapter_failed' } });
+    expect(
+      await runVerifier(
+        'style',
+        scriptedAdapter(() => 'x'),
+        pack(),
+        { timeoutMs: -1 },
+      ),
+    ).toMatchObject({ ok: false, failure: { kind: 'adapter_failed' } });
   });
 
   it('refuses to ask a model for the build at depth 0', async () => {
@@ -93,7 +125,10 @@ describe('runVerifier', () => {
 
   it('gives each verifier only what it needs: excerpts to bigPicture, criteria to alignment, the diff to all', () => {
     const p = pack();
-    const content = (kind: VerifierKind) => verifierRequest(kind, p).messages.map((m) => m.content).join('\n');
+    const content = (kind: VerifierKind) =>
+      verifierRequest(kind, p)
+        .messages.map((m) => m.content)
+        .join('\n');
     for (const kind of VERIFIER_KINDS) expect(content(kind)).toContain('+export const flag = true;');
     expect(content('bigPicture')).toContain('Document every flag.');
     expect(content('alignment')).not.toContain('Document every flag.');
@@ -112,22 +147,59 @@ describe('runVerifier', () => {
 
 describe('buildStateFromCommand', () => {
   it('maps a passing build', () => {
-    const state = buildStateFromCommand({ exitCode: 0, stdout: 'compiling\nFound 0 errors.\nwarning: unused variable x\ndone\n', stderr: '', durationMs: 1234, command: 'npm run build' });
-    expect(state).toEqual({ attempted: true, exitCode: 0, errors: [], warnings: ['warning: unused variable x'], durationMs: 1234, commands: ['npm run build'], logSample: 'compiling\nFound 0 errors.\nwarning: unused variable x\ndone', inferred: false });
+    const state = buildStateFromCommand({
+      exitCode: 0,
+      stdout: 'compiling\nFound 0 errors.\nwarning: unused variable x\ndone\n',
+      stderr: '',
+      durationMs: 1234,
+      command: 'npm run build',
+    });
+    expect(state).toEqual({
+      attempted: true,
+      exitCode: 0,
+      errors: [],
+      warnings: ['warning: unused variable x'],
+      durationMs: 1234,
+      commands: ['npm run build'],
+      logSample: 'compiling\nFound 0 errors.\nwarning: unused variable x\ndone',
+      inferred: false,
+    });
   });
 
   it('extracts error lines from a failing build and keeps the last lines as the sample', () => {
     const noise = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
-    const state = buildStateFromCommand({ exitCode: 2, stdout: `${noise}\n`, stderr: 'src/a.ts(3,5): error TS2322: Type string is not assignable\n\x1b[31mnpm ERR! code 2\x1b[0m\n', durationMs: 10, command: 'tsc' }, { logLines: 5 });
+    const state = buildStateFromCommand(
+      {
+        exitCode: 2,
+        stdout: `${noise}\n`,
+        stderr: 'src/a.ts(3,5): error TS2322: Type string is not assignable\n\x1b[31mnpm ERR! code 2\x1b[0m\n',
+        durationMs: 10,
+        command: 'tsc',
+      },
+      { logLines: 5 },
+    );
     expect(state.errors).toEqual(['src/a.ts(3,5): error TS2322: Type string is not assignable', 'npm ERR! code 2']);
     expect(state.logSample.split('\n')).toHaveLength(5);
     expect(state.logSample).toContain('npm ERR! code 2');
   });
 
   it('reports a failure with no error line, a timeout and a command that never started', () => {
-    expect(buildStateFromCommand({ exitCode: 1, stdout: '', stderr: '', durationMs: 1, command: 'make' }).errors).toEqual(['the build exited with code 1']);
-    expect(buildStateFromCommand({ exitCode: undefined, stdout: '', stderr: '', durationMs: 5000, command: 'make', timedOut: true })).toMatchObject({ attempted: true, exitCode: null, errors: ['the build timed out after 5000 ms'] });
-    expect(buildStateFromCommand({ exitCode: undefined, stdout: '', stderr: '', durationMs: 0, command: 'nope', spawnError: 'command not found: nope' })).toMatchObject({ attempted: false, exitCode: null, errors: ['the build did not start: command not found: nope'] });
+    expect(buildStateFromCommand({ exitCode: 1, stdout: '', stderr: '', durationMs: 1, command: 'make' }).errors).toEqual([
+      'the build exited with code 1',
+    ]);
+    expect(
+      buildStateFromCommand({ exitCode: undefined, stdout: '', stderr: '', durationMs: 5000, command: 'make', timedOut: true }),
+    ).toMatchObject({ attempted: true, exitCode: null, errors: ['the build timed out after 5000 ms'] });
+    expect(
+      buildStateFromCommand({
+        exitCode: undefined,
+        stdout: '',
+        stderr: '',
+        durationMs: 0,
+        command: 'nope',
+        spawnError: 'command not found: nope',
+      }),
+    ).toMatchObject({ attempted: false, exitCode: null, errors: ['the build did not start: command not found: nope'] });
   });
 });
 
@@ -150,7 +222,13 @@ describe('verifier failures never count as passing (property)', () => {
     const seen = { done: 0, failed: 0 };
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ replies: fc.array(anyReply, { minLength: 8, maxLength: 8 }), depth: fc.integer({ min: 0, max: 4 }), attempt: fc.integer({ min: 1, max: 4 }), repeats: fc.integer({ min: 0, max: 3 }), validate: fc.boolean() }),
+        fc.record({
+          replies: fc.array(anyReply, { minLength: 8, maxLength: 8 }),
+          depth: fc.integer({ min: 0, max: 4 }),
+          attempt: fc.integer({ min: 1, max: 4 }),
+          repeats: fc.integer({ min: 0, max: 3 }),
+          validate: fc.boolean(),
+        }),
         async ({ replies, depth, attempt, repeats, validate }) => {
           const adapter = scriptedAdapter(
             (request, call) => {
@@ -162,7 +240,8 @@ describe('verifier failures never count as passing (property)', () => {
           const p = pack(depth);
           const results: VerifierResult[] = await Promise.all(modelVerifierKinds(depth).map((kind) => runVerifier(kind, adapter, p)));
           const failures: VerifierFailure[] = results.flatMap((r) => (r.ok ? [] : [r.failure]));
-          const states: Partial<VerifierStates> = depth === 0 ? { build: buildStateFromCommand({ exitCode: 0, stdout: '', stderr: '', durationMs: 1, command: 'build' }) } : {};
+          const states: Partial<VerifierStates> =
+            depth === 0 ? { build: buildStateFromCommand({ exitCode: 0, stdout: '', stderr: '', durationMs: 1, command: 'build' }) } : {};
           for (const r of results) if (r.ok) Object.assign(states, { [r.kind]: r.state });
           const state: JudgementState = { depth, attempt, ...states, failures, fingerprintRepeats: repeats };
           const judgement = decide(state);
@@ -189,7 +268,10 @@ describe('runVerificationRound', () => {
     expect(round.failures).toMatchObject([{ verifier: 'style', kind: 'invalid_output' }]);
     expect(decide({ depth: 0, attempt: 1, ...round.states, failures: round.failures, fingerprintRepeats: 0 }).outcome).toBe('retry');
 
-    const deeper = await runVerificationRound(scriptedAdapter((request) => ({ value: VALID[kindOf(request)] })), pack(1));
+    const deeper = await runVerificationRound(
+      scriptedAdapter((request) => ({ value: VALID[kindOf(request)] })),
+      pack(1),
+    );
     expect(deeper.states).toEqual(VALID);
     expect(decide({ depth: 1, attempt: 1, ...deeper.states, failures: deeper.failures, fingerprintRepeats: 0 }).outcome).toBe('done');
   });

@@ -26,8 +26,21 @@ export type VerifierExchange = ModelExchange;
  * so the caller can save the verifier's input and output with the attempt's evidence.
  */
 export type ModelVerifierResult<K extends VerifierKind = VerifierKind> =
-  | { readonly kind: K; readonly ok: true; readonly state: VerifierStates[K]; readonly request: ModelRequest; readonly reply: ModelRunSuccess; readonly exchanges: readonly VerifierExchange[] }
-  | { readonly kind: K; readonly ok: false; readonly failure: VerifierFailure; readonly request: ModelRequest; readonly exchanges: readonly VerifierExchange[] };
+  | {
+      readonly kind: K;
+      readonly ok: true;
+      readonly state: VerifierStates[K];
+      readonly request: ModelRequest;
+      readonly reply: ModelRunSuccess;
+      readonly exchanges: readonly VerifierExchange[];
+    }
+  | {
+      readonly kind: K;
+      readonly ok: false;
+      readonly failure: VerifierFailure;
+      readonly request: ModelRequest;
+      readonly exchanges: readonly VerifierExchange[];
+    };
 
 /** The verifiers a model is asked for at a depth: at depth 0 the build is run, not inferred. */
 export function modelVerifierKinds(depth: number): readonly VerifierKind[] {
@@ -42,23 +55,50 @@ export function modelVerifierKinds(depth: number): readonly VerifierKind[] {
  * The build at depth 0 must actually build: the caller runs the build command and maps it with
  * `buildStateFromCommand`, so asking a model for it is refused (`not_applicable`) without a call.
  */
-export async function runModelVerifier<K extends VerifierKind>(kind: K, adapter: ModelAdapter, pack: InputPack, options: RunVerifierOptions = {}): Promise<ModelVerifierResult<K>> {
+export async function runModelVerifier<K extends VerifierKind>(
+  kind: K,
+  adapter: ModelAdapter,
+  pack: InputPack,
+  options: RunVerifierOptions = {},
+): Promise<ModelVerifierResult<K>> {
   let request: ModelRequest;
   try {
     request = verifierRequest(kind, pack);
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return { kind, ok: false, failure: { verifier: kind, kind: 'invalid_output', message: `could not build the ${kind} request: ${message}` }, request: { messages: [] }, exchanges: [] };
+    return {
+      kind,
+      ok: false,
+      failure: { verifier: kind, kind: 'invalid_output', message: `could not build the ${kind} request: ${message}` },
+      request: { messages: [] },
+      exchanges: [],
+    };
   }
-  const fail = (failure: Omit<VerifierFailure, 'verifier'>, exchanges: readonly VerifierExchange[]): ModelVerifierResult<K> => ({ kind, ok: false, failure: { verifier: kind, ...failure }, request, exchanges });
+  const fail = (failure: Omit<VerifierFailure, 'verifier'>, exchanges: readonly VerifierExchange[]): ModelVerifierResult<K> => ({
+    kind,
+    ok: false,
+    failure: { verifier: kind, ...failure },
+    request,
+    exchanges,
+  });
   if (kind === 'build' && pack.context.depth === 0) {
-    return fail({ kind: 'not_applicable', message: 'at depth 0 the build must actually run: run the build command and use buildStateFromCommand' }, []);
+    return fail(
+      { kind: 'not_applicable', message: 'at depth 0 the build must actually run: run the build command and use buildStateFromCommand' },
+      [],
+    );
   }
 
   const asked = await askStructured(adapter, request, verifierSchemas[kind], options);
   if (!asked.ok) {
     if (asked.kind === 'adapter_failed') return fail({ kind: asked.kind, message: asked.message }, asked.exchanges);
-    return fail({ kind: asked.kind, message: `the ${kind} verifier's reply does not fit its schema: ${asked.issues.join('; ')}`, issues: asked.issues }, asked.exchanges);
+    return fail(
+      {
+        kind: asked.kind,
+        message: `the ${kind} verifier's reply does not fit its schema: ${asked.issues.join('; ')}`,
+        issues: asked.issues,
+      },
+      asked.exchanges,
+    );
   }
   // A model only ever infers a build from the diff: it cannot claim to have run one.
   const state = (kind === 'build' ? { ...(asked.value as BuildState), inferred: true } : asked.value) as VerifierStates[K];
@@ -79,9 +119,15 @@ export interface VerificationRound {
  * real build (`buildStateFromCommand`); without it the round records the build as missing.
  * Never throws or rejects.
  */
-export async function runVerificationRound(adapter: ModelAdapter, pack: InputPack, options: RunVerifierOptions & { readonly build?: BuildState } = {}): Promise<VerificationRound> {
+export async function runVerificationRound(
+  adapter: ModelAdapter,
+  pack: InputPack,
+  options: RunVerifierOptions & { readonly build?: BuildState } = {},
+): Promise<VerificationRound> {
   const { build, ...runOptions } = options;
-  const results = await Promise.all(modelVerifierKinds(pack.context.depth).map((kind) => runModelVerifier(kind, adapter, pack, runOptions)));
+  const results = await Promise.all(
+    modelVerifierKinds(pack.context.depth).map((kind) => runModelVerifier(kind, adapter, pack, runOptions)),
+  );
   const states: { -readonly [K in VerifierKind]?: VerifierStates[K] } = pack.context.depth === 0 && build !== undefined ? { build } : {};
   const failures: VerifierFailure[] = [];
   for (const result of results) {
@@ -125,14 +171,24 @@ export function verifierRequest(kind: VerifierKind, pack: InputPack): ModelReque
   const diff = `Diff${workspace.diffTruncated ? ' (capped: some hunks were dropped, every file header is kept)' : ''}:\n\`\`\`diff\n${workspace.diff}\n\`\`\``;
   const parts: string[] = [`Task "${spec.title}" (${spec.id}), depth ${context.depth}, attempt ${context.attempt}.`];
   if (kind === 'alignment' || kind === 'bigPicture') parts.push(`Acceptance criteria:\n${list(spec.acceptance)}`);
-  if (kind === 'alignment') parts.push(`Constraints:\n${list(spec.constraints)}`, `Budgets and policy: ${JSON.stringify({ budgets: context.budgets, policy: pack.policy })}`);
+  if (kind === 'alignment')
+    parts.push(
+      `Constraints:\n${list(spec.constraints)}`,
+      `Budgets and policy: ${JSON.stringify({ budgets: context.budgets, policy: pack.policy })}`,
+    );
   if (kind === 'bigPicture') {
     parts.push(`Parent task: ${relations.parent === undefined ? '(none)' : `${relations.parent.spec}\n${relations.parent.excerpt}`}`);
-    parts.push(`Next tasks:\n${relations.next.length === 0 ? '(none)' : relations.next.map((next) => `- ${next.spec}: ${next.excerpt}`).join('\n')}`);
+    parts.push(
+      `Next tasks:\n${relations.next.length === 0 ? '(none)' : relations.next.map((next) => `- ${next.spec}: ${next.excerpt}`).join('\n')}`,
+    );
   }
   parts.push(`Changed files:\n${list(workspace.changedFiles)}`, diff, instructions.reply);
   return {
-    system: [instructions.role, 'You report what you see; you never decide whether the task is done, never advise and never change files.', 'Your only output is the JSON object asked for.'].join('\n'),
+    system: [
+      instructions.role,
+      'You report what you see; you never decide whether the task is done, never advise and never change files.',
+      'Your only output is the JSON object asked for.',
+    ].join('\n'),
     messages: [{ role: 'user', content: parts.join('\n\n') }],
     responseFormat: { type: 'json', name: `taskloop_verifier_${kind}`, schema: verifierSchemas[kind] },
     metadata: { protocol: VERIFIER_PROTOCOL, verifier: kind } satisfies VerifierRequestMetadata,
@@ -189,7 +245,12 @@ export function buildStateFromCommand(outcome: BuildCommandOutcome, options: Bui
   }
   const exitCode = outcome.exitCode ?? null;
   if (outcome.spawnError !== undefined) errors.unshift(`the build did not start: ${outcome.spawnError}`);
-  else if (exitCode === null) errors.unshift(outcome.timedOut === true ? `the build timed out after ${Math.round(outcome.durationMs)} ms` : 'the build was killed before it exited');
+  else if (exitCode === null)
+    errors.unshift(
+      outcome.timedOut === true
+        ? `the build timed out after ${Math.round(outcome.durationMs)} ms`
+        : 'the build was killed before it exited',
+    );
   else if (exitCode !== 0 && errors.length === 0) errors.push(`the build exited with code ${exitCode}`);
 
   const maxLogChars = options.maxLogChars ?? 4_000;
@@ -221,7 +282,14 @@ export function verifierEvidence(result: ModelVerifierResult): Record<string, un
         ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
       },
       result: reply.ok
-        ? { ok: true, text: reply.text, ...(reply.value === undefined ? {} : { value: reply.value }), usage: reply.usage, latencyMs: reply.latencyMs, modelId: reply.modelId }
+        ? {
+            ok: true,
+            text: reply.text,
+            ...(reply.value === undefined ? {} : { value: reply.value }),
+            usage: reply.usage,
+            latencyMs: reply.latencyMs,
+            modelId: reply.modelId,
+          }
         : { ok: false, failure: reply.failure, latencyMs: reply.latencyMs },
     })),
   };

@@ -25,7 +25,11 @@ const MAX_READ_BYTES = 16 * 1024;
  * it parses, else the start of its text, at most `maxChars`. A file that is missing, refused or
  * unreadable is recorded in `unavailable`, never fatal. Never rejects.
  */
-export async function loadRelatedSpecs(spec: Pick<TaskSpec, 'file' | 'relationships'>, workspace: string, maxChars = DEFAULT_MAX_EXCERPT_CHARS): Promise<RelatedSpecs> {
+export async function loadRelatedSpecs(
+  spec: Pick<TaskSpec, 'file' | 'relationships'>,
+  workspace: string,
+  maxChars = DEFAULT_MAX_EXCERPT_CHARS,
+): Promise<RelatedSpecs> {
   const { parent, next } = spec.relationships;
   const unavailable: UnavailableRelation[] = [];
   const load = async (id: string): Promise<SpecExcerpt | undefined> => {
@@ -46,8 +50,13 @@ export async function loadRelatedSpecs(spec: Pick<TaskSpec, 'file' | 'relationsh
   return { ...(parentExcerpt === undefined ? {} : { parent: parentExcerpt }), next: nextExcerpts, unavailable };
 }
 
-async function readRelated(specFile: string | undefined, id: string, workspace: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
-  if (specFile === undefined) return { ok: false, reason: 'the spec was not loaded from a file, so there is no folder to find its related specs in' };
+async function readRelated(
+  specFile: string | undefined,
+  id: string,
+  workspace: string,
+): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  if (specFile === undefined)
+    return { ok: false, reason: 'the spec was not loaded from a file, so there is no folder to find its related specs in' };
   const wanted = join(dirname(resolve(specFile)), `${id}.md`);
   const inside = await workspaceRelative(workspace, wanted);
   if (inside === undefined) return { ok: false, reason: `${wanted} is outside the workspace` };
@@ -61,7 +70,13 @@ async function readRelated(specFile: string | undefined, id: string, workspace: 
     const buffer = Buffer.alloc(MAX_READ_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, MAX_READ_BYTES, 0);
     // A cut inside a multi-byte character leaves a replacement character: drop it.
-    return { ok: true, text: buffer.subarray(0, bytesRead).toString('utf8').replace(/\uFFFD+$/, '') };
+    return {
+      ok: true,
+      text: buffer
+        .subarray(0, bytesRead)
+        .toString('utf8')
+        .replace(/\uFFFD+$/, ''),
+    };
   } catch (thrown) {
     return { ok: false, reason: `${inside} cannot be read: ${errorMessage(thrown)}` };
   } finally {

@@ -1,4 +1,14 @@
-import { buildPassed, styleTotal, VERIFIER_KINDS, type AlignmentState, type BigPictureState, type BuildState, type StyleState, type VerifierFailure, type VerifierKind } from './verifier-schemas.js';
+import {
+  buildPassed,
+  styleTotal,
+  VERIFIER_KINDS,
+  type AlignmentState,
+  type BigPictureState,
+  type BuildState,
+  type StyleState,
+  type VerifierFailure,
+  type VerifierKind,
+} from './verifier-schemas.js';
 
 /** What the rule table decides for an attempt. */
 export type JudgementOutcome = 'retry' | 'split' | 'done' | 'give_up';
@@ -128,7 +138,8 @@ export function checkRules(options: RuleOptions = {}): Rule[] {
     },
     {
       id: 'inferred-build-errors',
-      when: (s) => s.depth > 0 && s.build !== undefined && (s.build.errors.length > 0 || (s.build.exitCode !== null && s.build.exitCode !== 0)),
+      when: (s) =>
+        s.depth > 0 && s.build !== undefined && (s.build.errors.length > 0 || (s.build.exitCode !== null && s.build.exitCode !== 0)),
       outcome: 'retry',
       reason: (s) => `the diff would not build${s.build === undefined ? '' : `: ${describeBuild(s.build)}`}`,
     },
@@ -188,7 +199,10 @@ export function escalationRules(checks: readonly Rule[], options: RuleOptions = 
       id: 'give-up-depth-limit',
       when: (s) => repeating(s) && s.depth >= o.maxDepth && failing(s).length > 0,
       outcome: 'give_up',
-      reason: (s) => [`the same failure, ${s.fingerprintRepeats} time(s) in a row, at depth ${s.depth}, the depth limit (${o.maxDepth}): the task cannot split further`, ...why(s)],
+      reason: (s) => [
+        `the same failure, ${s.fingerprintRepeats} time(s) in a row, at depth ${s.depth}, the depth limit (${o.maxDepth}): the task cannot split further`,
+        ...why(s),
+      ],
     },
     {
       id: 'give-up-attempts-exhausted',

@@ -1,9 +1,23 @@
 import { scriptedAdapter } from '@conclave/testing';
 import { describe, expect, it } from 'vitest';
-import { createModelSplitPlanner, MAX_SPLIT_CHILDREN, planSplit, SPLIT_PROTOCOL, splitRequest, type SplitPlanner, type SplitRequest } from './split-planner.js';
+import {
+  createModelSplitPlanner,
+  MAX_SPLIT_CHILDREN,
+  planSplit,
+  SPLIT_PROTOCOL,
+  splitRequest,
+  type SplitPlanner,
+  type SplitRequest,
+} from './split-planner.js';
 
 const request: SplitRequest = {
-  parent: { id: 'farewell', title: 'Add farewell', acceptance: ['farewell(name) says goodbye'], constraints: ['no dependencies'], depth: 0 },
+  parent: {
+    id: 'farewell',
+    title: 'Add farewell',
+    acceptance: ['farewell(name) says goodbye'],
+    constraints: ['no dependencies'],
+    depth: 0,
+  },
   failures: ['gate failed: no-todo (src/greet.js:18 matches /TODO/)'],
 };
 const child = (title: string) => ({ title, failure: 'the TODO', acceptance: ['no TODO in src/'] });
@@ -29,7 +43,11 @@ describe('createModelSplitPlanner', () => {
   });
 
   it('refuses duplicate titles, children without criteria and more than the maximum', async () => {
-    for (const children of [[child('Same'), child('same')], [{ title: 'x', failure: 'y', acceptance: [] }], Array.from({ length: MAX_SPLIT_CHILDREN + 1 }, (_, i) => child(`c${i}`))]) {
+    for (const children of [
+      [child('Same'), child('same')],
+      [{ title: 'x', failure: 'y', acceptance: [] }],
+      Array.from({ length: MAX_SPLIT_CHILDREN + 1 }, (_, i) => child(`c${i}`)),
+    ]) {
       const plan = await createModelSplitPlanner(scriptedAdapter(() => ({ value: { children } }), { validate: false }))(request);
       expect(plan.ok).toBe(false);
     }
@@ -54,14 +72,20 @@ describe('planSplit: any planner’s plan, checked as the loop acts on it', () =
     const children = [child('Same'), { ...child('Other'), acceptance: [], env: ['1BAD'] }];
     const plan = await planSplit(() => Promise.resolve({ ok: true, children, exchanges: [] }), request);
     expect(plan).toMatchObject({ ok: false, rejected: children });
-    expect(!plan.ok && plan.message).toBe("the split planner's plan is invalid: children.1.acceptance: give each child at least one acceptance criterion; children.1.env.0: an environment variable name");
+    expect(!plan.ok && plan.message).toBe(
+      "the split planner's plan is invalid: children.1.acceptance: give each child at least one acceptance criterion; children.1.env.0: an environment variable name",
+    );
     const tooMany = Array.from({ length: MAX_SPLIT_CHILDREN + 1 }, (_, i) => child(`Child ${i}`));
     const crowded = await planSplit(() => Promise.resolve({ ok: true, children: tooMany, exchanges: [] }), request);
     expect(!crowded.ok && crowded.message).toContain(`at most ${MAX_SPLIT_CHILDREN} children`);
   });
 
   it('a planner that throws, or returns no plan at all, fails the split as a value', async () => {
-    expect(await planSplit(() => Promise.reject(new Error('planner bug')), request)).toEqual({ ok: false, message: 'the split planner threw: planner bug', exchanges: [] });
+    expect(await planSplit(() => Promise.reject(new Error('planner bug')), request)).toEqual({
+      ok: false,
+      message: 'the split planner threw: planner bug',
+      exchanges: [],
+    });
     const nothing = (() => Promise.resolve(undefined)) as unknown as SplitPlanner;
     expect(await planSplit(nothing, request)).toEqual({ ok: false, message: 'the split planner returned no plan', exchanges: [] });
     const noChildren = (() => Promise.resolve({ ok: true, exchanges: 'nope' })) as unknown as SplitPlanner;

@@ -22,7 +22,10 @@ export const splitReplySchema = z.strictObject({
         title: line('a child title', 300),
         /** The failure this child fixes, as the parent's verifiers reported it. */
         failure: line('the failure', 600),
-        acceptance: z.array(line('an acceptance criterion', 600)).min(1, 'give each child at least one acceptance criterion').max(10, 'at most 10 criteria per child'),
+        acceptance: z
+          .array(line('an acceptance criterion', 600))
+          .min(1, 'give each child at least one acceptance criterion')
+          .max(10, 'at most 10 criteria per child'),
         constraints: z.array(line('a constraint', 600)).max(10, 'at most 10 constraints per child').optional(),
         /** Environment variables the child needs; a grant strategy decides what it gets, never more than the parent holds. */
         env: z.array(z.string().regex(ENV_NAME_PATTERN, 'an environment variable name')).max(20).optional(),
@@ -30,7 +33,10 @@ export const splitReplySchema = z.strictObject({
     )
     .min(1, 'split into at least one child')
     .max(MAX_SPLIT_CHILDREN, `split into at most ${MAX_SPLIT_CHILDREN} children`)
-    .refine((children) => new Set(children.map((child) => child.title.toLowerCase())).size === children.length, 'give each child a different title'),
+    .refine(
+      (children) => new Set(children.map((child) => child.title.toLowerCase())).size === children.length,
+      'give each child a different title',
+    ),
 });
 
 /** A child spec as the planner proposed it, validated. */
@@ -38,7 +44,13 @@ export type ChildSpecDraft = z.output<typeof splitReplySchema>['children'][numbe
 
 /** What the split planner is told: the parent's contract and why it keeps failing. */
 export interface SplitRequest {
-  readonly parent: { readonly id: string; readonly title: string; readonly acceptance: readonly string[]; readonly constraints: readonly string[]; readonly depth: number };
+  readonly parent: {
+    readonly id: string;
+    readonly title: string;
+    readonly acceptance: readonly string[];
+    readonly constraints: readonly string[];
+    readonly depth: number;
+  };
   /** The dominant failures: the deciding rule's reasons and the failure fingerprint's messages. */
   readonly failures: readonly string[];
   readonly signal?: AbortSignal;
@@ -67,8 +79,16 @@ export interface SplitPlannerOptions {
  */
 export function createModelSplitPlanner(adapter: ModelAdapter, options: SplitPlannerOptions = {}): SplitPlanner {
   return async (request) => {
-    const asked = await askStructured(adapter, splitRequest(request), splitReplySchema, { ...options, ...(request.signal === undefined ? {} : { signal: request.signal }) });
-    if (!asked.ok) return { ok: false, message: `the split planner ${asked.kind === 'invalid_output' ? 'gave no valid children' : 'failed'}: ${asked.message}`, exchanges: asked.exchanges };
+    const asked = await askStructured(adapter, splitRequest(request), splitReplySchema, {
+      ...options,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+    if (!asked.ok)
+      return {
+        ok: false,
+        message: `the split planner ${asked.kind === 'invalid_output' ? 'gave no valid children' : 'failed'}: ${asked.message}`,
+        exchanges: asked.exchanges,
+      };
     return { ok: true, children: asked.value.children, exchanges: asked.exchanges };
   };
 }
@@ -82,14 +102,16 @@ export function createModelSplitPlanner(adapter: ModelAdapter, options: SplitPla
  */
 export async function planSplit(planner: SplitPlanner, request: SplitRequest): Promise<SplitPlan> {
   // Typed loosely on purpose: a planner written in plain JavaScript may return anything.
-  let plan: { readonly ok?: unknown; readonly message?: unknown; readonly children?: unknown; readonly exchanges?: unknown } | null | undefined;
+  let plan:
+    { readonly ok?: unknown; readonly message?: unknown; readonly children?: unknown; readonly exchanges?: unknown } | null | undefined;
   try {
     plan = await planner(request);
   } catch (thrown) {
     return { ok: false, message: `the split planner threw: ${errorMessage(thrown)}`, exchanges: [] };
   }
   const exchanges = Array.isArray(plan?.exchanges) ? (plan.exchanges as ModelExchange[]) : [];
-  if (plan?.ok !== true) return { ok: false, message: typeof plan?.message === 'string' ? plan.message : 'the split planner returned no plan', exchanges };
+  if (plan?.ok !== true)
+    return { ok: false, message: typeof plan?.message === 'string' ? plan.message : 'the split planner returned no plan', exchanges };
   const checked = splitReplySchema.safeParse({ children: plan.children });
   if (checked.success) return { ok: true, children: checked.data.children, exchanges };
   const issues = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -113,7 +135,9 @@ export function splitRequest(request: SplitRequest): ModelRequest {
         content: [
           `Task "${parent.title}" (${parent.id}), depth ${parent.depth}.`,
           `Acceptance criteria:\n${parent.acceptance.map((a) => `- ${a}`).join('\n')}`,
-          parent.constraints.length > 0 ? `Constraints (every child keeps them):\n${parent.constraints.map((c) => `- ${c}`).join('\n')}` : '',
+          parent.constraints.length > 0
+            ? `Constraints (every child keeps them):\n${parent.constraints.map((c) => `- ${c}`).join('\n')}`
+            : '',
           `Why it keeps failing:\n${request.failures.map((f) => `- ${f}`).join('\n')}`,
           `Reply with one JSON object: {"children": [{"title": "<one line>", "failure": "<the failure it fixes>", "acceptance": ["<criterion>"], "constraints": ["<optional>"], "env": ["<optional variable names it needs>"]}]}, at most ${MAX_SPLIT_CHILDREN} children, in the order they should be done.`,
         ]

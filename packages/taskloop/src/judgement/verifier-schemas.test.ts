@@ -1,10 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { alignmentStateSchema, bigPictureStateSchema, buildPassed, buildStateSchema, styleStateSchema, styleTotal, verifierSchemas, VERIFIER_KINDS } from './verifier-schemas.js';
+import {
+  alignmentStateSchema,
+  bigPictureStateSchema,
+  buildPassed,
+  buildStateSchema,
+  styleStateSchema,
+  styleTotal,
+  verifierSchemas,
+  VERIFIER_KINDS,
+} from './verifier-schemas.js';
 
-const build = { attempted: true, exitCode: 0, errors: [], warnings: ['w'], durationMs: 1200, commands: ['npm run build'], logSample: 'ok', inferred: false };
+const build = {
+  attempted: true,
+  exitCode: 0,
+  errors: [],
+  warnings: ['w'],
+  durationMs: 1200,
+  commands: ['npm run build'],
+  logSample: 'ok',
+  inferred: false,
+};
 const alignment = { score: 0.8, coverage: [{ criterion: 'adds a flag', met: true, why: 'cli.ts parses --flag' }], constraintIssues: [] };
-const bigPicture = { score: 0.9, supportsParent: null, supportsNext: [{ spec: 'next-1', supports: true, why: 'keeps the hook' }], risks: [] };
-const style = { issues: [{ rule: 'no-console', count: 3, examples: ['console.log(x)'] }, { rule: 'naming', count: 2, examples: [] }] };
+const bigPicture = {
+  score: 0.9,
+  supportsParent: null,
+  supportsNext: [{ spec: 'next-1', supports: true, why: 'keeps the hook' }],
+  risks: [],
+};
+const style = {
+  issues: [
+    { rule: 'no-console', count: 3, examples: ['console.log(x)'] },
+    { rule: 'naming', count: 2, examples: [] },
+  ],
+};
 
 describe('verifier schemas', () => {
   it('accept valid states', () => {
@@ -29,7 +57,11 @@ describe('verifier schemas', () => {
     ['alignment: empty criterion', alignmentStateSchema, { ...alignment, coverage: [{ criterion: '', met: true, why: 'y' }] }],
     ['bigPicture: supportsParent missing', bigPictureStateSchema, { score: 0.5, supportsNext: [], risks: [] }],
     ['bigPicture: supportsParent a string', bigPictureStateSchema, { ...bigPicture, supportsParent: 'yes' }],
-    ['bigPicture: next entry with extra key', bigPictureStateSchema, { ...bigPicture, supportsNext: [{ spec: 'n', supports: true, why: '', extra: 1 }] }],
+    [
+      'bigPicture: next entry with extra key',
+      bigPictureStateSchema,
+      { ...bigPicture, supportsNext: [{ spec: 'n', supports: true, why: '', extra: 1 }] },
+    ],
     ['style: negative count', styleStateSchema, { issues: [{ rule: 'r', count: -1, examples: [] }] }],
     ['style: fractional count', styleStateSchema, { issues: [{ rule: 'r', count: 1.5, examples: [] }] }],
     ['style: no examples', styleStateSchema, { issues: [{ rule: 'r', count: 1 }] }],

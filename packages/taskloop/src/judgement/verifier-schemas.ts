@@ -35,7 +35,9 @@ export const buildStateSchema = z.strictObject({
 /** How well the change meets the spec: one coverage entry per acceptance criterion. */
 export const alignmentStateSchema = z.strictObject({
   score,
-  coverage: z.array(z.strictObject({ criterion: text.min(1, 'name the criterion'), met: z.boolean(), why: text })).max(100, 'at most 100 criteria'),
+  coverage: z
+    .array(z.strictObject({ criterion: text.min(1, 'name the criterion'), met: z.boolean(), why: text }))
+    .max(100, 'at most 100 criteria'),
   constraintIssues: list(100),
 });
 
@@ -44,14 +46,18 @@ export const bigPictureStateSchema = z.strictObject({
   score,
   /** Null when the task has no parent. */
   supportsParent: z.boolean().nullable(),
-  supportsNext: z.array(z.strictObject({ spec: text.min(1, 'name the next spec'), supports: z.boolean(), why: text })).max(50, 'at most 50 next specs'),
+  supportsNext: z
+    .array(z.strictObject({ spec: text.min(1, 'name the next spec'), supports: z.boolean(), why: text }))
+    .max(50, 'at most 50 next specs'),
   risks: list(50),
 });
 
 /** Style issues in the diff, grouped by rule. */
 export const styleStateSchema = z.strictObject({
   issues: z
-    .array(z.strictObject({ rule: text.min(1, 'name the rule'), count: z.number().int().min(0, 'a count is at least 0'), examples: list(10) }))
+    .array(
+      z.strictObject({ rule: text.min(1, 'name the rule'), count: z.number().int().min(0, 'a count is at least 0'), examples: list(10) }),
+    )
     .max(100, 'at most 100 rules'),
 });
 

@@ -5,7 +5,8 @@ import { basename, dirname, join } from 'node:path';
 import { errorMessage } from '@conclave/core';
 
 /** What `writeFileAtomic` did: written, or the reason nothing was. */
-export type AtomicWriteResult = { readonly ok: true } | { readonly ok: false; readonly kind: 'io_error'; readonly path: string; readonly message: string };
+export type AtomicWriteResult =
+  { readonly ok: true } | { readonly ok: false; readonly kind: 'io_error'; readonly path: string; readonly message: string };
 
 /** Options for `writeFileAtomic`. */
 export interface AtomicWriteOptions {
@@ -38,7 +39,11 @@ const fsyncFd = promisify(fsync);
  * costs ten times the call it carries, while a flush to disk may take milliseconds and must not
  * hold the event loop.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<AtomicWriteResult> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const sync = options.sync !== false;

@@ -127,7 +127,11 @@ export function parsedListItems(text: string): GfmListItems {
     const earlier = boxes.get(item);
     const offset = ownLine ? (lineStarts[at.lineNumber - 1] ?? 0) + at.offset : undefined;
     const boxOffset = offset !== undefined && body[offset] === '[' ? bom + offset : undefined;
-    boxes.set(item, { checked: line.includes('[x]') || line.includes('[X]'), boxOffset, boxFromOwnLine: boxOffset !== undefined && earlier === undefined });
+    boxes.set(item, {
+      checked: line.includes('[x]') || line.includes('[X]'),
+      boxOffset,
+      boxFromOwnLine: boxOffset !== undefined && earlier === undefined,
+    });
     // cmark-gfm skips three bytes from where it stands; the rest of the line is text, and no
     // further block starts are tried on this line.
     at.advanceOffset(3, false);
@@ -182,7 +186,9 @@ export function parsedListItems(text: string): GfmListItems {
     const enclosing = ancestor === null ? undefined : index.get(ancestor);
     const box = boxes.get(node);
     return {
-      text: firstTextBlock(node).replace(/\s*\n\s*/g, ' ').trim(),
+      text: firstTextBlock(node)
+        .replace(/\s*\n\s*/g, ' ')
+        .trim(),
       line: node.sourcepos[0][0],
       column: node.sourcepos[0][1],
       ...(enclosing === undefined ? {} : { enclosing }),
@@ -216,7 +222,7 @@ export function plainTaskList(text: string): GfmListItems | undefined {
   // The index of the last task at each depth along the current line of descent.
   const open: number[] = [];
   let line = 0;
-  for (let start = 0; start <= text.length; ) {
+  for (let start = 0; start <= text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
     line += 1;
@@ -224,12 +230,20 @@ export function plainTaskList(text: string): GfmListItems | undefined {
     while (text.charCodeAt(indent) === 0x20 && indent < end) indent += 1;
     const box = indent + 2;
     const marker = text[indent];
-    if ((marker === '-' || marker === '*' || marker === '+') && text[indent + 1] === ' ' && text[box] === '[' && text[box + 2] === ']' && text[box + 3] === ' ' && box + 3 < end) {
+    if (
+      (marker === '-' || marker === '*' || marker === '+') &&
+      text[indent + 1] === ' ' &&
+      text[box] === '[' &&
+      text[box + 2] === ']' &&
+      text[box + 3] === ' ' &&
+      box + 3 < end
+    ) {
       const mark = text[box + 1];
       const depth = (indent - start) / 2;
       const rest = text.slice(box + 4, end);
       const body = rest.trim();
-      if ((mark !== ' ' && mark !== 'x' && mark !== 'X') || !Number.isInteger(depth) || depth > open.length || body === '') return undefined;
+      if ((mark !== ' ' && mark !== 'x' && mark !== 'X') || !Number.isInteger(depth) || depth > open.length || body === '')
+        return undefined;
       open.length = depth;
       const item: { -readonly [K in keyof GfmListItem]: GfmListItem[K] } = {
         text: body,
@@ -265,7 +279,8 @@ function lineOf(lineStarts: readonly number[], offset: number): number {
 /** The raw text of an item's first paragraph or heading (container prefixes removed), as the parser collected it. */
 function firstTextBlock(item: Node): string {
   for (let child = item.firstChild; child !== null; child = child.next) {
-    if (child.type === 'paragraph' || child.type === 'heading') return (child as unknown as { _string_content: string | null })._string_content ?? '';
+    if (child.type === 'paragraph' || child.type === 'heading')
+      return (child as unknown as { _string_content: string | null })._string_content ?? '';
   }
   return '';
 }

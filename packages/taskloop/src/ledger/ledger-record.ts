@@ -17,7 +17,11 @@ export const ledgerRecordSchema = z.strictObject({
   current: z.strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), text: z.string() }).nullable(),
   /** A flip records only its ticks; a structural write (subtasks appended by a split) records its whole text. */
   pending: z
-    .strictObject({ sha256: z.string().regex(/^[0-9a-f]{64}$/), ticks: z.array(z.number().int().nonnegative()).optional(), text: z.string().optional() })
+    .strictObject({
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      ticks: z.array(z.number().int().nonnegative()).optional(),
+      text: z.string().optional(),
+    })
     .optional(),
 });
 

@@ -9,7 +9,9 @@ describe('lineDiff', () => {
   it('shows a one-line change with context as a unified hunk', () => {
     const before = ['1', '2', '3', '4', '5', '6', '7'].join('\n');
     const after = ['1', '2', '3', 'four', '5', '6', '7'].join('\n');
-    expect(lineDiff(before, after, { expectedLabel: 'old', actualLabel: 'new' })).toBe(['--- old', '+++ new', '@@ -2,5 +2,5 @@', ' 2', ' 3', '-4', '+four', ' 5', ' 6'].join('\n'));
+    expect(lineDiff(before, after, { expectedLabel: 'old', actualLabel: 'new' })).toBe(
+      ['--- old', '+++ new', '@@ -2,5 +2,5 @@', ' 2', ' 3', '-4', '+four', ' 5', ' 6'].join('\n'),
+    );
   });
 
   it('shows deletions and insertions, and caps the length', () => {

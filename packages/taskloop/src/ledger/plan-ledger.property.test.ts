@@ -32,12 +32,22 @@ const tampered = (model: Model) => model.disk !== model.lastWrite;
 async function checkInvariants(model: Model, real: Real): Promise<void> {
   const parsed = parsePlan(model.lastWrite);
   expect(parsed.ok).toBe(true);
-  if (parsed.ok) expect(parsed.plan.items.filter((i) => i.checked).map((i) => i.id).sort()).toEqual([...model.checked].sort());
+  if (parsed.ok)
+    expect(
+      parsed.plan.items
+        .filter((i) => i.checked)
+        .map((i) => i.id)
+        .sort(),
+    ).toEqual([...model.checked].sort());
   expect(real.ledger.text).toBe(model.lastWrite);
   expect(await readOrNone(planPath(real))).toBe(model.disk);
   // The record always knows the orchestrator's last write (pending folded onto current).
   const record = JSON.parse((await readOrNone(ledgerPath(real))) ?? '{}') as LedgerRecord;
-  const recorded = record.current && (record.pending === undefined ? record.current.text : (record.pending.text ?? pendingText(record.current.text, record.pending.ticks ?? [])));
+  const recorded =
+    record.current &&
+    (record.pending === undefined
+      ? record.current.text
+      : (record.pending.text ?? pendingText(record.current.text, record.pending.ticks ?? [])));
   expect(recorded).toBe(model.lastWrite);
 }
 
@@ -61,7 +71,11 @@ class FlipCommand implements fc.AsyncCommand<Model, Real> {
     } else {
       const expected = [item.id];
       model.checked.add(item.id);
-      for (let parent = parentOf(model, item); parent !== undefined && !model.checked.has(parent.id) && parent.childIds.every((id) => model.checked.has(id)); parent = parentOf(model, parent)) {
+      for (
+        let parent = parentOf(model, item);
+        parent !== undefined && !model.checked.has(parent.id) && parent.childIds.every((id) => model.checked.has(id));
+        parent = parentOf(model, parent)
+      ) {
         expected.push(parent.id);
         model.checked.add(parent.id);
       }
@@ -116,7 +130,10 @@ class AppendCommand implements fc.AsyncCommand<Model, Real> {
 type TamperKind = 'tick' | 'untick' | 'reword' | 'append' | 'delete' | 'same' | 'recreate';
 
 class TamperCommand implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kind: TamperKind, readonly at: number) {}
+  constructor(
+    readonly kind: TamperKind,
+    readonly at: number,
+  ) {}
   check(): boolean {
     return true;
   }
@@ -196,7 +213,9 @@ const commands = fc.commands(
   [
     fc.nat(40).map((pick) => new FlipCommand(pick)),
     fc.tuple(fc.nat(40), fc.integer({ min: 1, max: 3 })).map(([pick, count]) => new AppendCommand(pick, count)),
-    fc.tuple(fc.constantFrom<TamperKind>('tick', 'untick', 'reword', 'append', 'delete', 'same', 'recreate'), fc.nat(40)).map(([kind, at]) => new TamperCommand(kind, at)),
+    fc
+      .tuple(fc.constantFrom<TamperKind>('tick', 'untick', 'reword', 'append', 'delete', 'same', 'recreate'), fc.nat(40))
+      .map(([kind, at]) => new TamperCommand(kind, at)),
     fc.constant(new ReopenCommand()),
     fc.constant(new RestoreCommand()),
   ],

@@ -26,7 +26,9 @@ describe('a signed plan ledger (ADR 0025)', () => {
   it('reopens with its key; every record it writes carries a mac', async () => {
     const key = randomBytes(32);
     const dir = await signedLedger(key);
-    expect(JSON.parse(readFileSync(join(dir, '.conclave/ledger.json'), 'utf8'))).toMatchObject({ mac: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    expect(JSON.parse(readFileSync(join(dir, '.conclave/ledger.json'), 'utf8'))).toMatchObject({
+      mac: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+    });
     const opened = await openLedger(dir, { key });
     expect(opened.ok && opened.ledger.plan.items.map((item) => item.checked)).toEqual([true, false]);
   });
@@ -37,7 +39,11 @@ describe('a signed plan ledger (ADR 0025)', () => {
     const text = readFileSync(join(dir, '.conclave/plan.md'), 'utf8').replace('- [ ] Two', '- [x] Two');
     writeFileSync(join(dir, '.conclave/plan.md'), text);
     writeFileSync(join(dir, '.conclave/ledger.json'), `${JSON.stringify({ version: 1, current: { sha256: sha256(text), text } })}\n`);
-    expect(await openLedger(dir, { key })).toMatchObject({ ok: false, kind: 'ledger_unauthenticated', fix: expect.stringContaining('git checkout') as unknown });
+    expect(await openLedger(dir, { key })).toMatchObject({
+      ok: false,
+      kind: 'ledger_unauthenticated',
+      fix: expect.stringContaining('git checkout') as unknown,
+    });
     // Another run's key is no better than none.
     expect(await openLedger(dir, { key: randomBytes(32) })).toMatchObject({ ok: false, kind: 'ledger_unauthenticated' });
   });

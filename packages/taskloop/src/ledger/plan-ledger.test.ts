@@ -10,7 +10,11 @@ import { nextRunnable } from './plan-runnable.js';
 import { sha256 } from './sha256.js';
 
 const PLAN = planFromTasks(['Set up', { title: 'Build', children: ['Form', 'Validation'] }, 'Ship']);
-const SPLIT_PLAN = planFromTasks(['Set up', { title: 'Build', children: ['Form', { title: 'Validation', children: ['Rules'] }] }, { title: 'Ship', id: 'ship' }]);
+const SPLIT_PLAN = planFromTasks([
+  'Set up',
+  { title: 'Build', children: ['Form', { title: 'Validation', children: ['Rules'] }] },
+  { title: 'Ship', id: 'ship' },
+]);
 
 describe('plan ledger', () => {
   let workspace: string;
@@ -40,7 +44,10 @@ describe('plan ledger', () => {
     expect(last).toMatchObject({ ok: true, flipped: ['2.2', '2'] });
     expect(await readPlan()).toBe('# Plan\n\n- [x] Set up\n- [x] Build\n  - [x] Form\n  - [x] Validation\n- [ ] Ship\n');
     expect(ledger.plan.items.filter((i) => i.checked).map((i) => i.id)).toEqual(['1', '2', '2.1', '2.2']);
-    expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 1, current: { sha256: sha256(await readPlan()), text: await readPlan() } });
+    expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({
+      version: 1,
+      current: { sha256: sha256(await readPlan()), text: await readPlan() },
+    });
     expect((await readdir(join(workspace, '.conclave'))).sort()).toEqual(['ledger.json', 'plan.md']);
     expect(await checkLedger(ledger)).toEqual({ ok: true });
   });
@@ -51,12 +58,20 @@ describe('plan ledger', () => {
     const before = await readPlan();
     expect(await flip(ledger, 'nope')).toMatchObject({ ok: false, kind: 'unknown_item' });
     expect(await flip(ledger, '1')).toMatchObject({ ok: false, kind: 'already_checked' });
-    expect(await flip(ledger, '2')).toMatchObject({ ok: false, kind: 'not_runnable', message: 'task "2" still has open subtasks: 2.1, 2.2' });
+    expect(await flip(ledger, '2')).toMatchObject({
+      ok: false,
+      kind: 'not_runnable',
+      message: 'task "2" still has open subtasks: 2.1, 2.2',
+    });
     expect(await readPlan()).toBe(before);
   });
 
   it('refuses an invalid plan and a second init', async () => {
-    expect(await initLedger(workspace, '- not a task\n')).toMatchObject({ ok: false, kind: 'plan_invalid', issues: [{ code: 'not_a_task', line: 1 }] });
+    expect(await initLedger(workspace, '- not a task\n')).toMatchObject({
+      ok: false,
+      kind: 'plan_invalid',
+      issues: [{ code: 'not_a_task', line: 1 }],
+    });
     await init();
     expect(await initLedger(workspace, PLAN)).toMatchObject({ ok: false, kind: 'ledger_exists' });
   });
@@ -69,8 +84,18 @@ describe('plan ledger', () => {
 
   describe('tampering', () => {
     const cases: [string, (text: string) => Promise<void>, 'modified' | 'deleted', RegExp][] = [
-      ['a builder ticks a box', (text) => writeFile(planPath(), text.replace('- [ ] Ship', '- [x] Ship')), 'modified', /-- \[ \] Ship\n\+- \[x\] Ship/],
-      ['a builder rewords a task', (text) => writeFile(planPath(), text.replace('Form', 'Form and styling')), 'modified', /- {2}- \[ \] Form\n\+ {2}- \[ \] Form and styling/],
+      [
+        'a builder ticks a box',
+        (text) => writeFile(planPath(), text.replace('- [ ] Ship', '- [x] Ship')),
+        'modified',
+        /-- \[ \] Ship\n\+- \[x\] Ship/,
+      ],
+      [
+        'a builder rewords a task',
+        (text) => writeFile(planPath(), text.replace('Form', 'Form and styling')),
+        'modified',
+        /- {2}- \[ \] Form\n\+ {2}- \[ \] Form and styling/,
+      ],
       ['a builder deletes the file', () => unlink(planPath()), 'deleted', /-- \[ \] Set up/],
     ];
     for (const [name, tamper, detail, diff] of cases) {
@@ -121,7 +146,14 @@ describe('plan ledger', () => {
     it('a kill after the pending record but before plan.md discards the intent', async () => {
       await init();
       const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
-      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] } }));
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({
+          version: 1,
+          current: { sha256: sha256(PLAN), text: PLAN },
+          pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
+        }),
+      );
       const opened = await openLedger(workspace);
       expect(opened).toMatchObject({ ok: true, recovered: 'pending_discarded' });
       expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(false);
@@ -132,7 +164,14 @@ describe('plan ledger', () => {
     it('a plan.md equal to the pending write is that write done, and is folded into the record', async () => {
       await init();
       const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
-      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] } }));
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({
+          version: 1,
+          current: { sha256: sha256(PLAN), text: PLAN },
+          pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
+        }),
+      );
       await writeFile(planPath(), next);
       const opened = await openLedger(workspace);
       expect(opened).toMatchObject({ ok: true });
@@ -144,7 +183,14 @@ describe('plan ledger', () => {
     it('a plan.md matching neither record is tampering, even with a pending write', async () => {
       await init();
       const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
-      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] } }));
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({
+          version: 1,
+          current: { sha256: sha256(PLAN), text: PLAN },
+          pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
+        }),
+      );
       await writeFile(planPath(), PLAN.replace('- [ ] Ship', '- [x] Ship'));
       const opened = await openLedger(workspace);
       expect(opened).toMatchObject({ ok: false, kind: 'ledger_tampered' });
@@ -184,7 +230,14 @@ describe('plan ledger', () => {
       await init();
       await writeFile(ledgerPath(), '{"version":1,"current":{"sha256":"' + '0'.repeat(64) + '","text":"x"}}');
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
-      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: '1'.repeat(64), ticks: [0] } }));
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({
+          version: 1,
+          current: { sha256: sha256(PLAN), text: PLAN },
+          pending: { sha256: '1'.repeat(64), ticks: [0] },
+        }),
+      );
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
       await writeFile(ledgerPath(), 'not json');
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
@@ -230,7 +283,10 @@ describe('plan ledger', () => {
   it('a kill between the pending record and plan.md is recovered either way (the record carries the whole text)', async () => {
     const ledger = await init(SPLIT_PLAN);
     const current = { sha256: ledger.sha256, text: ledger.text };
-    const next = `${ledger.text.replace('- [ ] Build\n', '- [ ] Build\n')}`.replace('- [ ] Ship {#ship}\n', '- [ ] Ship {#ship}\n  - [ ] Tag\n');
+    const next = `${ledger.text.replace('- [ ] Build\n', '- [ ] Build\n')}`.replace(
+      '- [ ] Ship {#ship}\n',
+      '- [ ] Ship {#ship}\n  - [ ] Tag\n',
+    );
     const record = serializeLedgerRecord({ version: 1, current, pending: { sha256: sha256(next), text: next } });
     // Killed after the record, before plan.md: the append never happened.
     await writeFile(join(workspace, '.conclave', 'ledger.json'), record);

@@ -43,7 +43,12 @@ export type OpenLedgerResult =
     }
   | LedgerTampered
   | LedgerIoError
-  | { readonly ok: false; readonly kind: 'ledger_missing' | 'ledger_corrupt' | 'ledger_unauthenticated'; readonly message: string; readonly fix: string }
+  | {
+      readonly ok: false;
+      readonly kind: 'ledger_missing' | 'ledger_corrupt' | 'ledger_unauthenticated';
+      readonly message: string;
+      readonly fix: string;
+    }
   | { readonly ok: false; readonly kind: 'plan_invalid'; readonly issues: readonly PlanIssue[] };
 
 /** What `initLedger` did. */
@@ -63,7 +68,12 @@ export type FlipResult =
     }
   | LedgerTampered
   | LedgerIoError
-  | { readonly ok: false; readonly kind: 'unknown_item' | 'already_checked' | 'not_runnable'; readonly itemId: string; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly kind: 'unknown_item' | 'already_checked' | 'not_runnable';
+      readonly itemId: string;
+      readonly message: string;
+    };
 
 /** What `appendSubtasks` did. */
 export type AppendResult =
@@ -101,7 +111,8 @@ export interface OpenLedgerOptions extends LedgerWriteOptions {
   readonly restoreTampered?: boolean;
 }
 
-const TAMPER_FIX = 'only the orchestrator writes plan.md: put the file back (restoreLedger, or openLedger with restoreTampered) and make the change through the orchestrator';
+const TAMPER_FIX =
+  'only the orchestrator writes plan.md: put the file back (restoreLedger, or openLedger with restoreTampered) and make the change through the orchestrator';
 
 /**
  * The plan ledger: `.conclave/plan.md`, whose ONLY writer is the orchestrator. Builders may read
@@ -176,11 +187,16 @@ export class PlanLedger {
       if (item === undefined) return { ok: false, kind: 'unknown_item', itemId, message: `the plan has no task "${itemId}"` };
       if (item.checked) return { ok: false, kind: 'already_checked', itemId, message: `task "${itemId}" is already checked` };
       const open = item.childIds.filter((id) => !this.#item(id).checked);
-      if (open.length > 0) return { ok: false, kind: 'not_runnable', itemId, message: `task "${itemId}" still has open subtasks: ${open.join(', ')}` };
+      if (open.length > 0)
+        return { ok: false, kind: 'not_runnable', itemId, message: `task "${itemId}" still has open subtasks: ${open.join(', ')}` };
 
       const flipped = [item.id];
       const checked = new Set(flipped);
-      for (let parent = this.#parentOf(item); parent !== undefined && !parent.checked && options.verifyFirst?.has(parent.id) !== true; parent = this.#parentOf(parent)) {
+      for (
+        let parent = this.#parentOf(item);
+        parent !== undefined && !parent.checked && options.verifyFirst?.has(parent.id) !== true;
+        parent = this.#parentOf(parent)
+      ) {
         if (!parent.childIds.every((id) => checked.has(id) || this.#item(id).checked)) break;
         flipped.push(parent.id);
         checked.add(parent.id);
@@ -217,7 +233,8 @@ export class PlanLedger {
 
       const text = withSubtasks(this.#text, this.#plan, parent, clean);
       const parsed = parsePlanMarkdown(text);
-      if (parsed.isErr()) return refuse(`the plan would not parse with the subtasks added: ${parsed.error[0]?.message ?? 'unknown problem'}`);
+      if (parsed.isErr())
+        return refuse(`the plan would not parse with the subtasks added: ${parsed.error[0]?.message ?? 'unknown problem'}`);
       // Every task keeps its id, text and box; the new ones are exactly the parent's new children.
       const before = this.#plan.items;
       const after = parsed.value.items;
@@ -227,8 +244,14 @@ export class PlanLedger {
         return now !== undefined && now.text === item.text && now.checked === item.checked && now.depth === item.depth;
       });
       const newChildren = after.find((item) => item.id === parent.id)?.childIds.slice(parent.childIds.length) ?? [];
-      if (!kept || added.length !== clean.length || added.some((item, i) => item.parentId !== parent.id || item.text !== clean[i] || newChildren[i] !== item.id)) {
-        return refuse(`task "${parentId}" cannot take subtasks without changing other tasks (its list is not in the form the orchestrator writes)`);
+      if (
+        !kept ||
+        added.length !== clean.length ||
+        added.some((item, i) => item.parentId !== parent.id || item.text !== clean[i] || newChildren[i] !== item.id)
+      ) {
+        return refuse(
+          `task "${parentId}" cannot take subtasks without changing other tasks (its list is not in the form the orchestrator writes)`,
+        );
       }
       const written = await this.#write(text, { text }, parsed.value);
       if (!written.ok) return written;
@@ -276,11 +299,22 @@ export class PlanLedger {
    * pending state `openLedger` finishes. Once plan.md is written the flip stands, even if the
    * last record write fails (the next write or `openLedger` catches up).
    */
-  async #write(text: string, change: { readonly ticks: readonly number[] } | { readonly text: string }, plan: Plan): Promise<{ ok: true } | LedgerIoError> {
+  async #write(
+    text: string,
+    change: { readonly ticks: readonly number[] } | { readonly text: string },
+    plan: Plan,
+  ): Promise<{ ok: true } | LedgerIoError> {
     const sha = sha256(text);
     const pending = await writeFileAtomic(
       conclavePath(this.workspace, 'ledger.json'),
-      serializeLedgerRecord({ version: 1, current: { sha256: this.#sha, text: this.#text }, pending: 'ticks' in change ? { sha256: sha, ticks: [...change.ticks] } : { sha256: sha, text: change.text } }, this.#key),
+      serializeLedgerRecord(
+        {
+          version: 1,
+          current: { sha256: this.#sha, text: this.#text },
+          pending: 'ticks' in change ? { sha256: sha, ticks: [...change.ticks] } : { sha256: sha, text: change.text },
+        },
+        this.#key,
+      ),
       this.#sync,
     );
     if (!pending.ok) return pending;
@@ -294,7 +328,11 @@ export class PlanLedger {
     if (plan.items.length !== this.#index.size) this.#index = new Map(plan.items.map((item, i) => [item.id, i]));
     // Without this, a builder restoring the previous plan.md would look like a kill before the
     // write and be accepted on the next open.
-    await writeFileAtomic(conclavePath(this.workspace, 'ledger.json'), serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }, this.#key), { ...this.#sync, syncDir: false });
+    await writeFileAtomic(
+      conclavePath(this.workspace, 'ledger.json'),
+      serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }, this.#key),
+      { ...this.#sync, syncDir: false },
+    );
     return { ok: true };
   }
 }
@@ -311,7 +349,12 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
   const recordRead = readOptional(ledgerPath);
   if (!recordRead.ok) return recordRead;
   if (recordRead.bytes === undefined) {
-    return { ok: false, kind: 'ledger_missing', message: `${join(CONCLAVE_DIR, 'ledger.json')} does not exist: this workspace has no plan ledger`, fix: 'start the run with initLedger' };
+    return {
+      ok: false,
+      kind: 'ledger_missing',
+      message: `${join(CONCLAVE_DIR, 'ledger.json')} does not exist: this workspace has no plan ledger`,
+      fix: 'start the run with initLedger',
+    };
   }
   const record = parseRecord(recordRead.bytes.toString('utf8'), options.key);
   if (!record.ok) return record;
@@ -328,7 +371,10 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
   if (pending !== undefined && actual !== undefined && actualSha === pending.sha256) {
     // The last write reached plan.md (the normal state after a flip): fold it into `current`.
     text = actual.toString('utf8');
-    const promoted = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: pending.sha256, text } }, options.key));
+    const promoted = await writeFileAtomic(
+      ledgerPath,
+      serializeLedgerRecord({ version: 1, current: { sha256: pending.sha256, text } }, options.key),
+    );
     if (!promoted.ok) return promoted;
   } else if (current !== null && actualSha === current.sha256) {
     text = current.text;
@@ -339,7 +385,12 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
       recovered = 'pending_discarded';
     }
   } else if (current === null || intended === undefined) {
-    return { ok: false, kind: 'ledger_missing', message: 'the first plan write did not finish (the run was stopped while starting)', fix: 'start the run again with initLedger' };
+    return {
+      ok: false,
+      kind: 'ledger_missing',
+      message: 'the first plan write did not finish (the run was stopped while starting)',
+      fix: 'start the run again with initLedger',
+    };
   } else if (options.restoreTampered === true) {
     // Put back the orchestrator's latest decision (a pending flip was only recorded after its gates passed).
     const restored = await writeFileAtomic(planPath, intended.text);
@@ -379,7 +430,12 @@ export async function initLedger(workspace: string, planText: string, options: L
   if (existing.bytes !== undefined) {
     const record = parseRecord(existing.bytes.toString('utf8'), options.key);
     if (!record.ok || record.record.current !== null) {
-      return { ok: false, kind: 'ledger_exists', message: `${join(CONCLAVE_DIR, 'ledger.json')} already exists: this workspace has a run in progress`, fix: `resume it with openLedger, or remove ${CONCLAVE_DIR}/ to start over` };
+      return {
+        ok: false,
+        kind: 'ledger_exists',
+        message: `${join(CONCLAVE_DIR, 'ledger.json')} already exists: this workspace has a run in progress`,
+        fix: `resume it with openLedger, or remove ${CONCLAVE_DIR}/ to start over`,
+      };
     }
   }
   const sha = sha256(planText);
@@ -437,15 +493,27 @@ export function readLedgerPlan(workspace: string, key: Buffer | undefined): Ledg
   const planRead = readOptional(conclavePath(workspace, 'plan.md'));
   const onDisk = planRead.ok ? planRead.bytes : undefined;
   const recordRead = readOptional(conclavePath(workspace, 'ledger.json'));
-  if (!recordRead.ok || recordRead.bytes === undefined) return { text: onDisk?.toString('utf8'), verified: false, problem: `${join(CONCLAVE_DIR, 'ledger.json')} is missing: the plan's ticks cannot be verified` };
-  if (key === undefined) return { text: onDisk?.toString('utf8'), verified: false, problem: "the run's key is missing: the plan's ticks cannot be verified" };
+  if (!recordRead.ok || recordRead.bytes === undefined)
+    return {
+      text: onDisk?.toString('utf8'),
+      verified: false,
+      problem: `${join(CONCLAVE_DIR, 'ledger.json')} is missing: the plan's ticks cannot be verified`,
+    };
+  if (key === undefined)
+    return { text: onDisk?.toString('utf8'), verified: false, problem: "the run's key is missing: the plan's ticks cannot be verified" };
   const record = parseRecord(recordRead.bytes.toString('utf8'), key);
-  if (!record.ok) return { text: onDisk?.toString('utf8'), verified: false, problem: `${record.message}; the plan's ticks cannot be verified` };
+  if (!record.ok)
+    return { text: onDisk?.toString('utf8'), verified: false, problem: `${record.message}; the plan's ticks cannot be verified` };
   const actualSha = onDisk === undefined ? undefined : sha256(onDisk);
   const { current, pending } = record.record;
-  if (onDisk !== undefined && (actualSha === current?.sha256 || actualSha === pending?.sha256)) return { text: onDisk.toString('utf8'), verified: true };
+  if (onDisk !== undefined && (actualSha === current?.sha256 || actualSha === pending?.sha256))
+    return { text: onDisk.toString('utf8'), verified: true };
   if (record.intended === undefined) return { text: undefined, verified: false, problem: 'the run has no signed plan yet' };
-  return { text: record.intended.text, verified: false, problem: `${join(CONCLAVE_DIR, 'plan.md')} was changed by someone other than the orchestrator: showing its last signed plan` };
+  return {
+    text: record.intended.text,
+    verified: false,
+    problem: `${join(CONCLAVE_DIR, 'plan.md')} was changed by someone other than the orchestrator: showing its last signed plan`,
+  };
 }
 
 function readOptional(path: string): ReadResult {
@@ -466,12 +534,23 @@ type ParsedRecord =
 const UNAUTHENTICATED_FIX = `put back the orchestrator's last signed record and plan (git checkout HEAD -- ${CONCLAVE_DIR}/ledger.json ${CONCLAVE_DIR}/plan.md), or remove ${CONCLAVE_DIR}/ and start the run again`;
 
 function parseRecord(text: string, key: Buffer | undefined): ParsedRecord {
-  const corrupt = (why: string) => ({ ok: false as const, kind: 'ledger_corrupt' as const, message: `${join(CONCLAVE_DIR, 'ledger.json')} ${why}`, fix: `the orchestrator's record cannot be trusted: remove ${CONCLAVE_DIR}/ and start the run again` });
+  const corrupt = (why: string) => ({
+    ok: false as const,
+    kind: 'ledger_corrupt' as const,
+    message: `${join(CONCLAVE_DIR, 'ledger.json')} ${why}`,
+    fix: `the orchestrator's record cannot be trusted: remove ${CONCLAVE_DIR}/ and start the run again`,
+  });
   let data: unknown;
   if (key !== undefined) {
     // Checked before anything else is read from it: a record the builder wrote decides nothing.
     const verified = verifyRecord(key, 'ledger', text);
-    if (!verified.ok) return { ok: false, kind: 'ledger_unauthenticated', message: `${join(CONCLAVE_DIR, 'ledger.json')} ${describeUnverified(verified.why)}: it was not written by the orchestrator`, fix: UNAUTHENTICATED_FIX };
+    if (!verified.ok)
+      return {
+        ok: false,
+        kind: 'ledger_unauthenticated',
+        message: `${join(CONCLAVE_DIR, 'ledger.json')} ${describeUnverified(verified.why)}: it was not written by the orchestrator`,
+        fix: UNAUTHENTICATED_FIX,
+      };
     data = verified.record;
   } else {
     try {
@@ -492,7 +571,10 @@ function parseRecord(text: string, key: Buffer | undefined): ParsedRecord {
 }
 
 function diffAgainst(expected: string, actual: Buffer | undefined): string {
-  return lineDiff(expected, actual?.toString('utf8') ?? '', { expectedLabel: 'plan.md (orchestrator, last write)', actualLabel: actual === undefined ? 'plan.md (deleted)' : 'plan.md (on disk)' });
+  return lineDiff(expected, actual?.toString('utf8') ?? '', {
+    expectedLabel: 'plan.md (orchestrator, last write)',
+    actualLabel: actual === undefined ? 'plan.md (deleted)' : 'plan.md (on disk)',
+  });
 }
 
 function tampered(expected: string, expectedSha256: string, actual: Buffer | undefined): LedgerTampered {
@@ -504,7 +586,9 @@ function tampered(expected: string, expectedSha256: string, actual: Buffer | und
     diff: diffAgainst(expected, actual),
     expectedSha256,
     ...(deleted ? {} : { actualSha256: sha256(actual) }),
-    message: deleted ? `${CONCLAVE_DIR}/plan.md was deleted by someone other than the orchestrator` : `${CONCLAVE_DIR}/plan.md was changed by someone other than the orchestrator`,
+    message: deleted
+      ? `${CONCLAVE_DIR}/plan.md was deleted by someone other than the orchestrator`
+      : `${CONCLAVE_DIR}/plan.md was changed by someone other than the orchestrator`,
     fix: TAMPER_FIX,
   };
 }
@@ -524,7 +608,7 @@ function withSubtasks(text: string, plan: Plan, parent: PlanItem, titles: readon
   // Lines are 1-based; extend over continuation lines indented deeper than the parent's marker.
   const markerIndent = /^\s*/.exec(lines[parent.line - 1] ?? '')?.[0].length ?? 0;
   let end = last.line;
-  while (end < lines.length && /^\s+\S/.test(lines[end] ?? '') && ((/^\s*/.exec(lines[end] ?? '')?.[0].length ?? 0) > markerIndent)) end += 1;
+  while (end < lines.length && /^\s+\S/.test(lines[end] ?? '') && (/^\s*/.exec(lines[end] ?? '')?.[0].length ?? 0) > markerIndent) end += 1;
   const added = titles.map((title) => `${indent}- [ ] ${title}`);
   return [...lines.slice(0, end), ...added, ...lines.slice(end)].join('\n');
 }

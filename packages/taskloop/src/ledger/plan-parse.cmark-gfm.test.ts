@@ -29,7 +29,10 @@ const LI = /<li data-sourcepos="(\d+):\d+-[^"]*">(<input type="checkbox" (checke
 
 /** The list items cmark-gfm renders, in document order. Raw HTML is omitted by cmark (no `unsafe`), so every `<li` is a list item. */
 function github(text: string): RenderedItem[] {
-  const html = cmark.renderHtmlSync(text, { sourcepos: true, extensions: { tasklist: true, table: true, strikethrough: true, autolink: true, tagfilter: true } });
+  const html = cmark.renderHtmlSync(text, {
+    sourcepos: true,
+    extensions: { tasklist: true, table: true, strikethrough: true, autolink: true, tagfilter: true },
+  });
   return [...html.matchAll(LI)].map((match) => ({ line: Number(match[1]), task: match[2] !== undefined, checked: match[3] !== undefined }));
 }
 
@@ -45,8 +48,58 @@ const oneOf = (...values: string[]): fc.Arbitrary<string> => fc.constantFrom(...
 
 /** Fragments that decide block structure in CommonMark and the tasklist extension. */
 const fragment = oneOf(
-  ...['- ', '* ', '+ ', '1. ', '2) ', '10. ', '1234567890. ', '1: ', '  ', '    ', '\t', ' ', '[ ]', '[x]', '[X]', '[', ']', 'x', 'task', '\n', '\r\n', '\r'],
-  ...['> ', '```', '~~~', '<div>', '</div>', '<!--', '-->', '<pre>', '<details>', '<?', '<![CDATA[', ']]>', '---', '===', '#', '***', '[a]: /u', '|', '| - |', '\v', '\f', '\u0000', 'é', '\ufeff', '  - [ ] ', '- [ ] '],
+  ...[
+    '- ',
+    '* ',
+    '+ ',
+    '1. ',
+    '2) ',
+    '10. ',
+    '1234567890. ',
+    '1: ',
+    '  ',
+    '    ',
+    '\t',
+    ' ',
+    '[ ]',
+    '[x]',
+    '[X]',
+    '[',
+    ']',
+    'x',
+    'task',
+    '\n',
+    '\r\n',
+    '\r',
+  ],
+  ...[
+    '> ',
+    '```',
+    '~~~',
+    '<div>',
+    '</div>',
+    '<!--',
+    '-->',
+    '<pre>',
+    '<details>',
+    '<?',
+    '<![CDATA[',
+    ']]>',
+    '---',
+    '===',
+    '#',
+    '***',
+    '[a]: /u',
+    '|',
+    '| - |',
+    '\v',
+    '\f',
+    '\u0000',
+    'é',
+    '\ufeff',
+    '  - [ ] ',
+    '- [ ] ',
+  ],
   ...['<textarea>', '</textarea>', '<search>', '<source>', '<pre\u00a0', '\u00a0', '<script', '<a href="x">', '<br/>'],
 );
 const soup = fc.array(fragment, { maxLength: 40 }).map((parts) => parts.join(''));
@@ -59,34 +112,74 @@ const TEXT = oneOf('write the parser', 'test it {#t1}', 'see [x] later', '`code`
 
 /** A line of a plan: a task-like list item, a continuation, a fence, an HTML block, a quote, a heading or a blank. */
 const planLine = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(oneOf('', '  ', '   ', '    ', '\t', '  \t', '      '), MARKER, GAP, BOX, GAP, TEXT).map((parts) => parts.join('')) },
+  {
+    weight: 6,
+    arbitrary: fc.tuple(oneOf('', '  ', '   ', '    ', '\t', '  \t', '      '), MARKER, GAP, BOX, GAP, TEXT).map((parts) => parts.join('')),
+  },
   { weight: 1, arbitrary: fc.tuple(oneOf('  ', '    ', ''), TEXT).map((parts) => parts.join('')) },
-  { weight: 1, arbitrary: oneOf('```', '~~~', '```js', '    code', '<div>', '</div>', '<!-- note -->', '<details>', '> - [ ] quoted', '> quote', '# Plan', 'Plan', '---', '===', '', '', '1. [ ] x\u000bx', '- [ ]') },
+  {
+    weight: 1,
+    arbitrary: oneOf(
+      '```',
+      '~~~',
+      '```js',
+      '    code',
+      '<div>',
+      '</div>',
+      '<!-- note -->',
+      '<details>',
+      '> - [ ] quoted',
+      '> quote',
+      '# Plan',
+      'Plan',
+      '---',
+      '===',
+      '',
+      '',
+      '1. [ ] x\u000bx',
+      '- [ ]',
+    ),
+  },
 );
-const structured = fc.tuple(fc.array(fc.tuple(planLine, LINE_END), { minLength: 1, maxLength: 14 }), fc.boolean()).map(([lines, finalEnd]) => {
-  const text = lines.map(([line, end]) => line + end).join('');
-  return finalEnd ? text : text.replace(/(\r\n|\n|\r)$/, '');
-});
+const structured = fc
+  .tuple(fc.array(fc.tuple(planLine, LINE_END), { minLength: 1, maxLength: 14 }), fc.boolean())
+  .map(([lines, finalEnd]) => {
+    const text = lines.map(([line, end]) => line + end).join('');
+    return finalEnd ? text : text.replace(/(\r\n|\n|\r)$/, '');
+  });
 
 /** Plans in (or one step outside) the plain form the fast path reads: bullet tasks two spaces per level, headings, empty lines. */
 const plainLine = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(fc.nat({ max: 3 }), oneOf('-', '*', '+'), oneOf('[ ]', '[x]', '[X]', '[ ]'), oneOf(' ', ' ', '  ', '\t'), TEXT).map(([depth, marker, box, gap, title]) => `${'  '.repeat(depth)}${marker} ${box}${gap}${title}`) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(fc.nat({ max: 3 }), oneOf('-', '*', '+'), oneOf('[ ]', '[x]', '[X]', '[ ]'), oneOf(' ', ' ', '  ', '\t'), TEXT)
+      .map(([depth, marker, box, gap, title]) => `${'  '.repeat(depth)}${marker} ${box}${gap}${title}`),
+  },
   { weight: 2, arbitrary: oneOf('# Plan', '## Later', '#', '#x', '', '', '  ', '---', 'prose') },
 );
-const plain = fc.tuple(fc.array(plainLine, { minLength: 1, maxLength: 16 }), fc.boolean()).map(([lines, finalEnd]) => lines.join('\n') + (finalEnd ? '\n' : ''));
+const plain = fc
+  .tuple(fc.array(plainLine, { minLength: 1, maxLength: 16 }), fc.boolean())
+  .map(([lines, finalEnd]) => lines.join('\n') + (finalEnd ? '\n' : ''));
 
 /** A valid plan as the orchestrator writes it, then one byte changed, inserted or removed. */
 const taskTree: fc.Arbitrary<PlanTaskInput[]> = fc.letrec<{ list: PlanTaskInput[]; task: PlanTaskInput }>((tie) => ({
   list: fc.array(tie('task'), { minLength: 1, maxLength: 3 }),
-  task: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constantFrom('alpha', 'beta gamma'), fc.record({ title: fc.constantFrom('delta', 'epsilon'), checked: fc.boolean(), children: tie('list') })),
+  task: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom('alpha', 'beta gamma'),
+    fc.record({ title: fc.constantFrom('delta', 'epsilon'), checked: fc.boolean(), children: tie('list') }),
+  ),
 })).list;
-const mutated = fc.tuple(taskTree, fc.nat(), fc.constantFrom('replace', 'insert', 'delete'), fc.constantFrom(...' \t\n\r\v\f-*+1.)[]xX>`~<#|\\'.split(''))).map(([tasks, at, how, byte]) => {
-  const text = planFromTasks(tasks);
-  const i = at % (text.length + 1);
-  if (how === 'insert') return text.slice(0, i) + byte + text.slice(i);
-  if (how === 'delete') return text.slice(0, i) + text.slice(i + 1);
-  return text.slice(0, i) + byte + text.slice(i + 1);
-});
+const mutated = fc
+  .tuple(taskTree, fc.nat(), fc.constantFrom('replace', 'insert', 'delete'), fc.constantFrom(...' \t\n\r\v\f-*+1.)[]xX>`~<#|\\'.split('')))
+  .map(([tasks, at, how, byte]) => {
+    const text = planFromTasks(tasks);
+    const i = at % (text.length + 1);
+    if (how === 'insert') return text.slice(0, i) + byte + text.slice(i);
+    if (how === 'delete') return text.slice(0, i) + text.slice(i + 1);
+    return text.slice(0, i) + byte + text.slice(i + 1);
+  });
 
 const anyPlan = fc.oneof(soup, structured, plain, mutated);
 
@@ -100,7 +193,7 @@ function changedOffsets(before: string, after: string): number[] {
 
 // ---- properties ------------------------------------------------------------------------------
 
-describe('plan parsing against cmark-gfm, GitHub\'s parser', () => {
+describe("plan parsing against cmark-gfm, GitHub's parser", () => {
   it('the reference is the real C library', () => {
     expect(github('- [ ] a\n- [x] b\n- c\n')).toEqual([
       { line: 1, task: true, checked: false },
@@ -169,7 +262,9 @@ describe('plan parsing against cmark-gfm, GitHub\'s parser', () => {
         if (after === undefined) return;
         expect(changedOffsets(text, after)).toEqual([target.checkboxOffset + 1]);
         expect(after[target.checkboxOffset + 1]).toBe('x');
-        expect(github(after)).toEqual(parsed.plan.items.map(({ line, checked, id }) => ({ line, task: true, checked: checked || id === target.id })));
+        expect(github(after)).toEqual(
+          parsed.plan.items.map(({ line, checked, id }) => ({ line, task: true, checked: checked || id === target.id })),
+        );
       }),
       { numRuns: 2000 },
     );
@@ -195,8 +290,12 @@ describe('plan parsing against cmark-gfm, GitHub\'s parser', () => {
             return;
           }
           const written = await readFile(join(dir, '.conclave', 'plan.md'), 'utf8');
-          expect(changedOffsets(text, written)).toEqual(result.flipped.map((id) => (items.find((item) => item.id === id)?.checkboxOffset ?? -1) + 1).sort((a, b) => a - b));
-          expect(github(written).filter((item) => item.checked).length).toBe(items.filter((item) => item.checked).length + result.flipped.length);
+          expect(changedOffsets(text, written)).toEqual(
+            result.flipped.map((id) => (items.find((item) => item.id === id)?.checkboxOffset ?? -1) + 1).sort((a, b) => a - b),
+          );
+          expect(github(written).filter((item) => item.checked).length).toBe(
+            items.filter((item) => item.checked).length + result.flipped.length,
+          );
         }),
         { numRuns: 150 },
       );

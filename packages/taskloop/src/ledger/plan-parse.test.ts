@@ -46,7 +46,10 @@ describe('parsePlan', () => {
   });
 
   it('reports duplicate ids, explicit or outline', () => {
-    expect(parsePlan('- [ ] a {#x}\n- [ ] b {#x}\n')).toMatchObject({ ok: false, issues: [{ code: 'duplicate_id', line: 2, message: 'task id "x" is already used on line 1' }] });
+    expect(parsePlan('- [ ] a {#x}\n- [ ] b {#x}\n')).toMatchObject({
+      ok: false,
+      issues: [{ code: 'duplicate_id', line: 2, message: 'task id "x" is already used on line 1' }],
+    });
     expect(parsePlan('- [ ] a\n- [ ] b {#1}\n')).toMatchObject({ ok: false, issues: [{ code: 'duplicate_id', line: 2 }] });
   });
 
@@ -68,7 +71,10 @@ describe('parsePlan reads boxes as GitHub does', () => {
   });
 
   it('accepts what GitHub renders as a task: a vertical tab or form feed after the box, a setext heading as the text', () => {
-    expect(plan('- [ ]\vfirst\n- [x]\fsecond\n').items.map((i) => [i.text, i.checked])).toEqual([['first', false], ['second', true]]);
+    expect(plan('- [ ]\vfirst\n- [x]\fsecond\n').items.map((i) => [i.text, i.checked])).toEqual([
+      ['first', false],
+      ['second', true],
+    ]);
     expect(plan('- [ ] Title\n  ---\n').items.map((i) => i.text)).toEqual(['Title']);
   });
 
@@ -83,7 +89,9 @@ describe('parsePlan reads boxes as GitHub does', () => {
   it('refuses HTML that GitHub and conclave could read differently, naming the line', () => {
     expect(parsePlan('- [ ] a\n\n<textarea>\n- [ ] b\n')).toMatchObject({ ok: false, issues: [{ code: 'unsupported_html', line: 3 }] });
     // A mention in a task's text is no HTML block: it passes.
-    expect(plan('Prose first.\n\n- [ ] Replace the <textarea> with an editor\n').items.map((i) => i.text)).toEqual(['Replace the <textarea> with an editor']);
+    expect(plan('Prose first.\n\n- [ ] Replace the <textarea> with an editor\n').items.map((i) => i.text)).toEqual([
+      'Replace the <textarea> with an editor',
+    ]);
   });
 
   it('is not a task in a blockquote or as the second marker on a line, as on GitHub', () => {
@@ -115,7 +123,12 @@ describe('planFromTasks', () => {
   it('renders a plan that parses back with the same ids', () => {
     const text = planFromTasks(['First', { title: 'Second\nline', id: 'two', children: ['A', { title: 'B', checked: true }] }]);
     expect(text).toBe('# Plan\n\n- [ ] First\n- [ ] Second line {#two}\n  - [ ] A\n  - [x] B\n');
-    expect(plan(text).items.map((i) => [i.id, i.checked])).toEqual([['1', false], ['two', false], ['two.1', false], ['two.2', true]]);
+    expect(plan(text).items.map((i) => [i.id, i.checked])).toEqual([
+      ['1', false],
+      ['two', false],
+      ['two.1', false],
+      ['two.2', true],
+    ]);
   });
 });
 
@@ -127,6 +140,9 @@ describe('planSeedFromSpecBody', () => {
 
   it('is undefined without the section and points issues at spec lines', () => {
     expect(planSeedFromSpecBody('# Title\n\n- a list\n')).toBeUndefined();
-    expect(planSeedFromSpecBody('## Plan\n- [ ] one\n- two\n', 10)).toMatchObject({ ok: false, issues: [{ code: 'not_a_task', line: 12 }] });
+    expect(planSeedFromSpecBody('## Plan\n- [ ] one\n- two\n', 10)).toMatchObject({
+      ok: false,
+      issues: [{ code: 'not_a_task', line: 12 }],
+    });
   });
 });

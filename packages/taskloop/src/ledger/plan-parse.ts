@@ -56,10 +56,28 @@ const EXPLICIT_ID = /\s*\{#([A-Za-z0-9][A-Za-z0-9_.-]*)\}\s*$/;
 export function parsePlanMarkdown(text: string): Result<Plan, PlanIssue[]> {
   const listed = gfmListItems(text);
   if (!listed.ok) {
-    return err([{ code: 'unsupported_html', line: listed.line, column: 1, message: 'this line has HTML that GitHub and conclave may read differently (a <textarea>, <search> or <source> tag, or unusual whitespace after "<")', fix: 'remove the HTML or the unusual whitespace from the plan' }]);
+    return err([
+      {
+        code: 'unsupported_html',
+        line: listed.line,
+        column: 1,
+        message:
+          'this line has HTML that GitHub and conclave may read differently (a <textarea>, <search> or <source> tag, or unusual whitespace after "<")',
+        fix: 'remove the HTML or the unusual whitespace from the plan',
+      },
+    ]);
   }
   const issues: PlanIssue[] = [];
-  type Task = { id: string; text: string; checked: boolean; depth: number; parentId?: string; childIds: string[]; line: number; checkboxOffset: number };
+  type Task = {
+    id: string;
+    text: string;
+    checked: boolean;
+    depth: number;
+    parentId?: string;
+    childIds: string[];
+    line: number;
+    checkboxOffset: number;
+  };
   const items: Task[] = [];
   // Outline ids are distinct by construction (a parent's id, a dot, a number unique among its
   // siblings), so only a plan with explicit ids can repeat one: only then are they all compared.
@@ -85,7 +103,15 @@ export function parsePlanMarkdown(text: string): Result<Plan, PlanIssue[]> {
     const outline = parent === undefined ? String(n) : `${parent.id}.${n}`;
     // An explicit id names the task; its subtasks still number from the task's own id.
     const id = explicit?.[1] ?? outline;
-    const item: Task = { id, text: explicit === null ? raw : raw.slice(0, explicit.index), checked: listItem.checked, depth: 0, childIds: [], line, checkboxOffset: listItem.boxOffset as number };
+    const item: Task = {
+      id,
+      text: explicit === null ? raw : raw.slice(0, explicit.index),
+      checked: listItem.checked,
+      depth: 0,
+      childIds: [],
+      line,
+      checkboxOffset: listItem.boxOffset as number,
+    };
     if (parent !== undefined) {
       item.depth = parent.depth + 1;
       item.parentId = parent.id;
@@ -102,11 +128,24 @@ export function parsePlanMarkdown(text: string): Result<Plan, PlanIssue[]> {
     items.forEach(({ id, line }, i) => {
       const seen = firstLine.get(id);
       if (seen === undefined) firstLine.set(id, line);
-      else issues.push({ code: 'duplicate_id', line, column: columns[i] ?? 1, message: `task id "${id}" is already used on line ${seen}`, fix: 'give the task a distinct {#id} at the end of its text' });
+      else
+        issues.push({
+          code: 'duplicate_id',
+          line,
+          column: columns[i] ?? 1,
+          message: `task id "${id}" is already used on line ${seen}`,
+          fix: 'give the task a distinct {#id} at the end of its text',
+        });
     });
   }
   if (items.length === 0 && issues.length === 0) {
-    issues.push({ code: 'no_tasks', line: 1, column: 1, message: 'the plan has no tasks', fix: 'write the plan as a task list: one "- [ ] task" line per task' });
+    issues.push({
+      code: 'no_tasks',
+      line: 1,
+      column: 1,
+      message: 'the plan has no tasks',
+      fix: 'write the plan as a task list: one "- [ ] task" line per task',
+    });
   }
   if (issues.length > 0) return err(issues.sort((a, b) => a.line - b.line || a.column - b.column));
   return ok({ items });
@@ -114,18 +153,34 @@ export function parsePlanMarkdown(text: string): Result<Plan, PlanIssue[]> {
 
 /** @deprecated Use `parsePlanMarkdown`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
 export function parsePlan(text: string): PlanParseResult {
-  return parsePlanMarkdown(text).match<PlanParseResult>((plan) => ({ ok: true, plan }), (issues) => ({ ok: false, issues }));
+  return parsePlanMarkdown(text).match<PlanParseResult>(
+    (plan) => ({ ok: true, plan }),
+    (issues) => ({ ok: false, issues }),
+  );
 }
 
 /** Why a list item is not a task the ledger can run and tick, or undefined when it is one. */
 function taskProblem(text: string, item: GfmListItem): Pick<PlanIssue, 'code' | 'message' | 'fix'> | undefined {
-  if (!item.task) return { code: 'not_a_task', message: 'this list item is not a task', fix: 'start it with "[ ] " (or "[x] " when done), or move it out of the list' };
+  if (!item.task)
+    return {
+      code: 'not_a_task',
+      message: 'this list item is not a task',
+      fix: 'start it with "[ ] " (or "[x] " when done), or move it out of the list',
+    };
   const open = item.boxOffset !== undefined && text.startsWith('[ ]', item.boxOffset);
   if (open && item.checked) {
-    return { code: 'ambiguous_checkbox', message: 'GitHub shows this task as done: its line contains "[x]" after the box', fix: 'reword the task so that "[x]" does not appear on its line' };
+    return {
+      code: 'ambiguous_checkbox',
+      message: 'GitHub shows this task as done: its line contains "[x]" after the box',
+      fix: 'reword the task so that "[x]" does not appear on its line',
+    };
   }
   if (item.boxOffset === undefined || !item.boxFromOwnLine) {
-    return { code: 'ambiguous_checkbox', message: 'GitHub reads a later line as the checkbox of this list item', fix: 'start the item with its own "[ ] " and indent the line below it differently' };
+    return {
+      code: 'ambiguous_checkbox',
+      message: 'GitHub reads a later line as the checkbox of this list item',
+      fix: 'start the item with its own "[ ] " and indent the line below it differently',
+    };
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 /** A task to put in a new plan: a title, or a title with an explicit id and subtasks. */
-export type PlanTaskInput = string | { readonly title: string; readonly id?: string; readonly checked?: boolean; readonly children?: readonly PlanTaskInput[] };
+export type PlanTaskInput =
+  string | { readonly title: string; readonly id?: string; readonly checked?: boolean; readonly children?: readonly PlanTaskInput[] };
 
 /** Options for `planFromTasks`. */
 export interface PlanRenderOptions {

@@ -36,7 +36,10 @@ export function seedPlanFromSpecBody(body: string, bodyLine = 1): Result<string,
 
 /** @deprecated Use `seedPlanFromSpecBody`, which returns a neverthrow `Result` like every other loader; removed in the next release. */
 export function planSeedFromSpecBody(body: string, bodyLine = 1): PlanSeedResult | undefined {
-  return seedPlanFromSpecBody(body, bodyLine)?.match<PlanSeedResult>((text) => ({ ok: true, text }), (issues) => ({ ok: false, issues }));
+  return seedPlanFromSpecBody(body, bodyLine)?.match<PlanSeedResult>(
+    (text) => ({ ok: true, text }),
+    (issues) => ({ ok: false, issues }),
+  );
 }
 
 function plainText(node: Nodes): string {

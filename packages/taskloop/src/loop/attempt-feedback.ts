@@ -18,10 +18,20 @@ export function feedbackFrom(attempt: FinishedAttempt, maxRetries: number): Buil
     .map((gate) => ({ name: gate.name, type: gate.type, reason: gate.reason, excerpt: excerptOf([gate.stderr, gate.stdout]) }));
   const judged = attempt.judged;
   if (judged !== undefined && !judged.complete && judged.reasons !== undefined && judged.reasons.length > 0) {
-    failedGates.push({ name: 'judgement', type: 'verifiers', reason: judged.reasons[0] ?? 'not proven complete', excerpt: excerptOf([judged.reasons.join('\n')]) });
+    failedGates.push({
+      name: 'judgement',
+      type: 'verifiers',
+      reason: judged.reasons[0] ?? 'not proven complete',
+      excerpt: excerptOf([judged.reasons.join('\n')]),
+    });
   }
   if (failedGates.length === 0 && attempt.build !== undefined && !attempt.build.ok) {
-    failedGates.push({ name: 'builder', type: 'builder', reason: attempt.build.failure.message, excerpt: excerptOf([attempt.build.summary]) });
+    failedGates.push({
+      name: 'builder',
+      type: 'builder',
+      reason: attempt.build.failure.message,
+      excerpt: excerptOf([attempt.build.summary]),
+    });
   }
   return { attempt: attempt.attempt + 1, maxRetries, failedGates };
 }

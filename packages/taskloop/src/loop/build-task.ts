@@ -13,14 +13,31 @@ export function specPlanText(spec: TaskSpec): string | undefined {
 
 /** What the builder is given for a task of the spec's plan. */
 export function buildTask(spec: TaskSpec, task: { readonly id: string; readonly text: string }): BuildTask {
-  return { id: task.id, text: task.text, specId: spec.id, specTitle: spec.title, acceptance: spec.acceptance, constraints: spec.constraints, specBody: spec.body };
+  return {
+    id: task.id,
+    text: task.text,
+    specId: spec.id,
+    specTitle: spec.title,
+    acceptance: spec.acceptance,
+    constraints: spec.constraints,
+    specBody: spec.body,
+  };
 }
 
 /** What the builder is given for a task: its own criteria, and for a split child why it exists. */
 export function taskBuild(spec: TaskSpec, task: TaskContext): BuildTask {
-  if (task.parentId === undefined) return { ...buildTask(spec, { id: task.taskId, text: task.title }), acceptance: task.acceptance, constraints: task.constraints };
+  if (task.parentId === undefined)
+    return { ...buildTask(spec, { id: task.taskId, text: task.title }), acceptance: task.acceptance, constraints: task.constraints };
   const why = `This task was split from task ${task.parentId ?? ''} because: ${task.failure ?? 'it kept failing'}.`;
-  return { id: task.taskId, text: task.title, specId: spec.id, specTitle: spec.title, acceptance: task.acceptance, constraints: task.constraints, specBody: `${why}\n\n${spec.body}` };
+  return {
+    id: task.taskId,
+    text: task.title,
+    specId: spec.id,
+    specTitle: spec.title,
+    acceptance: task.acceptance,
+    constraints: task.constraints,
+    specBody: `${why}\n\n${spec.body}`,
+  };
 }
 
 /** The values redacted from everything the run writes or shows: the environment's secrets and the spec's granted ones. */

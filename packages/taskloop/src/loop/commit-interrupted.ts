@@ -17,7 +17,10 @@ export async function commitInterrupted(rt: TimelineTarget, key: Buffer): Promis
   const pending = signed.attempts.filter(({ dir }) => !committed.paths.has(dir));
   pending.sort((a, b) => a.bundle.recordedAt.localeCompare(b.bundle.recordedAt));
   for (const { dir, bundle } of pending) {
-    const done = await commitAttempt(rt.workspace, attemptCommitMessage(bundle), { 'Conclave-Evidence': dir, 'Conclave-Run': rt.run.runId });
+    const done = await commitAttempt(rt.workspace, attemptCommitMessage(bundle), {
+      'Conclave-Evidence': dir,
+      'Conclave-Run': rt.run.runId,
+    });
     if (!done.ok) return refusal('io_error', done.message, done.fix);
     timeline(rt, { state: 'commit', taskId: bundle.taskId, attempt: bundle.attempt, detail: 'committed on resume' });
   }

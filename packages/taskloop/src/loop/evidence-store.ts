@@ -119,40 +119,43 @@ export async function writeAttemptEvidence(
   // Every string of the bundle, redacted before it is signed: what the gates and the builder
   // reported is redacted at the source, but the judge's reasons, a split's titles and a failure's
   // message pass here too.
-  const bundle: EvidenceBundle = redactDeep<EvidenceBundle>({
-    mode: 'guarded',
-    runId: input.runId,
-    specId: input.specId,
-    taskId: attempt.taskId,
-    attempt: attempt.attempt,
-    level: input.level,
-    retriesConfigured: input.maxRetries,
-    retryCount: attempt.attempt - 1,
-    decision: attempt.decision ?? 'failed',
-    ...(attempt.disposition === undefined ? {} : { disposition: attempt.disposition }),
-    gatesPassed: attempt.report !== undefined && attempt.report.gates.length > 0 && attempt.report.passed,
-    gates: attempt.report?.gates ?? [],
-    skippedGates: attempt.report?.skipped ?? [],
-    builder:
-      build === undefined
-        ? null
-        : {
-            name: input.builderName,
-            ok: build.ok,
-            ...(build.failure === undefined ? {} : { failure: build.failure }),
-            summary: build.summary,
-            durationMs: build.durationMs,
-            ...(build.costUsd === undefined ? {} : { costUsd: build.costUsd }),
-            ...(build.turns === undefined ? {} : { turns: build.turns }),
-            ...(build.permissionDenials === undefined ? {} : { permissionDenials: build.permissionDenials }),
-          },
-    feedbackGiven: attempt.feedback ?? null,
-    ...(input.depth === undefined || input.depth === 0 ? {} : { depth: input.depth }),
-    ...(attempt.reverify === true ? { reverify: true } : {}),
-    ...(input.judgement === undefined ? {} : { judgement: input.judgement }),
-    ...(attempt.split === undefined ? {} : { split: attempt.split }),
-    recordedAt: new Date().toISOString(),
-  }, secrets);
+  const bundle: EvidenceBundle = redactDeep<EvidenceBundle>(
+    {
+      mode: 'guarded',
+      runId: input.runId,
+      specId: input.specId,
+      taskId: attempt.taskId,
+      attempt: attempt.attempt,
+      level: input.level,
+      retriesConfigured: input.maxRetries,
+      retryCount: attempt.attempt - 1,
+      decision: attempt.decision ?? 'failed',
+      ...(attempt.disposition === undefined ? {} : { disposition: attempt.disposition }),
+      gatesPassed: attempt.report !== undefined && attempt.report.gates.length > 0 && attempt.report.passed,
+      gates: attempt.report?.gates ?? [],
+      skippedGates: attempt.report?.skipped ?? [],
+      builder:
+        build === undefined
+          ? null
+          : {
+              name: input.builderName,
+              ok: build.ok,
+              ...(build.failure === undefined ? {} : { failure: build.failure }),
+              summary: build.summary,
+              durationMs: build.durationMs,
+              ...(build.costUsd === undefined ? {} : { costUsd: build.costUsd }),
+              ...(build.turns === undefined ? {} : { turns: build.turns }),
+              ...(build.permissionDenials === undefined ? {} : { permissionDenials: build.permissionDenials }),
+            },
+      feedbackGiven: attempt.feedback ?? null,
+      ...(input.depth === undefined || input.depth === 0 ? {} : { depth: input.depth }),
+      ...(attempt.reverify === true ? { reverify: true } : {}),
+      ...(input.judgement === undefined ? {} : { judgement: input.judgement }),
+      ...(attempt.split === undefined ? {} : { split: attempt.split }),
+      recordedAt: new Date().toISOString(),
+    },
+    secrets,
+  );
   try {
     mkdirSync(absolute, { recursive: true });
     // Atomic, so a kill never leaves half a file, but not fsynced: the attempt's commit follows at
@@ -165,7 +168,10 @@ export async function writeAttemptEvidence(
     ]);
     const failed = parts.find((part) => !part.ok);
     if (failed !== undefined && !failed.ok) return { ok: false, message: failed.message };
-    const written = await write(EVIDENCE_FILE, `${JSON.stringify(input.key === undefined ? bundle : signRecord(input.key, 'evidence', bundle), null, 2)}\n`);
+    const written = await write(
+      EVIDENCE_FILE,
+      `${JSON.stringify(input.key === undefined ? bundle : signRecord(input.key, 'evidence', bundle), null, 2)}\n`,
+    );
     if (!written.ok) return { ok: false, message: written.message };
     return { ok: true, dir };
   } catch (thrown) {
@@ -188,11 +194,14 @@ export function readAttempts(workspace: string, runId: string, taskId: string): 
 
 /** Every finished attempt of a run (with its evidence folder), in no particular order. Unauthenticated, like `readAttempts`. */
 export function readRunAttempts(workspace: string, runId: string): readonly { readonly dir: string; readonly bundle: EvidenceBundle }[] {
-  return taskFolders(workspace, runId).flatMap((task) => readAttempts(workspace, runId, task).map((bundle) => ({ dir: attemptDir(runId, task, bundle.attempt), bundle })));
+  return taskFolders(workspace, runId).flatMap((task) =>
+    readAttempts(workspace, runId, task).map((bundle) => ({ dir: attemptDir(runId, task, bundle.attempt), bundle })),
+  );
 }
 
 /** What the loop reads back of its own evidence: every bundle signed by the run, or the first that is not. */
-export type SignedAttempts<T> = { readonly ok: true; readonly attempts: T } | { readonly ok: false; readonly path: string; readonly message: string };
+export type SignedAttempts<T> =
+  { readonly ok: true; readonly attempts: T } | { readonly ok: false; readonly path: string; readonly message: string };
 
 /**
  * A task's finished attempts, oldest first, each verified against the run's key and bound to its
@@ -200,15 +209,25 @@ export type SignedAttempts<T> = { readonly ok: true; readonly attempts: T } | { 
  * replayed into another task's or attempt's folder is caught like a forged one. Any evidence.json
  * that fails is tampering: writes are atomic, so a kill never leaves a half-written one.
  */
-export function readSignedAttempts(workspace: string, runId: string, taskId: string, key: Buffer): SignedAttempts<readonly EvidenceBundle[]> {
+export function readSignedAttempts(
+  workspace: string,
+  runId: string,
+  taskId: string,
+  key: Buffer,
+): SignedAttempts<readonly EvidenceBundle[]> {
   const bundles: EvidenceBundle[] = [];
   for (const { n, path, text } of attemptFiles(workspace, runId, taskId)) {
     const verified = verifyRecord(key, 'evidence', text);
     const shown = join(attemptDir(runId, taskId, n), EVIDENCE_FILE);
-    if (!verified.ok) return { ok: false, path, message: `${shown} ${describeUnverified(verified.why)}: it was not written by the orchestrator` };
+    if (!verified.ok)
+      return { ok: false, path, message: `${shown} ${describeUnverified(verified.why)}: it was not written by the orchestrator` };
     const bundle = verified.record as unknown as EvidenceBundle;
     if (bundle.runId !== runId || bundle.taskId !== taskId || bundle.attempt !== n) {
-      return { ok: false, path, message: `${shown} is a signed record of ${String(bundle.taskId)} attempt ${String(bundle.attempt)} (run ${String(bundle.runId)}) replayed into another folder` };
+      return {
+        ok: false,
+        path,
+        message: `${shown} is a signed record of ${String(bundle.taskId)} attempt ${String(bundle.attempt)} (run ${String(bundle.runId)}) replayed into another folder`,
+      };
     }
     bundles.push(bundle);
   }
@@ -216,7 +235,11 @@ export function readSignedAttempts(workspace: string, runId: string, taskId: str
 }
 
 /** `readSignedAttempts` for every task of a run. */
-export function readSignedRunAttempts(workspace: string, runId: string, key: Buffer): SignedAttempts<readonly { readonly dir: string; readonly bundle: EvidenceBundle }[]> {
+export function readSignedRunAttempts(
+  workspace: string,
+  runId: string,
+  key: Buffer,
+): SignedAttempts<readonly { readonly dir: string; readonly bundle: EvidenceBundle }[]> {
   const found: { dir: string; bundle: EvidenceBundle }[] = [];
   for (const task of taskFolders(workspace, runId)) {
     const read = readSignedAttempts(workspace, runId, task, key);
@@ -228,14 +251,20 @@ export function readSignedRunAttempts(workspace: string, runId: string, key: Buf
 
 function taskFolders(workspace: string, runId: string): string[] {
   try {
-    return readdirSync(join(workspace, runDir(runId)), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    return readdirSync(join(workspace, runDir(runId)), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   } catch {
     return [];
   }
 }
 
 /** The evidence.json texts of a task's attempt folders, by attempt number; a folder without one was interrupted before it was written. */
-function attemptFiles(workspace: string, runId: string, taskId: string): { readonly n: number; readonly path: string; readonly text: string }[] {
+function attemptFiles(
+  workspace: string,
+  runId: string,
+  taskId: string,
+): { readonly n: number; readonly path: string; readonly text: string }[] {
   const dir = join(workspace, runDir(runId), taskId);
   let names: string[];
   try {
@@ -243,7 +272,11 @@ function attemptFiles(workspace: string, runId: string, taskId: string): { reado
   } catch {
     return [];
   }
-  const numbers = names.map((name) => /^attempt-(\d+)$/.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => a - b);
+  const numbers = names
+    .map((name) => /^attempt-(\d+)$/.exec(name)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
   const files: { n: number; path: string; text: string }[] = [];
   for (const n of numbers) {
     const path = join(dir, `attempt-${n}`, EVIDENCE_FILE);
@@ -257,7 +290,12 @@ function attemptFiles(workspace: string, runId: string, taskId: string): { reado
 }
 
 /** The commit message of an attempt: `[<task>] attempt <n>: <decision>`, with the disposition when it settled the task otherwise than completed. */
-export function attemptCommitMessage(attempt: { readonly taskId: string; readonly attempt: number; readonly decision?: AttemptDecision; readonly disposition?: TaskDisposition }): string {
+export function attemptCommitMessage(attempt: {
+  readonly taskId: string;
+  readonly attempt: number;
+  readonly decision?: AttemptDecision;
+  readonly disposition?: TaskDisposition;
+}): string {
   const decision = attempt.decision ?? 'failed';
   const settled = attempt.disposition !== undefined && attempt.disposition !== 'completed' ? ` (${attempt.disposition})` : '';
   return `[${attempt.taskId}] attempt ${attempt.attempt}: ${decision}${settled}`;

@@ -37,7 +37,8 @@ export function repositoryFilterDrivers(dirs: GitDirs): ReadonlySet<string> {
         const dot = rawSection.indexOf('.');
         // `[filter "name"]` keeps the name's case; the old `[filter.name]` form lowercases it.
         section = (dot < 0 ? rawSection : rawSection.slice(0, dot)).toLowerCase();
-        const subsection = quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : dot < 0 ? undefined : rawSection.slice(dot + 1).toLowerCase();
+        const subsection =
+          quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : dot < 0 ? undefined : rawSection.slice(dot + 1).toLowerCase();
         if (section === 'filter' && subsection !== undefined) names.add(subsection);
       }
       // A variable may follow the header on the same line; only include paths matter here.

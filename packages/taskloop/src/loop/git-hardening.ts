@@ -82,7 +82,8 @@ export function hardenedGitArgs(workspace: string, args: readonly string[]): str
   const settings = [...FIXED_SETTINGS];
   const dirs = findGitDirs(workspace);
   for (const name of dirs === undefined ? [] : repositoryFilterDrivers(dirs)) {
-    if (name.includes('=')) throw new UndisablableFilterError(`the repository's config defines a filter named "${name}", which git cannot be told to skip`);
+    if (name.includes('='))
+      throw new UndisablableFilterError(`the repository's config defines a filter named "${name}", which git cannot be told to skip`);
     settings.push(`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`);
   }
   return ['--no-pager', ...settings.flatMap((setting) => ['-c', setting]), ...withoutDiffPrograms(args)];
@@ -94,7 +95,8 @@ function withoutDiffPrograms(args: readonly string[]): readonly string[] {
     const arg = args[at] ?? '';
     // `-c name=value` and `-C path` take the next word; other global options are one word.
     if (arg === '-c' || arg === '-C') at += 1;
-    else if (!arg.startsWith('-')) return DIFF_COMMANDS.has(arg) ? [...args.slice(0, at + 1), ...NO_EXTERNAL_DIFF_ARGS, ...args.slice(at + 1)] : args;
+    else if (!arg.startsWith('-'))
+      return DIFF_COMMANDS.has(arg) ? [...args.slice(0, at + 1), ...NO_EXTERNAL_DIFF_ARGS, ...args.slice(at + 1)] : args;
   }
   return args;
 }

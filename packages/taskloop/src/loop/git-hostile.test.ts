@@ -11,7 +11,11 @@ import { GitShell, type ShellOutcome } from './git-shell.js';
 // A hostile builder (issue 20, item 5) writes programs into the repository's git config and
 // hooks; the orchestrator holds provider keys in its environment. None of those programs may
 // run when the loop runs git, and no key may reach a commit.
-const SECRETS = { OPENAI_API_KEY: 'sk-fakeopenai0123456789', AWS_SECRET_ACCESS_KEY: 'fakeAwsSecret0123456789', GITHUB_TOKEN: 'ghp_fakeGithubToken0123456789' };
+const SECRETS = {
+  OPENAI_API_KEY: 'sk-fakeopenai0123456789',
+  AWS_SECRET_ACCESS_KEY: 'fakeAwsSecret0123456789',
+  GITHUB_TOKEN: 'ghp_fakeGithubToken0123456789',
+};
 const saved: Record<string, string | undefined> = {};
 beforeAll(() => {
   for (const [name, value] of Object.entries(SECRETS)) {
@@ -49,7 +53,11 @@ async function setting() {
 
 /** The branch's history with patches, read with every program of the repository off and no key in the environment. */
 function history(dir: string): string {
-  return execFileSync('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', 'log', '-p', '--no-ext-diff', '--no-textconv', '--all'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  return execFileSync(
+    'git',
+    ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', 'log', '-p', '--no-ext-diff', '--no-textconv', '--all'],
+    { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } },
+  );
 }
 
 function expectNothingLeaked(dir: string, markers: string): void {
@@ -84,7 +92,15 @@ describe.each([
 ])('git run by the loop %s runs none of the builder’s programs', (_how, shell) => {
   it('runs no hook: post-commit, pre-commit, prepare-commit-msg, commit-msg, post-checkout, reference-transaction, post-index-change', async () => {
     const { dir, markers, attack } = await setting();
-    for (const hook of ['post-commit', 'pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-checkout', 'reference-transaction', 'post-index-change']) {
+    for (const hook of [
+      'post-commit',
+      'pre-commit',
+      'prepare-commit-msg',
+      'commit-msg',
+      'post-checkout',
+      'reference-transaction',
+      'post-index-change',
+    ]) {
       await attack(join(dir, '.git/hooks', hook), hook);
     }
     await attempt(dir, shell);

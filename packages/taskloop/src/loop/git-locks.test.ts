@@ -19,7 +19,9 @@ async function afterKilledRun(locks: readonly string[]): Promise<Awaited<ReturnT
   const made = await tempRepo();
   cleanups.push(made.cleanup);
   const { dir } = made;
-  const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, dir, ...locks], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, dir, ...locks], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
     child.on('exit', () => reject(new Error('the child ended before it was ready')));
@@ -80,7 +82,14 @@ describe('stale git locks of a killed run', () => {
     const { dir } = await afterKilledRun([]);
     await writeFile(join(dir, 'README.md'), 'changed\n');
     // git keeps index.lock while the editor is open, without holding the file open.
-    live('git', ['commit', '-a', '-q'], dir, { ...process.env, GIT_EDITOR: 'sleep 30; true', GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@u', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@u' });
+    live('git', ['commit', '-a', '-q'], dir, {
+      ...process.env,
+      GIT_EDITOR: 'sleep 30; true',
+      GIT_AUTHOR_NAME: 'u',
+      GIT_AUTHOR_EMAIL: 'u@u',
+      GIT_COMMITTER_NAME: 'u',
+      GIT_COMMITTER_EMAIL: 'u@u',
+    });
     await until(() => existsSync(join(dir, '.git/index.lock')));
     claimRepository(dir);
     expect(clearStaleGitLocks(dir)).toEqual([]);

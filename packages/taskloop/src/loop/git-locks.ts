@@ -1,4 +1,15 @@
-import { linkSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  type Dirent,
+} from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { findGitDirs, type GitDirs } from './git-dir.js';
 

@@ -133,7 +133,10 @@ export class GitShell {
    * open that has nothing else to do.
    */
   #hold(running: boolean): void {
-    for (const handle of [this.#child, this.#child.stdin, this.#child.stdout, this.#child.stderr] as unknown as { ref?: () => void; unref?: () => void }[]) {
+    for (const handle of [this.#child, this.#child.stdin, this.#child.stdout, this.#child.stderr] as unknown as {
+      ref?: () => void;
+      unref?: () => void;
+    }[]) {
       if (running) handle.ref?.();
       else handle.unref?.();
     }

@@ -25,12 +25,17 @@ describe('git commands with and without the git shell', () => {
     try {
       for (const { dir } of [direct, shelled]) {
         await writeFile(join(dir, 'new.txt'), 'new\n');
-        const done = await commitAttempt(dir, '[t1] attempt 1: passed', { 'Conclave-Evidence': '.conclave/runs/r/t1/attempt-1', 'Conclave-Run': 'r' });
+        const done = await commitAttempt(dir, '[t1] attempt 1: passed', {
+          'Conclave-Evidence': '.conclave/runs/r/t1/attempt-1',
+          'Conclave-Run': 'r',
+        });
         expect(done).toEqual({ ok: true });
       }
       expect(await childShells()).toHaveLength(1);
       for (const { git, dir } of [direct, shelled]) {
-        expect(git('log', '-1', '--format=%B')).toBe('[t1] attempt 1: passed\n\nConclave-Evidence: .conclave/runs/r/t1/attempt-1\nConclave-Run: r\n\n');
+        expect(git('log', '-1', '--format=%B')).toBe(
+          '[t1] attempt 1: passed\n\nConclave-Evidence: .conclave/runs/r/t1/attempt-1\nConclave-Run: r\n\n',
+        );
         expect(git('show', '--name-only', '--format=', 'HEAD')).toBe('new.txt\n');
         const evidence = await committedEvidence(dir);
         expect(evidence.ok && [...evidence.paths]).toEqual(['.conclave/runs/r/t1/attempt-1']);
@@ -117,7 +122,11 @@ describe('gitStatus', () => {
   it('tells a folder that is no repository from a repository with no commit', async () => {
     const plain = await mkdtemp(join(tmpdir(), 'conclave-not-a-repo-'));
     cleanups.push(() => rm(plain, { recursive: true, force: true }));
-    expect(await gitStatus(plain)).toMatchObject({ ok: false, message: `${plain} is not a git repository`, fix: expect.stringContaining('git init') as string });
+    expect(await gitStatus(plain)).toMatchObject({
+      ok: false,
+      message: `${plain} is not a git repository`,
+      fix: expect.stringContaining('git init') as string,
+    });
     const { git } = await repo();
     const empty = await mkdtemp(join(tmpdir(), 'conclave-no-commit-'));
     cleanups.push(() => rm(empty, { recursive: true, force: true }));
@@ -140,10 +149,15 @@ describe('switchToBranch', () => {
 
   it('names an invalid branch and the spec setting to change', async () => {
     const { dir, git } = await repo();
-    expect(await switchToBranch(dir, 'bad..name', 'main')).toMatchObject({ ok: false, message: '"bad..name" is not a valid branch name', fix: 'change policy.branch in the spec' });
+    expect(await switchToBranch(dir, 'bad..name', 'main')).toMatchObject({
+      ok: false,
+      message: '"bad..name" is not a valid branch name',
+      fix: 'change policy.branch in the spec',
+    });
     expect(git('branch', '--show-current')).toBe('main\n');
     // Names that look like options: `-c` takes them as the name, and git refuses them.
-    for (const name of ['-x', '--detach']) expect(await switchToBranch(dir, name, 'main')).toMatchObject({ ok: false, message: `"${name}" is not a valid branch name` });
+    for (const name of ['-x', '--detach'])
+      expect(await switchToBranch(dir, name, 'main')).toMatchObject({ ok: false, message: `"${name}" is not a valid branch name` });
     expect(git('branch', '--show-current')).toBe('main\n');
     expect(git('status', '--porcelain')).toBe('');
   });

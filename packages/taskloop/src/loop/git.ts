@@ -16,7 +16,12 @@ type GitResult<T> = ({ readonly ok: true } & T) | GitError;
 
 // Commits must work on machines with no git identity configured (CI, containers); the user's own
 // identity wins whenever it exists, because these are the user's commits.
-const FALLBACK_IDENTITY = { GIT_AUTHOR_NAME: 'conclave', GIT_AUTHOR_EMAIL: 'conclave@localhost', GIT_COMMITTER_NAME: 'conclave', GIT_COMMITTER_EMAIL: 'conclave@localhost' };
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: 'conclave',
+  GIT_AUTHOR_EMAIL: 'conclave@localhost',
+  GIT_COMMITTER_NAME: 'conclave',
+  GIT_COMMITTER_EMAIL: 'conclave@localhost',
+};
 
 /** How long a git command waits for another git process's index.lock to go away. */
 const LOCK_WAIT_MS = 5_000;
@@ -29,7 +34,11 @@ const LOCK_POLL_MS = 100;
  * counts as such), then is retried for a few seconds: after a kill, the killed run's last git
  * child is orphaned, not killed, and finishes on its own while the rerun starts.
  */
-async function git(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | GitError> {
+async function git(
+  workspace: string,
+  args: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): Promise<{ ok: true; stdout: string } | GitError> {
   claimRepository(workspace);
   const deadline = performance.now() + LOCK_WAIT_MS;
   let staleChecked = false;
@@ -45,36 +54,75 @@ async function git(workspace: string, args: readonly string[], env?: Readonly<Re
   }
 }
 
-async function gitOnce(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
+async function gitOnce(
+  workspace: string,
+  args: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
   try {
     return await gitHardened(workspace, args, env);
   } catch (thrown) {
     if (!(thrown instanceof UndisablableFilterError)) throw thrown;
-    return { ok: false, kind: 'git_error', locked: false, message: `git ${commandName(args)} was not run in ${workspace}: ${thrown.message}`, fix: 'remove or rename that filter in .git/config (a builder may have added it)' };
+    return {
+      ok: false,
+      kind: 'git_error',
+      locked: false,
+      message: `git ${commandName(args)} was not run in ${workspace}: ${thrown.message}`,
+      fix: 'remove or rename that filter in .git/config (a builder may have added it)',
+    };
   }
 }
 
-async function gitHardened(workspace: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
+async function gitHardened(
+  workspace: string,
+  args: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): Promise<{ ok: true; stdout: string } | (GitError & { readonly locked: boolean })> {
   const shell = shells.get(workspace)?.shell;
   // The shell adds the hardening settings itself; a process of its own gets them here.
   const outcome = shell === undefined ? 'unavailable' : await shell.run(args, env);
-  if (outcome === 'exited') return { ok: false, kind: 'git_error', locked: false, message: `git ${commandName(args)} was cut short in ${workspace}: the shell running it ended`, fix: 'run again: the run resumes where it stopped' };
+  if (outcome === 'exited')
+    return {
+      ok: false,
+      kind: 'git_error',
+      locked: false,
+      message: `git ${commandName(args)} was cut short in ${workspace}: the shell running it ended`,
+      fix: 'run again: the run resumes where it stopped',
+    };
   // 127: the shell found no git.
-  if (outcome !== 'unavailable') return outcome.code === 127 ? gitMissing(outcome.stderr) : settled(workspace, args, outcome.code === 0, outcome.stdout, outcome.stderr);
+  if (outcome !== 'unavailable')
+    return outcome.code === 127 ? gitMissing(outcome.stderr) : settled(workspace, args, outcome.code === 0, outcome.stdout, outcome.stderr);
   const hardened = hardenedGitArgs(workspace, args);
   return new Promise((resolve) => {
-    execFile('git', hardened, { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...gitEnvironment(process.env), ...env } }, (error, stdout, stderr) => {
-      if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(gitMissing(errorMessage(error)));
-      resolve(settled(workspace, args, error === null, stdout, stderr));
-    });
+    execFile(
+      'git',
+      hardened,
+      { cwd: workspace, maxBuffer: 16 * 1024 * 1024, env: { ...gitEnvironment(process.env), ...env } },
+      (error, stdout, stderr) => {
+        if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(gitMissing(errorMessage(error)));
+        resolve(settled(workspace, args, error === null, stdout, stderr));
+      },
+    );
   });
 }
 
 function gitMissing(detail: string): GitError & { readonly locked: false } {
-  return { ok: false, kind: 'git_error', locked: false, message: `git could not run: ${detail.trim()}`, fix: 'install git and make sure it is on PATH' };
+  return {
+    ok: false,
+    kind: 'git_error',
+    locked: false,
+    message: `git could not run: ${detail.trim()}`,
+    fix: 'install git and make sure it is on PATH',
+  };
 }
 
-function settled(workspace: string, args: readonly string[], ok: boolean, stdout: string, stderr: string): { ok: true; stdout: string } | (GitError & { readonly locked: boolean }) {
+function settled(
+  workspace: string,
+  args: readonly string[],
+  ok: boolean,
+  stdout: string,
+  stderr: string,
+): { ok: true; stdout: string } | (GitError & { readonly locked: boolean }) {
   if (ok) return { ok: true, stdout };
   const detail = (stderr || stdout).trim().split('\n')[0] ?? '';
   return {
@@ -82,7 +130,9 @@ function settled(workspace: string, args: readonly string[], ok: boolean, stdout
     kind: 'git_error',
     locked: stderr.includes('.lock'),
     message: `git ${commandName(args)} failed in ${workspace}: ${detail}`,
-    fix: stderr.includes('.lock') ? 'another git process holds the repository lock; if none is running, remove the .lock file git names' : 'check that the workspace is a git repository you can write to',
+    fix: stderr.includes('.lock')
+      ? 'another git process holds the repository lock; if none is running, remove the .lock file git names'
+      : 'check that the workspace is a git repository you can write to',
   };
 }
 
@@ -134,11 +184,20 @@ export async function gitStatus(workspace: string): Promise<GitResult<{ readonly
     // Only now is it worth a second command to tell "not a repository" from any other failure.
     const inside = await git(workspace, ['rev-parse', '--is-inside-work-tree']);
     if (inside.ok) return status;
-    return { ...inside, message: `${workspace} is not a git repository`, fix: `run "git init" and commit your project first: the task loop commits every attempt` };
+    return {
+      ...inside,
+      message: `${workspace} is not a git repository`,
+      fix: `run "git init" and commit your project first: the task loop commits every attempt`,
+    };
   }
   const lines = status.stdout.split('\n').filter((line) => line !== '');
   if (lines.includes('# branch.oid (initial)')) {
-    return { ok: false, kind: 'git_error', message: `${workspace} has no commit yet`, fix: 'commit your project once ("git add -A && git commit -m initial"): attempts are committed on a branch made from it' };
+    return {
+      ok: false,
+      kind: 'git_error',
+      message: `${workspace} has no commit yet`,
+      fix: 'commit your project once ("git add -A && git commit -m initial"): attempts are committed on a branch made from it',
+    };
   }
   const branch = lines.find((line) => line.startsWith(BRANCH_HEAD))?.slice(BRANCH_HEAD.length) ?? '(detached)';
   return { ok: true, dirty: lines.filter((line) => !line.startsWith('# ')).map(changedPath), branch };
@@ -175,15 +234,37 @@ export async function switchToBranch(workspace: string, branch: string, current?
  * commit, even when nothing changed, so every attempt is a point that can be inspected or
  * rewound. Trailers carry the evidence path.
  */
-export async function commitAttempt(workspace: string, message: string, trailers: Readonly<Record<string, string>>): Promise<GitResult<object>> {
+export async function commitAttempt(
+  workspace: string,
+  message: string,
+  trailers: Readonly<Record<string, string>>,
+): Promise<GitResult<object>> {
   const added = await git(workspace, ['add', '-A']);
   if (!added.ok) return added;
   // Trailers written as the message's last paragraph are trailers to git, without the extra
   // `interpret-trailers` process that `--trailer` spawns on every commit. --quiet skips the
   // diffstat (a diff against the parent), and automatic maintenance (gc) is the user's
   // business, not something to start after every attempt.
-  const body = `${message}\n\n${Object.entries(trailers).map(([key, value]) => `${key}: ${value}`).join('\n')}\n`;
-  const committed = await git(workspace, ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0', 'commit', '--allow-empty', '--no-verify', '--quiet', '--cleanup=verbatim', '-m', body], await identityFor(workspace));
+  const body = `${message}\n\n${Object.entries(trailers)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join('\n')}\n`;
+  const committed = await git(
+    workspace,
+    [
+      '-c',
+      'maintenance.auto=false',
+      '-c',
+      'gc.auto=0',
+      'commit',
+      '--allow-empty',
+      '--no-verify',
+      '--quiet',
+      '--cleanup=verbatim',
+      '-m',
+      body,
+    ],
+    await identityFor(workspace),
+  );
   return committed.ok ? { ok: true } : committed;
 }
 
@@ -193,7 +274,9 @@ const identities = new Map<string, Promise<Readonly<Record<string, string>> | un
 function identityFor(workspace: string): Promise<Readonly<Record<string, string>> | undefined> {
   let known = identities.get(workspace);
   if (known === undefined) {
-    known = git(workspace, ['config', 'user.email']).then((found) => (found.ok && found.stdout.trim() !== '' ? undefined : FALLBACK_IDENTITY));
+    known = git(workspace, ['config', 'user.email']).then((found) =>
+      found.ok && found.stdout.trim() !== '' ? undefined : FALLBACK_IDENTITY,
+    );
     identities.set(workspace, known);
   }
   return known;
@@ -203,7 +286,15 @@ function identityFor(workspace: string): Promise<Readonly<Record<string, string>
 export async function committedEvidence(workspace: string): Promise<GitResult<{ readonly paths: ReadonlySet<string> }>> {
   const log = await git(workspace, ['log', '--format=%(trailers:key=Conclave-Evidence,valueonly,separator=%x00)%x00']);
   if (!log.ok) return log;
-  return { ok: true, paths: new Set(log.stdout.split('\0').map((path) => path.trim()).filter((path) => path !== '')) };
+  return {
+    ok: true,
+    paths: new Set(
+      log.stdout
+        .split('\0')
+        .map((path) => path.trim())
+        .filter((path) => path !== ''),
+    ),
+  };
 }
 
 /**

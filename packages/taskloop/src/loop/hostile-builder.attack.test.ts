@@ -49,7 +49,14 @@ function hostile(attack: Attack, built: string[] = []): Builder {
       writeFileSync(join(context.workspace, 'done', `${task.id}.txt`), `ok ${task.id}\n`);
       const runId = (JSON.parse(readFileSync(join(context.workspace, '.conclave/run.json'), 'utf8')) as { runId: string }).runId;
       const outcome = attack(context.workspace, task, runId);
-      if (outcome === 'abort') return Promise.resolve({ ok: false, failure: { kind: 'aborted', message: 'killed' }, summary: 'killed', transcript: '', durationMs: 1 });
+      if (outcome === 'abort')
+        return Promise.resolve({
+          ok: false,
+          failure: { kind: 'aborted', message: 'killed' },
+          summary: 'killed',
+          transcript: '',
+          durationMs: 1,
+        });
       return Promise.resolve({ ok: true, summary: `wrote done/${task.id}.txt`, transcript: '', durationMs: 1 });
     },
   };
@@ -149,7 +156,7 @@ describe('a hostile builder cannot tick a box without the build and the gates (i
     expect(refusedFor(resumed)).toBe('state_tampered');
   }, 60_000);
 
-  it('a replayed signed evidence.json of another task (copied into this task\'s folder) does not tick it on resume', async () => {
+  it("a replayed signed evidence.json of another task (copied into this task's folder) does not tick it on resume", async () => {
     const { dir } = await repo();
     const forge = hostile((workspace, task, runId) => {
       if (task.id !== 'second-a') return undefined;
@@ -191,14 +198,23 @@ describe('a forged ledger does not survive a resume (item 2)', () => {
       if (task.id !== 'first') return undefined;
       const text = readFileSync(join(workspace, '.conclave/plan.md'), 'utf8').replaceAll('- [ ]', '- [x]');
       writeFileSync(join(workspace, '.conclave/plan.md'), text);
-      writeFileSync(join(workspace, '.conclave/ledger.json'), `${JSON.stringify({ version: 1, current: { sha256: sha256(text), text } })}\n`);
+      writeFileSync(
+        join(workspace, '.conclave/ledger.json'),
+        `${JSON.stringify({ version: 1, current: { sha256: sha256(text), text } })}\n`,
+      );
       return undefined;
     });
     const first = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: forge, commandPolicy: policy });
     expect(first.stop?.kind).toBe('ledger_tampered');
     const built: string[] = [];
     const timeline: string[] = [];
-    const resumed = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: honest(built), commandPolicy: policy, onProgress: (entry) => timeline.push(`${entry.state} ${entry.detail ?? ''}`) });
+    const resumed = await runTaskLoop({
+      workspace: dir,
+      spec: spec(SPEC),
+      builder: honest(built),
+      commandPolicy: policy,
+      onProgress: (entry) => timeline.push(`${entry.state} ${entry.detail ?? ''}`),
+    });
     expect(resumed.outcome).toBe('refused');
     expect(refusedFor(resumed)).toBe('ledger_tampered');
     expect(resumed.stop).toEqual(expect.objectContaining({ fix: expect.any(String) as string }));
@@ -215,7 +231,10 @@ describe('a forged ledger does not survive a resume (item 2)', () => {
       const text = (record.current as { text: string }).text.replaceAll('- [ ]', '- [x]');
       writeFileSync(join(workspace, '.conclave/plan.md'), text);
       const { mac: _mac, ...unsigned } = record;
-      writeFileSync(join(workspace, '.conclave/ledger.json'), `${JSON.stringify({ ...unsigned, current: { sha256: sha256(text), text } })}\n`);
+      writeFileSync(
+        join(workspace, '.conclave/ledger.json'),
+        `${JSON.stringify({ ...unsigned, current: { sha256: sha256(text), text } })}\n`,
+      );
       return 'abort';
     });
     await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: kill, commandPolicy: policy });
@@ -242,7 +261,12 @@ describe('a weakened spec does not survive a resume (item 3)', () => {
     expect(first.reason).toBe('aborted');
     // `conclave task resume` reads the spec from the run's snapshot.
     const built: string[] = [];
-    const resumed = await runTaskLoop({ workspace: dir, spec: spec(readFileSync(join(dir, '.conclave/spec.md'), 'utf8')), builder: honest(built, ['first', 'second-a']), commandPolicy: policy });
+    const resumed = await runTaskLoop({
+      workspace: dir,
+      spec: spec(readFileSync(join(dir, '.conclave/spec.md'), 'utf8')),
+      builder: honest(built, ['first', 'second-a']),
+      commandPolicy: policy,
+    });
     expect(refusedFor(resumed)).toBe('state_tampered');
     expect(checked(dir)).toEqual([]);
     expect(built).toEqual([]);
@@ -257,7 +281,12 @@ describe('a weakened spec does not survive a resume (item 3)', () => {
     });
     await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: forge, commandPolicy: policy });
     const built: string[] = [];
-    const resumed = await runTaskLoop({ workspace: dir, spec: spec(readFileSync(join(dir, '.conclave/spec.md'), 'utf8')), builder: honest(built, ['first', 'second-a']), commandPolicy: policy });
+    const resumed = await runTaskLoop({
+      workspace: dir,
+      spec: spec(readFileSync(join(dir, '.conclave/spec.md'), 'utf8')),
+      builder: honest(built, ['first', 'second-a']),
+      commandPolicy: policy,
+    });
     expect(refusedFor(resumed)).toBe('state_tampered');
     expect(checked(dir)).toEqual([]);
     expect(built).toEqual([]);
@@ -273,7 +302,10 @@ describe('the command policy does not come from a file the builder writes (item 
     git('commit', '-q', '-m', 'policy');
     const forge = hostile((workspace) => {
       const run = JSON.parse(readFileSync(join(workspace, '.conclave/run.json'), 'utf8')) as Record<string, unknown>;
-      writeFileSync(join(workspace, '.conclave/run.json'), `${JSON.stringify({ ...run, commandPolicy: { allowUnlisted: true } }, null, 2)}\n`);
+      writeFileSync(
+        join(workspace, '.conclave/run.json'),
+        `${JSON.stringify({ ...run, commandPolicy: { allowUnlisted: true } }, null, 2)}\n`,
+      );
       return 'abort';
     });
     const first = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: forge });
@@ -291,7 +323,17 @@ describe('a forged split does not widen what a task may use', () => {
     const forge = hostile((workspace, task, runId) => {
       const folder = join(workspace, '.conclave/runs', runId, task.id, 'attempt-1');
       mkdirSync(folder, { recursive: true });
-      const child = { taskId: 'second-a', depth: 1, title: 'Write the second file', acceptance: [], constraints: [], grants: { env: ['AWS_SECRET_ACCESS_KEY'], secrets: [] }, maxRetries: 5, parentId: task.id, failure: 'x' };
+      const child = {
+        taskId: 'second-a',
+        depth: 1,
+        title: 'Write the second file',
+        acceptance: [],
+        constraints: [],
+        grants: { env: ['AWS_SECRET_ACCESS_KEY'], secrets: [] },
+        maxRetries: 5,
+        parentId: task.id,
+        failure: 'x',
+      };
       writeFileSync(join(folder, 'split.json'), `${JSON.stringify({ parentId: task.id, attempt: 1, children: [child] }, null, 2)}\n`);
       return 'abort';
     });

@@ -19,7 +19,12 @@ import type { JudgedAttempt } from './loop-step.js';
 import type { TaskContext } from './task-context.js';
 
 /** A council reviewing completions: asked once per attempt the gates passed; only its GO counts. */
-export type ReviewGate = (input: { readonly task: TaskContext; readonly attempt: number; readonly diff: string; readonly gates: readonly GateEvidence[] }) => Promise<ReviewVerdict>;
+export type ReviewGate = (input: {
+  readonly task: TaskContext;
+  readonly attempt: number;
+  readonly diff: string;
+  readonly gates: readonly GateEvidence[];
+}) => Promise<ReviewVerdict>;
 
 /** A review board's verdict, as the loop records it. Anything but `GO` is not a completion. */
 export interface ReviewVerdict {
@@ -113,7 +118,8 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
     diffText = diff.diff;
     {
       const build = task.depth === 0 ? await depthZeroBuild(input) : undefined;
-      const parentExcerpt = input.parent === undefined ? input.related?.parent : { spec: input.parent.taskId, excerpt: excerptOf(input.parent) };
+      const parentExcerpt =
+        input.parent === undefined ? input.related?.parent : { spec: input.parent.taskId, excerpt: excerptOf(input.parent) };
       const packed = buildInputPack(
         {
           spec: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints },
@@ -124,7 +130,9 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
           diff: diff.diff,
           ...(parentExcerpt === undefined ? {} : { parentExcerpt }),
           nextExcerpts: [...input.next, ...(input.related?.next ?? [])],
-          ...(input.related === undefined || input.related.unavailable.length === 0 ? {} : { unavailableRelations: input.related.unavailable }),
+          ...(input.related === undefined || input.related.unavailable.length === 0
+            ? {}
+            : { unavailableRelations: input.related.unavailable }),
           policy: input.policy,
         },
         judgement.limits,
@@ -138,7 +146,11 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
       let tracker = new FingerprintTracker();
       for (const bundle of input.earlier) tracker = tracker.observe(bundle.judgement?.fingerprint);
       tracker = tracker.observe(print.fingerprint);
-      fingerprint = { ...(print.fingerprint === undefined ? {} : { value: print.fingerprint }), repeats: tracker.repeats, messages: print.messages };
+      fingerprint = {
+        ...(print.fingerprint === undefined ? {} : { value: print.fingerprint }),
+        repeats: tracker.repeats,
+        messages: print.messages,
+      };
       const state: JudgementState = {
         depth: task.depth,
         attempt: input.attempt,
@@ -146,17 +158,24 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
         failures: round.failures,
         fingerprintRepeats: tracker.repeats,
         acceptance: task.acceptance,
-        ...(input.report.gates.length === 0 ? {} : { gates: { passed: failedGates.length === 0, failed: failedGates.map((gate) => `${gate.name} (${gate.reason})`) } }),
+        ...(input.report.gates.length === 0
+          ? {}
+          : { gates: { passed: failedGates.length === 0, failed: failedGates.map((gate) => `${gate.name} (${gate.reason})`) } }),
       };
-      const rules = judgement.rules ?? defaultRules({ ...judgement.ruleOptions, maxDepth: input.maxDepth, maxAttempts: task.maxRetries + 1 });
+      const rules =
+        judgement.rules ?? defaultRules({ ...judgement.ruleOptions, maxDepth: input.maxDepth, maxAttempts: task.maxRetries + 1 });
       ruled = decide(state, rules);
       // At depth 0 the build is no model's report: keep what really ran beside the verifiers' results.
       const built = task.depth === 0 ? { build: build ?? { source: 'none', state: null } } : {};
-      files['verifiers.json'] = `${JSON.stringify({ pack: packed.pack, capped: packed.capped, stats: packed.stats, ...built, results: round.results.map(verifierEvidence), judgement: ruled }, null, 2)}\n`;
+      files['verifiers.json'] =
+        `${JSON.stringify({ pack: packed.pack, capped: packed.capped, stats: packed.stats, ...built, results: round.results.map(verifierEvidence), judgement: ruled }, null, 2)}\n`;
     }
   }
 
-  const review = judgement?.review !== undefined && failedGates.length === 0 ? await safeReview(judgement.review, { task, attempt: input.attempt, diff: diffText, gates: input.report.gates }) : undefined;
+  const review =
+    judgement?.review !== undefined && failedGates.length === 0
+      ? await safeReview(judgement.review, { task, attempt: input.attempt, diff: diffText, gates: input.report.gates })
+      : undefined;
   const proof = proveCompletion({
     runId: input.runId,
     taskId: task.taskId,
@@ -169,16 +188,21 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
     ...(ruled === undefined ? {} : { judgement: ruled.outcome }),
     ...(review === undefined ? {} : { review: { go: review.verdict === 'GO' } }),
   });
-  files['completion.json'] = `${JSON.stringify({ record: proof.record, report: proof.report, ...(proof.panel === undefined ? {} : { panel: proof.panel }), ...(review === undefined ? {} : { review }) }, null, 2)}\n`;
+  files['completion.json'] =
+    `${JSON.stringify({ record: proof.record, report: proof.report, ...(proof.panel === undefined ? {} : { panel: proof.panel }), ...(review === undefined ? {} : { review }) }, null, 2)}\n`;
 
-  const unproven = proof.report.claims.filter((claim) => claim.status !== 'proven').map((claim) => ({ claim: claim.claim.kind, status: claim.status, reason: claim.reason }));
+  const unproven = proof.report.claims
+    .filter((claim) => claim.status !== 'proven')
+    .map((claim) => ({ claim: claim.claim.kind, status: claim.status, reason: claim.reason }));
   // The next attempt's feedback beyond the failed gates, which the feedback already lists.
   const reasons = [
     ...(ruled !== undefined && ruled.outcome !== 'done' ? ruled.reasons.filter((reason) => !reason.startsWith('gate failed: ')) : []),
     ...unproven.filter((claim) => claim.claim !== 'completion_gates_passed').map((claim) => `${claim.claim}: ${claim.reason}`),
     ...(review !== undefined && review.verdict !== 'GO' ? [`the review board said ${review.verdict}`] : []),
   ];
-  const costs = [exchangesCostUsd((round?.results ?? []).flatMap((result) => result.exchanges)), review?.costUsd].filter((cost): cost is number => cost !== undefined);
+  const costs = [exchangesCostUsd((round?.results ?? []).flatMap((result) => result.exchanges)), review?.costUsd].filter(
+    (cost): cost is number => cost !== undefined,
+  );
   const bundle: BundleJudgement = {
     complete: proof.complete,
     unproven,
@@ -195,12 +219,21 @@ export async function judgeAttempt(input: JudgeInput): Promise<JudgeOutput> {
           verifierFailures: (round?.failures ?? []).map((failure) => `${failure.verifier}: ${failure.kind}: ${failure.message}`),
         }),
     ...(costs.length === 0 ? {} : { costUsd: costs.reduce((a, b) => a + b, 0) }),
-    ...(review === undefined ? {} : { review: { verdict: review.verdict, ...(review.score === undefined ? {} : { score: review.score }), dissent: review.dissent } }),
+    ...(review === undefined
+      ? {}
+      : { review: { verdict: review.verdict, ...(review.score === undefined ? {} : { score: review.score }), dissent: review.dissent } }),
   };
   return {
     judged: {
       complete: proof.complete,
-      ...(ruled === undefined ? {} : { outcome: ruled.outcome, ...(ruled.outcome === 'give_up' ? { giveUp: ruled.ruleId === 'give-up-depth-limit' ? ('max_depth' as const) : ('gave_up' as const) } : {}) }),
+      ...(ruled === undefined
+        ? {}
+        : {
+            outcome: ruled.outcome,
+            ...(ruled.outcome === 'give_up'
+              ? { giveUp: ruled.ruleId === 'give-up-depth-limit' ? ('max_depth' as const) : ('gave_up' as const) }
+              : {}),
+          }),
       reasons,
     },
     bundle,
@@ -255,7 +288,11 @@ function buildStateOf(ran: readonly GateEvidence[]): BuildState {
     warnings: states.flatMap((state) => state.warnings),
     durationMs: states.reduce((sum, state) => sum + state.durationMs, 0),
     commands: states.flatMap((state) => state.commands),
-    logSample: states.map((state) => state.logSample).filter((sample) => sample !== '').join('\n').slice(-4_000),
+    logSample: states
+      .map((state) => state.logSample)
+      .filter((sample) => sample !== '')
+      .join('\n')
+      .slice(-4_000),
   };
 }
 
@@ -263,7 +300,9 @@ function buildStateOf(ran: readonly GateEvidence[]): BuildState {
 async function safeReview(review: ReviewGate, input: Parameters<ReviewGate>[0]): Promise<ReviewVerdict> {
   try {
     const verdict = await review(input);
-    return verdict.verdict === 'GO' || verdict.verdict === 'PIVOT' || verdict.verdict === 'NO_GO' ? verdict : { verdict: 'NO_GO', dissent: ['the review returned no verdict'] };
+    return verdict.verdict === 'GO' || verdict.verdict === 'PIVOT' || verdict.verdict === 'NO_GO'
+      ? verdict
+      : { verdict: 'NO_GO', dissent: ['the review returned no verdict'] };
   } catch (thrown) {
     return { verdict: 'NO_GO', dissent: [`the review failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`] };
   }

@@ -4,12 +4,33 @@ import type { BuildResult } from '../builders/builder.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import { LEVELS } from '../gates/gate-definition.js';
 import type { GateRunReport } from '../gates/run-gates.js';
-import { decideAttempt, initialLoopState, loopStep, type LoopConfig, type LoopEffect, type LoopEvent, type LoopState } from './loop-step.js';
+import {
+  decideAttempt,
+  initialLoopState,
+  loopStep,
+  type LoopConfig,
+  type LoopEffect,
+  type LoopEvent,
+  type LoopState,
+} from './loop-step.js';
 
 const okBuild: BuildResult = { ok: true, summary: 'done', transcript: '', durationMs: 1 };
-const failedBuild: BuildResult = { ok: false, failure: { kind: 'exit_nonzero', message: 'exit 1' }, summary: 'crashed', transcript: '', durationMs: 1 };
+const failedBuild: BuildResult = {
+  ok: false,
+  failure: { kind: 'exit_nonzero', message: 'exit 1' },
+  summary: 'crashed',
+  transcript: '',
+  durationMs: 1,
+};
 
-const gate = (passed: boolean): GateEvidence => ({ name: passed ? 'ok' : 'bad', type: 'shell', passed, durationMs: 1, reason: passed ? 'exit code 0' : 'exit code 1', stderr: 'boom' });
+const gate = (passed: boolean): GateEvidence => ({
+  name: passed ? 'ok' : 'bad',
+  type: 'shell',
+  passed,
+  durationMs: 1,
+  reason: passed ? 'exit code 0' : 'exit code 1',
+  stderr: 'boom',
+});
 
 const configArb: fc.Arbitrary<LoopConfig> = fc.record({
   level: fc.constantFrom(...LEVELS),
@@ -94,14 +115,21 @@ function drive(config: LoopConfig, tasks: readonly string[], outcomes: readonly 
       case 'judge': {
         const outcome = outcomes[(next - 1 + outcomes.length) % Math.max(outcomes.length, 1)];
         const last = lastValidation.get(effect.attempt.taskId);
-        if (last !== undefined && last !== 'timed_out') lastValidation.set(effect.attempt.taskId, { ...last, complete: outcome?.complete ?? false });
-        event = { type: 'judged', judged: { complete: outcome?.complete ?? false, ...(outcome?.outcome === undefined ? {} : { outcome: outcome.outcome }) } };
+        if (last !== undefined && last !== 'timed_out')
+          lastValidation.set(effect.attempt.taskId, { ...last, complete: outcome?.complete ?? false });
+        event = {
+          type: 'judged',
+          judged: { complete: outcome?.complete ?? false, ...(outcome?.outcome === undefined ? {} : { outcome: outcome.outcome }) },
+        };
         break;
       }
       case 'split': {
         const outcome = outcomes[(next - 1 + outcomes.length) % Math.max(outcomes.length, 1)];
         if (outcome?.splitOk === true) split.add(effect.attempt.taskId);
-        event = outcome?.splitOk === true ? { type: 'split_done', children: [`${effect.attempt.taskId}.1`] } : { type: 'split_failed', message: 'the planner failed' };
+        event =
+          outcome?.splitOk === true
+            ? { type: 'split_done', children: [`${effect.attempt.taskId}.1`] }
+            : { type: 'split_failed', message: 'the planner failed' };
         break;
       }
       case 'record':
@@ -193,7 +221,12 @@ describe('loopStep (property)', () => {
       { type: 'spec_ok' },
     ];
     for (const event of events) step = loopStep(step.state, event);
-    expect(step.effect).toEqual({ type: 'build', taskId: 't1', attempt: 2, feedback: { attempt: 2, maxRetries: 1, failedGates: [{ name: 'bad', type: 'shell', reason: 'exit code 1', excerpt: 'boom' }] } });
+    expect(step.effect).toEqual({
+      type: 'build',
+      taskId: 't1',
+      attempt: 2,
+      feedback: { attempt: 2, maxRetries: 1, failedGates: [{ name: 'bad', type: 'shell', reason: 'exit code 1', excerpt: 'boom' }] },
+    });
   });
 
   it('an event out of order halts the run instead of guessing', () => {

@@ -30,7 +30,8 @@ export type AttemptDecision = 'passed' | 'failed' | 'unverified';
  * `speed` with `failOpen`, so the run went on, but the box stays unchecked, because no failure
  * may ever yield a checked box.
  */
-export type TaskDisposition = 'completed' | 'validation_failed_max_retries' | 'failed_open' | 'unverifiable' | 'task_timed_out' | 'gave_up' | 'max_depth';
+export type TaskDisposition =
+  'completed' | 'validation_failed_max_retries' | 'failed_open' | 'unverifiable' | 'task_timed_out' | 'gave_up' | 'max_depth';
 
 /** Which of the whole run's budgets ran out. */
 export type RunBudget = 'attempts' | 'wall_clock' | 'cost';
@@ -84,7 +85,17 @@ export interface JudgedAttempt {
 /** Everything the next step depends on. */
 export interface LoopState {
   readonly config: LoopConfig;
-  readonly phase: 'selecting' | 'checking_spec' | 'building' | 'validating' | 'judging' | 'splitting' | 'recording' | 'flipping' | 'committing' | 'finished';
+  readonly phase:
+    | 'selecting'
+    | 'checking_spec'
+    | 'building'
+    | 'validating'
+    | 'judging'
+    | 'splitting'
+    | 'recording'
+    | 'flipping'
+    | 'committing'
+    | 'finished';
   readonly current?: AttemptState;
   readonly completed: readonly string[];
   /** Tasks whose retries ran out (or that could not be verified) when the policy said continue. */
@@ -98,9 +109,22 @@ export interface LoopState {
 export type LoopEvent =
   | { readonly type: 'started' }
   /** The next runnable task; `passedAttempt` when a rerun finds its last attempt passed but the box unticked (killed in between). */
-  | { readonly type: 'selected'; readonly taskId: string; readonly attempt: number; readonly feedback?: BuildFeedback; readonly passedAttempt?: boolean; readonly reverify?: boolean; readonly maxRetries?: number }
+  | {
+      readonly type: 'selected';
+      readonly taskId: string;
+      readonly attempt: number;
+      readonly feedback?: BuildFeedback;
+      readonly passedAttempt?: boolean;
+      readonly reverify?: boolean;
+      readonly maxRetries?: number;
+    }
   /** A rerun found the task already settled as failed (killed after its last attempt was recorded): apply the policy again. */
-  | { readonly type: 'found_settled'; readonly taskId: string; readonly attempt: number; readonly disposition: Exclude<TaskDisposition, 'completed'> }
+  | {
+      readonly type: 'found_settled';
+      readonly taskId: string;
+      readonly attempt: number;
+      readonly disposition: Exclude<TaskDisposition, 'completed'>;
+    }
   | { readonly type: 'plan_complete' }
   | { readonly type: 'spec_ok' }
   | { readonly type: 'built'; readonly result: BuildResult }
@@ -163,11 +187,23 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
     case 'plan_complete':
       return finish(state);
     case 'selected': {
-      const attempt: AttemptState = { taskId: event.taskId, attempt: event.attempt, ...(event.feedback === undefined ? {} : { feedback: event.feedback }), ...(event.reverify === true ? { reverify: true } : {}), ...(event.maxRetries === undefined ? {} : { maxRetries: event.maxRetries }) };
+      const attempt: AttemptState = {
+        taskId: event.taskId,
+        attempt: event.attempt,
+        ...(event.feedback === undefined ? {} : { feedback: event.feedback }),
+        ...(event.reverify === true ? { reverify: true } : {}),
+        ...(event.maxRetries === undefined ? {} : { maxRetries: event.maxRetries }),
+      };
       if (event.passedAttempt === true) {
-        return { state: { ...state, phase: 'flipping', current: { ...attempt, decision: 'passed', disposition: 'completed' } }, effect: { type: 'flip', taskId: event.taskId } };
+        return {
+          state: { ...state, phase: 'flipping', current: { ...attempt, decision: 'passed', disposition: 'completed' } },
+          effect: { type: 'flip', taskId: event.taskId },
+        };
       }
-      return { state: { ...state, phase: 'checking_spec', current: attempt }, effect: { type: 'check_spec', taskId: attempt.taskId, attempt: attempt.attempt } };
+      return {
+        state: { ...state, phase: 'checking_spec', current: attempt },
+        effect: { type: 'check_spec', taskId: attempt.taskId, attempt: attempt.attempt },
+      };
     }
     case 'found_settled':
       if (state.phase !== 'selecting') break;
@@ -175,15 +211,24 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
     case 'spec_ok':
       if (state.phase !== 'checking_spec' || current === undefined) break;
       // A re-verification builds nothing: the children did the work.
-      if (current.reverify === true) return { state: { ...state, phase: 'validating' }, effect: { type: 'validate', taskId: current.taskId, attempt: current.attempt } };
+      if (current.reverify === true)
+        return { state: { ...state, phase: 'validating' }, effect: { type: 'validate', taskId: current.taskId, attempt: current.attempt } };
       return {
         state: { ...state, phase: 'building' },
-        effect: { type: 'build', taskId: current.taskId, attempt: current.attempt, ...(current.feedback === undefined ? {} : { feedback: current.feedback }) },
+        effect: {
+          type: 'build',
+          taskId: current.taskId,
+          attempt: current.attempt,
+          ...(current.feedback === undefined ? {} : { feedback: current.feedback }),
+        },
       };
     case 'built':
       if (state.phase !== 'building' || current === undefined) break;
       if (event.result.failure?.kind === 'aborted') return finish(state, { kind: 'aborted', message: event.result.failure.message });
-      return { state: { ...state, phase: 'validating', current: { ...current, build: event.result } }, effect: { type: 'validate', taskId: current.taskId, attempt: current.attempt } };
+      return {
+        state: { ...state, phase: 'validating', current: { ...current, build: event.result } },
+        effect: { type: 'validate', taskId: current.taskId, attempt: current.attempt },
+      };
     case 'validated': {
       if (state.phase !== 'validating' || current === undefined || (current.build === undefined && current.reverify !== true)) break;
       const gates = decideAttempt(state.config.level, current.build, event.report);
@@ -206,8 +251,14 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       const decision: AttemptDecision = current.decision === 'passed' && event.judged.complete ? 'passed' : 'failed';
       const judged: AttemptState = { ...current, decision, judged: event.judged };
       // A split needs attempts left: re-verifications take attempt numbers too, so a task cannot split for ever.
-      if (decision !== 'passed' && event.judged.outcome === 'split' && current.attempt <= retriesOf(state.config, current) + 1) return { state: { ...state, phase: 'splitting', current: judged }, effect: { type: 'split', attempt: judged } };
-      const disposition = decision === 'passed' ? 'completed' : event.judged.outcome === 'give_up' ? (event.judged.giveUp ?? 'gave_up') : dispositionOf(state.config, current, decision);
+      if (decision !== 'passed' && event.judged.outcome === 'split' && current.attempt <= retriesOf(state.config, current) + 1)
+        return { state: { ...state, phase: 'splitting', current: judged }, effect: { type: 'split', attempt: judged } };
+      const disposition =
+        decision === 'passed'
+          ? 'completed'
+          : event.judged.outcome === 'give_up'
+            ? (event.judged.giveUp ?? 'gave_up')
+            : dispositionOf(state.config, current, decision);
       const recorded: AttemptState = { ...judged, ...(disposition === undefined ? {} : { disposition }) };
       return { state: { ...state, phase: 'recording', current: recorded }, effect: { type: 'record', attempt: recorded } };
     }
@@ -216,7 +267,9 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       if (state.phase !== 'splitting' || current === undefined) break;
       // A split that could not happen gives the task up: retrying what the table judged hopeless would burn budget.
       const recorded: AttemptState =
-        event.type === 'split_done' ? { ...current, split: { ok: true, children: event.children } } : { ...current, split: { ok: false, message: event.message }, disposition: 'gave_up' };
+        event.type === 'split_done'
+          ? { ...current, split: { ok: true, children: event.children } }
+          : { ...current, split: { ok: false, message: event.message }, disposition: 'gave_up' };
       return { state: { ...state, phase: 'recording', current: recorded }, effect: { type: 'record', attempt: recorded } };
     }
     case 'task_timed_out': {
@@ -228,21 +281,31 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
       if (current === undefined) break;
       // The attempt is kept like any failed one, with no disposition: the budget ran out for the run, not the task.
       const recorded: AttemptState = { ...current, decision: 'failed' };
-      return { state: { ...state, phase: 'recording', current: recorded, halting: event.reason }, effect: { type: 'record', attempt: recorded } };
+      return {
+        state: { ...state, phase: 'recording', current: recorded, halting: event.reason },
+        effect: { type: 'record', attempt: recorded },
+      };
     }
     case 'recorded':
       if (state.phase !== 'recording' || current === undefined) break;
-      if (current.decision === 'passed') return { state: { ...state, phase: 'flipping' }, effect: { type: 'flip', taskId: current.taskId } };
+      if (current.decision === 'passed')
+        return { state: { ...state, phase: 'flipping' }, effect: { type: 'flip', taskId: current.taskId } };
       return { state: { ...state, phase: 'committing' }, effect: { type: 'commit', attempt: current } };
     case 'flipped':
       if (state.phase !== 'flipping' || current === undefined) break;
-      return { state: { ...state, phase: 'committing', completed: [...state.completed, current.taskId] }, effect: { type: 'commit', attempt: current } };
+      return {
+        state: { ...state, phase: 'committing', completed: [...state.completed, current.taskId] },
+        effect: { type: 'commit', attempt: current },
+      };
     case 'committed':
       if (state.phase !== 'committing' || current === undefined) break;
       if (state.halting !== undefined) return finish(state, state.halting);
       return afterCommit(state, current);
   }
-  return finish(state, { kind: 'io_error', message: `the loop runner reported "${event.type}" in phase "${state.phase}"; this is a bug in the runner` });
+  return finish(state, {
+    kind: 'io_error',
+    message: `the loop runner reported "${event.type}" in phase "${state.phase}"; this is a bug in the runner`,
+  });
 }
 
 function afterCommit(state: LoopState, current: AttemptState): { state: LoopState; effect: LoopEffect } {
@@ -257,7 +320,10 @@ function afterCommit(state: LoopState, current: AttemptState): { state: LoopStat
       feedback: feedbackFrom(current, retriesOf(state.config, current)),
       ...(current.maxRetries === undefined ? {} : { maxRetries: current.maxRetries }),
     };
-    return { state: { ...state, phase: 'checking_spec', current: next }, effect: { type: 'check_spec', taskId: next.taskId, attempt: next.attempt } };
+    return {
+      state: { ...state, phase: 'checking_spec', current: next },
+      effect: { type: 'check_spec', taskId: next.taskId, attempt: next.attempt },
+    };
   }
   const failed = [...state.failed, { taskId: current.taskId, disposition: current.disposition }];
   const goOn = current.disposition === 'failed_open' || (state.config.onExhausted === 'continue' && current.disposition !== 'unverifiable');

@@ -11,7 +11,10 @@ import { readJournal, stopLeftoverGroups } from './process-journal.js';
 const CHILD = fileURLToPath(new URL('./test-fixtures/loop-child.ts', import.meta.url));
 
 function startLoop(workspace: string, mode: string) {
-  const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, workspace, mode], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TASK_AGENT_SLEEP_MS: '60000' } });
+  const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, workspace, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TASK_AGENT_SLEEP_MS: '60000' },
+  });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<string>((resolve) => child.on('exit', () => resolve(stdout)));
@@ -50,8 +53,15 @@ describe('a rerun stops what a killed run left running', () => {
       expect(JSON.parse(out)).toEqual(expect.objectContaining({ outcome: 'completed', resumed: true }));
       expect(groupAlive(pgid)).toBe(false);
       // The orphan never finished its edit; the rerun's build did the work.
-      expect((await readFile(join(repo.dir, 'build-log.txt'), 'utf8')).trim().split('\n')).toEqual(['only attempt 1 start', 'only attempt 1 start', 'only attempt 1 end']);
-      const timeline = await readFile(join(repo.dir, '.conclave/runs', (await readdir(join(repo.dir, '.conclave/runs')))[0] as string, 'timeline.jsonl'), 'utf8');
+      expect((await readFile(join(repo.dir, 'build-log.txt'), 'utf8')).trim().split('\n')).toEqual([
+        'only attempt 1 start',
+        'only attempt 1 start',
+        'only attempt 1 end',
+      ]);
+      const timeline = await readFile(
+        join(repo.dir, '.conclave/runs', (await readdir(join(repo.dir, '.conclave/runs')))[0] as string, 'timeline.jsonl'),
+        'utf8',
+      );
       expect(timeline).toMatch(/stopped 1 process group\(s\) the killed run left running/);
     } finally {
       await repo.cleanup();
@@ -60,13 +70,18 @@ describe('a rerun stops what a killed run left running', () => {
 });
 
 describe('stopLeftoverGroups', () => {
-  it('stops a process that carries a tree\'s token although its group leader has exited (setsid, a double fork)', async () => {
+  it("stops a process that carries a tree's token although its group leader has exited (setsid, a double fork)", async () => {
     const repo = await tempRepo();
     const runDir = join(repo.dir, '.conclave/runs/r1');
     await mkdir(runDir, { recursive: true });
     const token = newProcessToken();
     // The escaped child: its own session, the token in its environment, and no leader left.
-    const escaped = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore', cwd: repo.dir, env: { PATH: process.env.PATH ?? '/usr/bin', [PROCESS_TOKEN_VAR]: token } });
+    const escaped = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: repo.dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin', [PROCESS_TOKEN_VAR]: token },
+    });
     escaped.unref();
     const gone = new Promise<void>((resolve) => escaped.once('exit', () => resolve()));
     try {
@@ -80,4 +95,3 @@ describe('stopLeftoverGroups', () => {
     }
   }, 30_000);
 });
-

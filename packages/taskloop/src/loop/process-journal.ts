@@ -80,7 +80,8 @@ export async function stopLeftoverGroups(runDir: string, workspace: string): Pro
   const stopped: number[] = [];
   for (const entry of groups) {
     // `{ pgid, token }`; a bare number is a journal from before tokens.
-    const { pgid, token } = typeof entry === 'number' ? { pgid: entry, token: undefined } : ((entry ?? {}) as { pgid?: unknown; token?: unknown });
+    const { pgid, token } =
+      typeof entry === 'number' ? { pgid: entry, token: undefined } : ((entry ?? {}) as { pgid?: unknown; token?: unknown });
     if (typeof pgid !== 'number' || !Number.isInteger(pgid) || pgid <= 1) continue;
     const tokenText = typeof token === 'string' && /^[0-9a-f]{32}$/.test(token) ? token : undefined;
     // A group whose leader still runs in the workspace (a pid the system has not given to
@@ -115,7 +116,9 @@ export function readJournal(runDir: string): readonly number[] {
   try {
     const entries = JSON.parse(readFileSync(join(runDir, 'processes.json'), 'utf8')) as unknown;
     if (!Array.isArray(entries)) return [];
-    return entries.map((entry: unknown) => (typeof entry === 'number' ? entry : (entry as { pgid?: unknown } | null)?.pgid)).filter((pgid): pgid is number => typeof pgid === 'number');
+    return entries
+      .map((entry: unknown) => (typeof entry === 'number' ? entry : (entry as { pgid?: unknown } | null)?.pgid))
+      .filter((pgid): pgid is number => typeof pgid === 'number');
   } catch {
     return [];
   }

@@ -49,7 +49,10 @@ export async function readRunEvidence(workspace: string, runId: string, options:
   const signed = 'key' in key ? readSignedRunAttempts(workspace, runId, key.key) : undefined;
   if (signed?.ok === false) problems.push(`${signed.message}; only the plan is shown`);
   const found = signed === undefined ? readRunAttempts(workspace, runId) : signed.ok ? signed.attempts : [];
-  const [timelineText, guardianText] = await Promise.all([readOptional(join(workspace, runDir(runId), 'timeline.jsonl')), readOptional(join(workspace, runDir(runId), 'guardian.json'))]);
+  const [timelineText, guardianText] = await Promise.all([
+    readOptional(join(workspace, runDir(runId), 'timeline.jsonl')),
+    readOptional(join(workspace, runDir(runId), 'guardian.json')),
+  ]);
   const planText = planView.text;
   const parsed = planText === undefined ? undefined : parsePlan(planText);
   const attempts = found.map((entry) => entry.bundle).sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.attempt - b.attempt);

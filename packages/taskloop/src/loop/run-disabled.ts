@@ -18,7 +18,10 @@ export async function runDisabled(options: TaskLoopOptions, given?: TaskContext)
       : parsed?.ok === true
         ? parsed.plan.items.filter((item) => item.childIds.length === 0 && !item.checked).map((item) => buildTask(options.spec, item))
         : [buildTask(options.spec, { id: options.spec.id, text: options.spec.title })];
-  const env = scrubbedEnv(options.env ?? process.env, given === undefined ? options.spec.grants.env : capGrants(options.spec.grants, given.grants).env);
+  const env = scrubbedEnv(
+    options.env ?? process.env,
+    given === undefined ? options.spec.grants.env : capGrants(options.spec.grants, given.grants).env,
+  );
   const runStep = options.runStep ?? runStepDirectly;
   const builds: { taskId: string; result: BuildResult }[] = [];
   for (const task of tasks) {

@@ -17,7 +17,8 @@ export const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
  * entry, the finish), and a killed atomic write can leave a temp file. Ignoring both keeps the
  * working tree clean after a run, so the user can switch branches at once.
  */
-export const CONCLAVE_GITIGNORE = '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\nruns/*/guardian.json\nruns/*/cli.json\n*.tmp\n';
+export const CONCLAVE_GITIGNORE =
+  '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\nruns/*/guardian.json\nruns/*/cli.json\n*.tmp\n';
 
 /** What to do about records that fail verification: the orchestrator's last signed ones are in the run's last commit. */
 export const STATE_TAMPERED_FIX = `the run's records were changed by someone other than the orchestrator: put back its last committed records (git checkout HEAD -- ${CONCLAVE_DIR}/) and resume, or remove ${CONCLAVE_DIR}/ and start the run again`;
@@ -36,7 +37,12 @@ export interface RunIdentity {
 }
 
 /** A refusal to start, with what to do about it. */
-export const refusal = (reason: StartRefusal['reason'], message: string, fix: string, issues?: readonly (PlanIssue | SpecIssue)[]): StartRefusal => ({ kind: 'refused', reason, message, fix, ...(issues === undefined ? {} : { issues }) });
+export const refusal = (
+  reason: StartRefusal['reason'],
+  message: string,
+  fix: string,
+  issues?: readonly (PlanIssue | SpecIssue)[],
+): StartRefusal => ({ kind: 'refused', reason, message, fix, ...(issues === undefined ? {} : { issues }) });
 
 /** The run record's text and the run id it names (to find the key it must be verified with); unverified. */
 export async function readRunFile(workspace: string): Promise<{ readonly runId: string; readonly text: string } | undefined | 'corrupt'> {

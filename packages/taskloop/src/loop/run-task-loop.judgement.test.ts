@@ -9,7 +9,13 @@ import type { InputPack } from '../judgement/input-pack.js';
 import { createModelSplitPlanner, SPLIT_PROTOCOL, type SplitPlanner } from '../judgement/split-planner.js';
 import { parsePlan } from '../ledger/plan-parse.js';
 import { parseSpec } from '../spec/task-spec.js';
-import { attemptBundle as bundle, attemptFile as evidenceFile, envSeen, priced, satisfiedVerifiers } from '../test-support/scripted-judgement.js';
+import {
+  attemptBundle as bundle,
+  attemptFile as evidenceFile,
+  envSeen,
+  priced,
+  satisfiedVerifiers,
+} from '../test-support/scripted-judgement.js';
 import { loopFixtures, sampleSpec } from '../test-support/temp-repo.js';
 import { readRunEvidence } from './read-run.js';
 import { runTaskLoop } from './run-task-loop.js';
@@ -22,7 +28,19 @@ const ONE_TASK = '- [ ] Write the first file {#first}\n';
 const extraFilePlanner = (costUsd?: number) =>
   scriptedAdapter((request) => {
     expect(request.metadata?.protocol).toBe(SPLIT_PROTOCOL);
-    return { value: { children: [{ title: 'Fix the extra file', failure: 'check fails: extra.txt is not ok', acceptance: ['done/extra.txt says ok'], env: ['GRANTED_VAR', 'NOT_GRANTED_VAR'] }] }, ...priced(costUsd) };
+    return {
+      value: {
+        children: [
+          {
+            title: 'Fix the extra file',
+            failure: 'check fails: extra.txt is not ok',
+            acceptance: ['done/extra.txt says ok'],
+            env: ['GRANTED_VAR', 'NOT_GRANTED_VAR'],
+          },
+        ],
+      },
+      ...priced(costUsd),
+    };
   });
 
 describe('runTaskLoop with judgement (real git, real child-process builder, real gates, scripted verifiers)', () => {
@@ -57,13 +75,25 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     expect(a2.split).toEqual({ ok: true, children: ['first.1'] });
     expect(planner.calls).toHaveLength(1);
     // Attempt 3 is the re-verification: no build, the gates and the kernel's proof.
-    expect(a3).toMatchObject({ reverify: true, builder: null, decision: 'passed', disposition: 'completed', judgement: { complete: true, outcome: 'done' } });
+    expect(a3).toMatchObject({
+      reverify: true,
+      builder: null,
+      decision: 'passed',
+      disposition: 'completed',
+      judgement: { complete: true, outcome: 'done' },
+    });
 
     // The child ran one level deeper with the child budget, and never holds more than its parent.
     const child = await bundle(dir, runId, 'first.1', 1);
     expect(child).toMatchObject({ depth: 1, retriesConfigured: 1, decision: 'passed', judgement: { complete: true } });
     const split = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-2', 'split.json'), 'utf8')) as SplitRecord;
-    expect(split.children[0]).toMatchObject({ taskId: 'first.1', depth: 1, maxRetries: 1, parentId: 'first', grants: { env: ['GRANTED_VAR'] } });
+    expect(split.children[0]).toMatchObject({
+      taskId: 'first.1',
+      depth: 1,
+      maxRetries: 1,
+      parentId: 'first',
+      grants: { env: ['GRANTED_VAR'] },
+    });
     // And its builder really ran with those grants: the parent saw both its variables, the child only the one it holds.
     const parentEnv = await envSeen(dir, runId, 'first', 1);
     expect(parentEnv).toEqual(expect.arrayContaining(['GRANTED_VAR', 'PARENT_ONLY_VAR']));
@@ -74,19 +104,34 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     expect(childEnv).not.toContain('NOT_GRANTED_VAR');
 
     // Every verifier exchange and the completion record are kept with the attempt.
-    const verifiers = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-2', 'verifiers.json'), 'utf8')) as { results: unknown[]; pack: { workspace: { changedFiles: string[] } } };
+    const verifiers = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-2', 'verifiers.json'), 'utf8')) as {
+      results: unknown[];
+      pack: { workspace: { changedFiles: string[] } };
+    };
     expect(verifiers.results).toHaveLength(3);
     expect(verifiers.pack.workspace.changedFiles).toContain('done/extra.txt');
-    const completion = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-3', 'completion.json'), 'utf8')) as { report: { approved: boolean } };
+    const completion = JSON.parse(await readFile(join(dir, '.conclave/runs', runId, 'first', 'attempt-3', 'completion.json'), 'utf8')) as {
+      report: { approved: boolean };
+    };
     expect(completion.report.approved).toBe(true);
 
     // One commit per attempt, the split included, and a clean tree.
-    expect(git('log', '--format=%s', 'conclave/greet').trim().split('\n').slice(0, 4)).toEqual(['[first] attempt 3: passed', '[first.1] attempt 1: passed', '[first] attempt 2: failed', '[first] attempt 1: failed']);
+    expect(git('log', '--format=%s', 'conclave/greet').trim().split('\n').slice(0, 4)).toEqual([
+      '[first] attempt 3: passed',
+      '[first.1] attempt 1: passed',
+      '[first] attempt 2: failed',
+      '[first] attempt 1: failed',
+    ]);
     expect(git('status', '--porcelain').trim()).toBe('');
 
     // The run reads back for a report.
     const evidence = await readRunEvidence(dir, runId);
-    expect(evidence.attempts.map((attempt) => `${attempt.taskId}#${attempt.attempt}`)).toEqual(['first#1', 'first#2', 'first.1#1', 'first#3']);
+    expect(evidence.attempts.map((attempt) => `${attempt.taskId}#${attempt.attempt}`)).toEqual([
+      'first#1',
+      'first#2',
+      'first.1#1',
+      'first#3',
+    ]);
     expect(evidence.timeline.map((entry) => entry.state)).toContain('split');
   }, 60_000);
 
@@ -113,10 +158,23 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
 
   it('stops with max_depth when the same failure repeats at the depth limit', async () => {
     const { dir } = await repo();
-    const text = sampleSpec({ tasks: ONE_TASK, extra: 'tier: T2\n' }).replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, maxDepth: 0 }');
+    const text = sampleSpec({ tasks: ONE_TASK, extra: 'tier: T2\n' }).replace(
+      'gateTimeoutMs: 30000 }',
+      'gateTimeoutMs: 30000, maxDepth: 0 }',
+    );
     const planner = extraFilePlanner();
-    const result = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('needs-split'), commandPolicy: policy, judgement: { verifiers: satisfiedVerifiers(), splitPlanner: createModelSplitPlanner(planner) } });
-    expect(result).toMatchObject({ outcome: 'halted', reason: 'max_depth', stop: { kind: 'task_failed', taskId: 'first', disposition: 'max_depth' } });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(text),
+      builder: agent('needs-split'),
+      commandPolicy: policy,
+      judgement: { verifiers: satisfiedVerifiers(), splitPlanner: createModelSplitPlanner(planner) },
+    });
+    expect(result).toMatchObject({
+      outcome: 'halted',
+      reason: 'max_depth',
+      stop: { kind: 'task_failed', taskId: 'first', disposition: 'max_depth' },
+    });
     expect(planner.calls).toHaveLength(0);
   }, 60_000);
 
@@ -124,17 +182,26 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     ['attempts', 'maxAttempts: 1', 'attempts'],
     ['cost', 'maxCostUsd: 0.001', 'cost'],
     ['wall-clock', 'runTimeoutMs: 1', 'wall_clock'],
-  ] as const)('stops with budget_exhausted when the run’s %s budget runs out', async (_name, budget, kind) => {
-    const { dir } = await repo();
-    const text = sampleSpec({ tasks: ONE_TASK }).replace('gateTimeoutMs: 30000 }', `gateTimeoutMs: 30000, ${budget} }`);
-    const result = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('broken'), commandPolicy: policy });
-    expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: kind } });
-    expect(result.completed).toEqual([]);
-  }, 60_000);
+  ] as const)(
+    'stops with budget_exhausted when the run’s %s budget runs out',
+    async (_name, budget, kind) => {
+      const { dir } = await repo();
+      const text = sampleSpec({ tasks: ONE_TASK }).replace('gateTimeoutMs: 30000 }', `gateTimeoutMs: 30000, ${budget} }`);
+      const result = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('broken'), commandPolicy: policy });
+      expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: kind } });
+      expect(result.completed).toEqual([]);
+    },
+    60_000,
+  );
 
   it('from tier T3 the completion also needs the lens panel, recorded with the attempt', async () => {
     const { dir } = await repo();
-    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ tasks: ONE_TASK, extra: 'tier: T3\n' })), builder: agent('good'), commandPolicy: policy });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ tasks: ONE_TASK, extra: 'tier: T3\n' })),
+      builder: agent('good'),
+      commandPolicy: policy,
+    });
     expect(result).toMatchObject({ outcome: 'completed', reason: 'done' });
     const first = await bundle(dir, result.runId as string, 'first', 1);
     expect(first.judgement).toMatchObject({ complete: true, panel: 'approved', unproven: [] });
@@ -157,7 +224,9 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     // The completion follows the board: GO completes (the gates and verifiers are clean), anything else does not.
     expect(first.judgement?.complete).toBe(review?.verdict === 'GO');
     expect(result.outcome).toBe(review?.verdict === 'GO' ? 'completed' : 'halted');
-    const completion = JSON.parse(await readFile(join(dir, '.conclave/runs', result.runId as string, 'first', 'attempt-1', 'completion.json'), 'utf8')) as { record: { votes: { memberId: string }[] } };
+    const completion = JSON.parse(
+      await readFile(join(dir, '.conclave/runs', result.runId as string, 'first', 'attempt-1', 'completion.json'), 'utf8'),
+    ) as { record: { votes: { memberId: string }[] } };
     expect(completion.record.votes.map((vote) => vote.memberId)).toContain('review-board');
   }, 60_000);
 
@@ -195,11 +264,19 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     expect(result).toMatchObject({ outcome: 'completed', reason: 'done' });
     const runId = result.runId as string;
     const failed = (await evidenceFile<{ build: SavedBuild }>(dir, runId, 'first', 1, 'verifiers.json')).build;
-    expect(failed).toMatchObject({ source: 'build_command', command: { command: 'node scripts/check.mjs', passed: false, exitCode: 1 }, state: { attempted: true, exitCode: 1, commands: ['node scripts/check.mjs'], inferred: false } });
+    expect(failed).toMatchObject({
+      source: 'build_command',
+      command: { command: 'node scripts/check.mjs', passed: false, exitCode: 1 },
+      state: { attempted: true, exitCode: 1, commands: ['node scripts/check.mjs'], inferred: false },
+    });
     expect(failed.command.stderr).toContain('first.txt is not ok: BROKEN first');
     expect(failed.state.errors.length).toBeGreaterThan(0);
     const passed = (await evidenceFile<{ build: SavedBuild }>(dir, runId, 'first', 2, 'verifiers.json')).build;
-    expect(passed).toMatchObject({ source: 'build_command', command: { passed: true, exitCode: 0, stdout: expect.stringContaining('all done files ok') as string }, state: { exitCode: 0, errors: [] } });
+    expect(passed).toMatchObject({
+      source: 'build_command',
+      command: { passed: true, exitCode: 0, stdout: expect.stringContaining('all done files ok') as string },
+      state: { exitCode: 0, errors: [] },
+    });
 
     // A build command the policy does not allow never runs, and a build that did not run never passes.
     const other = await repo();
@@ -212,18 +289,35 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     });
     expect(refused).toMatchObject({ outcome: 'halted', completed: [] });
     const notRun = (await evidenceFile<{ build: SavedBuild }>(other.dir, refused.runId as string, 'first', 1, 'verifiers.json')).build;
-    expect(notRun).toMatchObject({ source: 'build_command', command: { passed: false, reason: expect.stringMatching(/allow/i) as string }, state: { attempted: false } });
+    expect(notRun).toMatchObject({
+      source: 'build_command',
+      command: { passed: false, reason: expect.stringMatching(/allow/i) as string },
+      state: { attempted: false },
+    });
     expect(notRun.command.exitCode).toBeUndefined();
   }, 60_000);
 
   it('the wall-clock budget stops a slow builder mid-attempt: the run ends within its budget with budget_exhausted, the attempt recorded and committed', async () => {
     const { dir, git } = await repo();
-    const text = sampleSpec({ tasks: ONE_TASK, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, runTimeoutMs: 2500 }');
+    const text = sampleSpec({ tasks: ONE_TASK, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace(
+      'gateTimeoutMs: 30000 }',
+      'gateTimeoutMs: 30000, runTimeoutMs: 2500 }',
+    );
     const started = performance.now();
-    const result = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('slow'), commandPolicy: policy, env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' } });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(text),
+      builder: agent('slow'),
+      commandPolicy: policy,
+      env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' },
+    });
     // The task's own lifecycle (60 s) and the builder's sleep (20 s) would both outlast this.
     expect(performance.now() - started).toBeLessThan(12_000);
-    expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'wall_clock', limit: 2500 } });
+    expect(result).toMatchObject({
+      outcome: 'halted',
+      reason: 'budget_exhausted',
+      stop: { kind: 'budget_exhausted', budget: 'wall_clock', limit: 2500 },
+    });
     expect((result.stop as { used: number }).used).toBeGreaterThanOrEqual(2500);
     const first = await bundle(dir, result.runId as string, 'first', 1);
     expect(first.decision).toBe('failed');
@@ -246,7 +340,13 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     expect(split.judgement?.costUsd).toBeCloseTo(1, 6);
     expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(2);
 
-    const resumed = await runTaskLoop({ workspace: dir, spec: spec(text), builder: agent('needs-split'), commandPolicy: policy, judgement });
+    const resumed = await runTaskLoop({
+      workspace: dir,
+      spec: spec(text),
+      builder: agent('needs-split'),
+      commandPolicy: policy,
+      judgement,
+    });
     expect(resumed).toMatchObject({ resumed: true, reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'cost' } });
     expect((resumed.stop as { used: number }).used).toBeCloseTo(1.002, 6);
     expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(2);
@@ -261,7 +361,10 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
       builder: agent('good'),
       commandPolicy: policy,
       // Three verifier calls at 0.1 and a review at 0.25: the review is what crosses the budget.
-      judgement: { verifiers: satisfiedVerifiers(0.1), review: () => Promise.resolve({ verdict: 'NO_GO' as const, dissent: ['not yet'], costUsd: 0.25 }) },
+      judgement: {
+        verifiers: satisfiedVerifiers(0.1),
+        review: () => Promise.resolve({ verdict: 'NO_GO' as const, dissent: ['not yet'], costUsd: 0.25 }),
+      },
     });
     expect(result).toMatchObject({ outcome: 'halted', reason: 'budget_exhausted', stop: { kind: 'budget_exhausted', budget: 'cost' } });
     expect((result.stop as { used: number }).used).toBeCloseTo(0.551, 6);
@@ -274,12 +377,30 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
 
   it('a custom split planner’s invalid plan fails the split closed: nothing is appended, the reason and the refused children are recorded', async () => {
     const { dir } = await repo();
-    const planner: SplitPlanner = () => Promise.resolve({ ok: true, children: [{ title: 'Fix the extra file', failure: 'extra.txt is BROKEN', acceptance: [], env: ['not a name!'] }], exchanges: [] });
-    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ tasks: ONE_TASK })), builder: agent('needs-split'), commandPolicy: policy, judgement: { verifiers: satisfiedVerifiers(), splitPlanner: planner } });
-    expect(result).toMatchObject({ outcome: 'halted', reason: 'gave_up', stop: { kind: 'task_failed', taskId: 'first', disposition: 'gave_up' } });
+    const planner: SplitPlanner = () =>
+      Promise.resolve({
+        ok: true,
+        children: [{ title: 'Fix the extra file', failure: 'extra.txt is BROKEN', acceptance: [], env: ['not a name!'] }],
+        exchanges: [],
+      });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ tasks: ONE_TASK })),
+      builder: agent('needs-split'),
+      commandPolicy: policy,
+      judgement: { verifiers: satisfiedVerifiers(), splitPlanner: planner },
+    });
+    expect(result).toMatchObject({
+      outcome: 'halted',
+      reason: 'gave_up',
+      stop: { kind: 'task_failed', taskId: 'first', disposition: 'gave_up' },
+    });
     const runId = result.runId as string;
     const second = await bundle(dir, runId, 'first', 2);
-    expect(second.split).toEqual({ ok: false, message: expect.stringMatching(/^the split planner's plan is invalid: .*children\.0\.acceptance.*children\.0\.env\.0/) as string });
+    expect(second.split).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^the split planner's plan is invalid: .*children\.0\.acceptance.*children\.0\.env\.0/) as string,
+    });
     const recorded = await evidenceFile<{ ok: boolean; message: string; rejected: unknown }>(dir, runId, 'first', 2, 'split-planner.json');
     expect(recorded).toMatchObject({ ok: false, rejected: [{ title: 'Fix the extra file', acceptance: [] }] });
     const plan = parsePlan(await readFile(join(dir, '.conclave/plan.md'), 'utf8'));
@@ -298,11 +419,21 @@ describe('runTaskLoop with judgement (real git, real child-process builder, real
     await symlink(join(outside, 'outside-spec.md'), join(dir, 'specs/outside-spec.md'));
     git('add', '-A');
     git('commit', '-q', '-m', 'specs');
-    const text = sampleSpec({ tasks: ONE_TASK, maxRetries: 0, extra: 'relationships: { parent: parent-spec, next: [next-spec, gone-spec, outside-spec] }\n' });
+    const text = sampleSpec({
+      tasks: ONE_TASK,
+      maxRetries: 0,
+      extra: 'relationships: { parent: parent-spec, next: [next-spec, gone-spec, outside-spec] }\n',
+    });
     const parsed = parseSpec(text, join(dir, 'specs/greet.md'));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
     const verifiers = satisfiedVerifiers();
-    const result = await runTaskLoop({ workspace: dir, spec: parsed.spec, builder: agent('good'), commandPolicy: policy, judgement: { verifiers, limits: { maxExcerptChars: 200 } } });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: parsed.spec,
+      builder: agent('good'),
+      commandPolicy: policy,
+      judgement: { verifiers, limits: { maxExcerptChars: 200 } },
+    });
     expect(result).toMatchObject({ outcome: 'completed' });
     const { pack } = await evidenceFile<{ pack: InputPack }>(dir, result.runId as string, 'first', 1, 'verifiers.json');
     expect(pack.relations.parent?.spec).toBe('parent-spec');

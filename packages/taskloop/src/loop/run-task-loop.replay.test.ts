@@ -33,7 +33,10 @@ const ONE_TASK = '- [ ] Write the first file {#first}\n';
 
 /** Runs the loop with the scenario's options; a guardian, when its model is given, disposed after. */
 async function run(dir: string, paid: Paid, runStep: RunStep, text: string, extra: Partial<TaskLoopOptions> = {}): Promise<TaskLoopResult> {
-  const guardian = paid.guardianModel === undefined ? undefined : createGuardian({ adapter: paid.guardianModel, intent: { spec: sampleSpec(), context: 'Greeting files, as specified.' } });
+  const guardian =
+    paid.guardianModel === undefined
+      ? undefined
+      : createGuardian({ adapter: paid.guardianModel, intent: { spec: sampleSpec(), context: 'Greeting files, as specified.' } });
   try {
     return await runTaskLoop({
       workspace: dir,
@@ -41,7 +44,14 @@ async function run(dir: string, paid: Paid, runStep: RunStep, text: string, extr
       builder: paid.builder,
       commandPolicy: policy,
       runStep,
-      ...(paid.verifiers === undefined ? {} : { judgement: { verifiers: paid.verifiers, ...(paid.splitModel === undefined ? {} : { splitPlanner: createModelSplitPlanner(paid.splitModel) }) } }),
+      ...(paid.verifiers === undefined
+        ? {}
+        : {
+            judgement: {
+              verifiers: paid.verifiers,
+              ...(paid.splitModel === undefined ? {} : { splitPlanner: createModelSplitPlanner(paid.splitModel) }),
+            },
+          }),
       ...(guardian === undefined ? {} : { guardian }),
       ...(paid.planner === undefined ? {} : { plan: paid.planner }),
       ...extra,
@@ -51,16 +61,39 @@ async function run(dir: string, paid: Paid, runStep: RunStep, text: string, extr
   }
 }
 
-const scenarios: readonly { readonly name: string; readonly live: (mode: string) => Paid; readonly mode: string; readonly scenario: Scenario; readonly expected: Partial<TaskLoopResult> }[] = [
-  { name: 'retries with feedback, then completes two tasks', mode: 'flaky', live: (mode) => ({ builder: agent(mode) }), scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec()), expected: { outcome: 'completed', completed: ['first', 'second-a'] } },
-  { name: 'runs out of retries and halts with task_failed', mode: 'broken', live: (mode) => ({ builder: agent(mode) }), scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec({ maxRetries: 1 })), expected: { outcome: 'halted', reason: 'task_failed' } },
+const scenarios: readonly {
+  readonly name: string;
+  readonly live: (mode: string) => Paid;
+  readonly mode: string;
+  readonly scenario: Scenario;
+  readonly expected: Partial<TaskLoopResult>;
+}[] = [
+  {
+    name: 'retries with feedback, then completes two tasks',
+    mode: 'flaky',
+    live: (mode) => ({ builder: agent(mode) }),
+    scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec()),
+    expected: { outcome: 'completed', completed: ['first', 'second-a'] },
+  },
+  {
+    name: 'runs out of retries and halts with task_failed',
+    mode: 'broken',
+    live: (mode) => ({ builder: agent(mode) }),
+    scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec({ maxRetries: 1 })),
+    expected: { outcome: 'halted', reason: 'task_failed' },
+  },
   {
     name: 'judges with verifiers, splits, runs the child and verifies the parent again',
     mode: 'needs-split',
     live: (mode) => ({
       builder: agent(mode),
       verifiers: satisfiedVerifiers(0.01),
-      splitModel: scriptedAdapter(() => ({ value: { children: [{ title: 'Fix the extra file', failure: 'check fails: extra.txt is not ok', acceptance: ['done/extra.txt says ok'] }] }, ...priced(0.02) })),
+      splitModel: scriptedAdapter(() => ({
+        value: {
+          children: [{ title: 'Fix the extra file', failure: 'check fails: extra.txt is not ok', acceptance: ['done/extra.txt says ok'] }],
+        },
+        ...priced(0.02),
+      })),
     }),
     scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec({ tasks: ONE_TASK })),
     expected: { outcome: 'completed', completed: ['first.1', 'first'] },
@@ -75,15 +108,26 @@ const scenarios: readonly { readonly name: string; readonly live: (mode: string)
   {
     name: 'is halted by a misaligned guardian (whenever its verdict lands)',
     mode: 'flaky',
-    live: (mode) => ({ builder: agent(mode), guardianModel: scriptedAdapter(() => ({ value: { status: 'misaligned', rationale: 'not what we agreed' }, delayMs: 200 })) }),
+    live: (mode) => ({
+      builder: agent(mode),
+      guardianModel: scriptedAdapter(() => ({ value: { status: 'misaligned', rationale: 'not what we agreed' }, delayMs: 200 })),
+    }),
     scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec()),
     expected: { outcome: 'halted', reason: 'blocked', alignment: 'misaligned' },
   },
   {
     name: "takes its plan from a planner and stops on the run's cost budget",
     mode: 'good',
-    live: (mode) => ({ builder: agent(mode), planner: () => Promise.resolve([{ title: 'Write the first file', id: 'first' }, { title: 'Write the second file', id: 'second' }]) }),
-    scenario: (dir, paid, step) => run(dir, paid, step, sampleSpec().replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, maxCostUsd: 0.001 }')),
+    live: (mode) => ({
+      builder: agent(mode),
+      planner: () =>
+        Promise.resolve([
+          { title: 'Write the first file', id: 'first' },
+          { title: 'Write the second file', id: 'second' },
+        ]),
+    }),
+    scenario: (dir, paid, step) =>
+      run(dir, paid, step, sampleSpec().replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, maxCostUsd: 0.001 }')),
     expected: { outcome: 'halted', reason: 'budget_exhausted', completed: ['first'] },
   },
   {
@@ -91,7 +135,21 @@ const scenarios: readonly { readonly name: string; readonly live: (mode: string)
     mode: 'flaky',
     live: (mode) => ({ builder: agent(mode) }),
     scenario: (dir, paid, runStep) =>
-      runTask(spec(sampleSpec()), { workspace: dir, builder: paid.builder, commandPolicy: policy, runStep, task: { taskId: 'first', depth: 0, title: 'Write the first file', acceptance: ['done/first.txt says ok'], constraints: [], grants: spec(sampleSpec()).grants, maxRetries: 2 } }),
+      runTask(spec(sampleSpec()), {
+        workspace: dir,
+        builder: paid.builder,
+        commandPolicy: policy,
+        runStep,
+        task: {
+          taskId: 'first',
+          depth: 0,
+          title: 'Write the first file',
+          acceptance: ['done/first.txt says ok'],
+          constraints: [],
+          grants: spec(sampleSpec()).grants,
+          maxRetries: 2,
+        },
+      }),
     expected: { outcome: 'completed', completed: ['first'] },
   },
   {
@@ -131,37 +189,66 @@ const GATE_TRAP = "import { appendFileSync } from 'node:fs';\nappendFileSync('ga
 async function trail(dir: string, git: (...args: string[]) => string, result: TaskLoopResult): Promise<unknown> {
   if (result.outcome === 'disabled') return [];
   const plan = parsePlan(await readFile(join(dir, '.conclave/plan.md'), 'utf8'));
-  return { plan: plan.ok && plan.plan.items.map((item) => [item.id, item.checked]), commits: git('log', '--format=%s', result.branch as string).trim().split('\n').filter((subject) => subject.startsWith('[')) };
+  return {
+    plan: plan.ok && plan.plan.items.map((item) => [item.id, item.checked]),
+    commits: git('log', '--format=%s', result.branch as string)
+      .trim()
+      .split('\n')
+      .filter((subject) => subject.startsWith('[')),
+  };
 }
 
 describe('runTaskLoop through a step runner (ADR 0036)', () => {
-  it.each(scenarios)('a run that $name, replayed from its journal in a fresh clone, reaches the same result without one paid call', async ({ mode, live, scenario, expected }) => {
-    const recorded = await repo();
-    const recorder = recordSteps();
-    const paid = live(mode);
-    const first = await scenario(recorded.dir, paid, recorder.runStep);
-    expect(first).toMatchObject(expected);
-    // Every step's name is deterministic and says where it belongs: the run, or a task's attempt.
-    for (const { name } of recorder.journal) expect(name).toMatch(/^(run\/(identity|plan|guardian)|[\w.-]+\/attempt-\d+\/(budget|guardian|build|gates|judge|split-plan|guardian-report))$/);
-    const journal: readonly JournalEntry[] = JSON.parse(JSON.stringify(recorder.journal)) as JournalEntry[];
+  it.each(scenarios)(
+    'a run that $name, replayed from its journal in a fresh clone, reaches the same result without one paid call',
+    async ({ mode, live, scenario, expected }) => {
+      const recorded = await repo();
+      const recorder = recordSteps();
+      const paid = live(mode);
+      const first = await scenario(recorded.dir, paid, recorder.runStep);
+      expect(first).toMatchObject(expected);
+      // Every step's name is deterministic and says where it belongs: the run, or a task's attempt.
+      for (const { name } of recorder.journal)
+        expect(name).toMatch(
+          /^(run\/(identity|plan|guardian)|[\w.-]+\/attempt-\d+\/(budget|guardian|build|gates|judge|split-plan|guardian-report))$/,
+        );
+      const journal: readonly JournalEntry[] = JSON.parse(JSON.stringify(recorder.journal)) as JournalEntry[];
 
-    const replaying = await repo();
-    await writeFile(join(replaying.dir, 'scripts/check.mjs'), GATE_TRAP);
-    replaying.git('commit', '-qam', 'the gate trap');
-    const never = forbidden();
-    const again = await scenario(replaying.dir, { builder: never.builder, ...(paid.verifiers === undefined ? {} : { verifiers: never.verifiers }), ...(paid.splitModel === undefined ? {} : { splitModel: never.splitModel }), ...(paid.guardianModel === undefined ? {} : { guardianModel: never.guardianModel }), ...(paid.planner === undefined ? {} : { planner: never.planner }) }, replaySteps(journal));
+      const replaying = await repo();
+      await writeFile(join(replaying.dir, 'scripts/check.mjs'), GATE_TRAP);
+      replaying.git('commit', '-qam', 'the gate trap');
+      const never = forbidden();
+      const again = await scenario(
+        replaying.dir,
+        {
+          builder: never.builder,
+          ...(paid.verifiers === undefined ? {} : { verifiers: never.verifiers }),
+          ...(paid.splitModel === undefined ? {} : { splitModel: never.splitModel }),
+          ...(paid.guardianModel === undefined ? {} : { guardianModel: never.guardianModel }),
+          ...(paid.planner === undefined ? {} : { planner: never.planner }),
+        },
+        replaySteps(journal),
+      );
 
-    expect(never.invoked).toEqual([]);
-    expect(existsSync(join(replaying.dir, 'gate-ran.txt'))).toBe(false);
-    for (const model of [never.verifiers, never.splitModel, never.guardianModel]) expect(model?.calls ?? []).toEqual([]);
-    expect(again).toEqual(first);
-    expect(await trail(replaying.dir, replaying.git, again)).toEqual(await trail(recorded.dir, recorded.git, first));
-  }, 120_000);
+      expect(never.invoked).toEqual([]);
+      expect(existsSync(join(replaying.dir, 'gate-ran.txt'))).toBe(false);
+      for (const model of [never.verifiers, never.splitModel, never.guardianModel]) expect(model?.calls ?? []).toEqual([]);
+      expect(again).toEqual(first);
+      expect(await trail(replaying.dir, replaying.git, again)).toEqual(await trail(recorded.dir, recorded.git, first));
+    },
+    120_000,
+  );
 
   it('a worker that dies at any step and is restarted on the same work tree with the journal finishes the run, repeating at most the one call in flight', async () => {
-    const buildStarts = async (dir: string) => (await readFile(join(dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith('start'));
+    const buildStarts = async (dir: string) =>
+      (await readFile(join(dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith('start'));
     const once = await repo();
-    const uninterrupted = await runTaskLoop({ workspace: once.dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy });
+    const uninterrupted = await runTaskLoop({
+      workspace: once.dir,
+      spec: spec(sampleSpec()),
+      builder: agent('flaky'),
+      commandPolicy: policy,
+    });
     expect(uninterrupted).toMatchObject({ outcome: 'completed', completed: ['first', 'second-a'] });
     const attempts = await buildStarts(once.dir);
     await fc.assert(
@@ -187,7 +274,10 @@ describe('runTaskLoop through a step runner (ADR 0036)', () => {
         };
         const options = { workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy };
         const died = await runTaskLoop({ ...options, runStep: worker(true) });
-        expect(died).toMatchObject({ outcome: 'halted', stop: { kind: 'io_error', message: expect.stringContaining('the worker died') as string } });
+        expect(died).toMatchObject({
+          outcome: 'halted',
+          stop: { kind: 'io_error', message: expect.stringContaining('the worker died') as string },
+        });
         const resumed = await runTaskLoop({ ...options, runStep: worker(false) });
         expect(resumed.outcome).toBe('completed');
         expect(await trail(dir, git, resumed)).toEqual(await trail(once.dir, once.git, uninterrupted));
@@ -209,7 +299,17 @@ describe('runTaskLoop through a step runner (ADR 0036)', () => {
     const result = await scenario(dir, live(mode), recorder.runStep);
     expect(result).toMatchObject({ outcome: 'completed', completed: ['first.1', 'first'] });
     const names = recorder.journal.map((entry) => entry.name);
-    expect(names).toEqual(expect.arrayContaining(['run/identity', 'first/attempt-1/build', 'first/attempt-1/gates', 'first/attempt-1/judge', 'first/attempt-2/split-plan', 'first.1/attempt-1/build', 'first/attempt-3/judge']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'run/identity',
+        'first/attempt-1/build',
+        'first/attempt-1/gates',
+        'first/attempt-1/judge',
+        'first/attempt-2/split-plan',
+        'first.1/attempt-1/build',
+        'first/attempt-3/judge',
+      ]),
+    );
     // The re-verification builds nothing.
     expect(names).not.toContain('first/attempt-3/build');
   }, 60_000);

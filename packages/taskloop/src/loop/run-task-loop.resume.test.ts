@@ -16,7 +16,9 @@ const MAX_KILLS = 4;
 /** Starts the loop in a child process; kills it with SIGKILL after `killAfterMs` unless it finished first. */
 function runChild(workspace: string, killAfterMs: number | undefined): Promise<{ killed: boolean; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, workspace, 'flaky'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=conclave-source', '--import', 'tsx', CHILD, workspace, 'flaky'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
@@ -35,50 +37,51 @@ async function planState(workspace: string): Promise<{ parseable: boolean; check
     return undefined;
   }
   const parsed = parsePlan(text);
-  return parsed.ok ? { parseable: true, checked: parsed.plan.items.filter((i) => i.checked).map((i) => i.id) } : { parseable: false, checked: [] };
+  return parsed.ok
+    ? { parseable: true, checked: parsed.plan.items.filter((i) => i.checked).map((i) => i.id) }
+    : { parseable: false, checked: [] };
 }
 
 describe('runTaskLoop resumes after SIGKILL at random moments', () => {
-  it(
-    'plan.md always parses, completed tasks are never rebuilt, and every rerun ends with all tasks completed',
-    async () => {
-      const random = mulberry32(20261122);
-      const tasks = TASKS.map((id) => `- [ ] Write ${id} {#${id}}`).join('\n');
-      for (let trial = 0; trial < TRIALS; trial += 1) {
-        const repo = await tempRepo({ 'scripts/check.mjs': CHECK_SCRIPT, 'spec.md': sampleSpec({ tasks: `${tasks}\n`, maxRetries: 2 }) });
-        try {
-          let finished: string | undefined;
-          let kills = 0;
-          let checkedBefore: string[] = [];
-          for (let run = 0; finished === undefined; run += 1) {
-            // Early kills land in start-up and the first writes; later ones mid-build, mid-gate, mid-commit.
-            const killAfter = kills < MAX_KILLS ? 300 + Math.floor(random() * 1_700) : undefined;
-            const outcome = await runChild(repo.dir, killAfter);
-            if (outcome.killed) kills += 1;
-            else finished = outcome.stdout;
-            const state = await planState(repo.dir);
-            if (state !== undefined) {
-              expect(state.parseable).toBe(true);
-              // A ticked box is never unticked by a kill or a rerun.
-              for (const id of checkedBefore) expect(state.checked).toContain(id);
-              checkedBefore = state.checked;
-            }
-            expect(run).toBeLessThan(MAX_KILLS + 2);
+  it('plan.md always parses, completed tasks are never rebuilt, and every rerun ends with all tasks completed', async () => {
+    const random = mulberry32(20261122);
+    const tasks = TASKS.map((id) => `- [ ] Write ${id} {#${id}}`).join('\n');
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      const repo = await tempRepo({ 'scripts/check.mjs': CHECK_SCRIPT, 'spec.md': sampleSpec({ tasks: `${tasks}\n`, maxRetries: 2 }) });
+      try {
+        let finished: string | undefined;
+        let kills = 0;
+        let checkedBefore: string[] = [];
+        for (let run = 0; finished === undefined; run += 1) {
+          // Early kills land in start-up and the first writes; later ones mid-build, mid-gate, mid-commit.
+          const killAfter = kills < MAX_KILLS ? 300 + Math.floor(random() * 1_700) : undefined;
+          const outcome = await runChild(repo.dir, killAfter);
+          if (outcome.killed) kills += 1;
+          else finished = outcome.stdout;
+          const state = await planState(repo.dir);
+          if (state !== undefined) {
+            expect(state.parseable).toBe(true);
+            // A ticked box is never unticked by a kill or a rerun.
+            for (const id of checkedBefore) expect(state.checked).toContain(id);
+            checkedBefore = state.checked;
           }
-          expect(JSON.parse(finished), finished).toEqual(expect.objectContaining({ outcome: 'completed' }));
-          expect((await planState(repo.dir))?.checked).toEqual(TASKS);
-          // Builds start in plan order: once a later task started, no earlier (completed) task is built again.
-          const starts = (await readFile(join(repo.dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith(' start')).map((line) => line.split(' ')[0] as string);
-          const order = starts.map((id) => TASKS.indexOf(id));
-          expect(order).toEqual([...order].sort((a, b) => a - b));
-          // Every task's passing attempt is committed.
-          const log = await promisify(execFile)('git', ['log', '--format=%s'], { cwd: repo.dir });
-          for (const id of TASKS) expect(log.stdout).toMatch(new RegExp(`\\[${id}\\] attempt \\d+: passed`));
-        } finally {
-          await repo.cleanup();
+          expect(run).toBeLessThan(MAX_KILLS + 2);
         }
+        expect(JSON.parse(finished), finished).toEqual(expect.objectContaining({ outcome: 'completed' }));
+        expect((await planState(repo.dir))?.checked).toEqual(TASKS);
+        // Builds start in plan order: once a later task started, no earlier (completed) task is built again.
+        const starts = (await readFile(join(repo.dir, 'build-log.txt'), 'utf8'))
+          .split('\n')
+          .filter((line) => line.endsWith(' start'))
+          .map((line) => line.split(' ')[0] as string);
+        const order = starts.map((id) => TASKS.indexOf(id));
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+        // Every task's passing attempt is committed.
+        const log = await promisify(execFile)('git', ['log', '--format=%s'], { cwd: repo.dir });
+        for (const id of TASKS) expect(log.stdout).toMatch(new RegExp(`\\[${id}\\] attempt \\d+: passed`));
+      } finally {
+        await repo.cleanup();
       }
-    },
-    240_000,
-  );
+    }
+  }, 240_000);
 });

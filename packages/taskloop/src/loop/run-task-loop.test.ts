@@ -15,14 +15,24 @@ import type { TaskLoopEvent } from './task-loop-event.js';
 const { repo, spec, agent, policy, onCleanup } = loopFixtures();
 
 async function evidence(dir: string, runId: string, task: string, attempt: number): Promise<EvidenceBundle> {
-  return JSON.parse(await readFile(join(dir, '.conclave/runs', runId, task, `attempt-${attempt}`, 'evidence.json'), 'utf8')) as EvidenceBundle;
+  return JSON.parse(
+    await readFile(join(dir, '.conclave/runs', runId, task, `attempt-${attempt}`, 'evidence.json'), 'utf8'),
+  ) as EvidenceBundle;
 }
 
 describe('runTaskLoop (real git repository, real child-process builder, real gates)', () => {
   it('builds, validates, retries with feedback, ticks each box only after the gates pass, and commits every attempt', async () => {
     const { dir, git } = await repo();
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy });
-    expect(result).toEqual(expect.objectContaining({ outcome: 'completed', completed: ['first', 'second-a'], failed: [], branch: 'conclave/greet', resumed: false }));
+    expect(result).toEqual(
+      expect.objectContaining({
+        outcome: 'completed',
+        completed: ['first', 'second-a'],
+        failed: [],
+        branch: 'conclave/greet',
+        resumed: false,
+      }),
+    );
     const plan = parsePlan(await readFile(join(dir, '.conclave/plan.md'), 'utf8'));
     expect(plan.ok && plan.plan.items.map((i) => [i.id, i.checked])).toEqual([
       ['first', true],
@@ -31,7 +41,16 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     ]);
     const runId = result.runId as string;
     const failed = await evidence(dir, runId, 'first', 1);
-    expect(failed).toEqual(expect.objectContaining({ mode: 'guarded', level: 'balanced', retriesConfigured: 2, retryCount: 0, decision: 'failed', gatesPassed: false }));
+    expect(failed).toEqual(
+      expect.objectContaining({
+        mode: 'guarded',
+        level: 'balanced',
+        retriesConfigured: 2,
+        retryCount: 0,
+        decision: 'failed',
+        gatesPassed: false,
+      }),
+    );
     expect(failed.gates.map((g) => [g.name, g.passed])).toEqual([
       ['no-broken', false],
       ['check', false],
@@ -55,8 +74,29 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     // Everything is committed; the timeline, which grows after the last commit, is ignored, so the tree is clean.
     expect(git('status', '--porcelain').trim()).toBe('');
     expect(git('check-ignore', `.conclave/runs/${runId}/timeline.jsonl`).trim()).toBe(`.conclave/runs/${runId}/timeline.jsonl`);
-    const timeline = (await readFile(join(dir, '.conclave/runs', runId, 'timeline.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { state: string });
-    expect(timeline.map((e) => e.state)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'finish']);
+    const timeline = (await readFile(join(dir, '.conclave/runs', runId, 'timeline.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { state: string });
+    expect(timeline.map((e) => e.state)).toEqual([
+      'build',
+      'validate',
+      'commit',
+      'retry',
+      'validate',
+      'judge',
+      'flip',
+      'commit',
+      'build',
+      'validate',
+      'commit',
+      'retry',
+      'validate',
+      'judge',
+      'flip',
+      'commit',
+      'finish',
+    ]);
     // The run's git shell ends with the run: nothing of it is left running.
     await noChildShellLeft();
   }, 60_000);
@@ -81,7 +121,25 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
       onProgress: (entry) => entries.push(entry.state),
     });
     expect(result.outcome).toBe('completed');
-    expect(events.map((e) => e.type)).toEqual(['build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'build', 'validate', 'commit', 'retry', 'validate', 'judge', 'flip', 'commit', 'finish']);
+    expect(events.map((e) => e.type)).toEqual([
+      'build',
+      'validate',
+      'commit',
+      'retry',
+      'validate',
+      'judge',
+      'flip',
+      'commit',
+      'build',
+      'validate',
+      'commit',
+      'retry',
+      'validate',
+      'judge',
+      'flip',
+      'commit',
+      'finish',
+    ]);
     expect(entries).toEqual(events.map((e) => e.type));
     expect(events.map((e) => e.at)).toEqual(events.map((_, i) => 1_005 + 5 * i));
     expect(events[0]).toEqual(expect.objectContaining({ type: 'build', taskId: 'first', attempt: 1 }));
@@ -90,11 +148,18 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
 
   it('stops with validation_failed_max_retries and the evidence when the gates never pass; the box stays unticked', async () => {
     const { dir } = await repo();
-    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ maxRetries: 1 })), builder: agent('broken'), commandPolicy: policy });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ maxRetries: 1 })),
+      builder: agent('broken'),
+      commandPolicy: policy,
+    });
     expect(result.outcome).toBe('halted');
     expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'validation_failed_max_retries' });
     expect(result.completed).toEqual([]);
-    expect(await evidence(dir, result.runId as string, 'first', 2)).toEqual(expect.objectContaining({ decision: 'failed', disposition: 'validation_failed_max_retries', retryCount: 1 }));
+    expect(await evidence(dir, result.runId as string, 'first', 2)).toEqual(
+      expect.objectContaining({ decision: 'failed', disposition: 'validation_failed_max_retries', retryCount: 1 }),
+    );
     expect(existsSync(join(dir, '.conclave/runs', result.runId as string, 'first/attempt-3'))).toBe(false);
     expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
   }, 60_000);
@@ -123,7 +188,9 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const widened = await runTaskLoop({ workspace: other.dir, spec: spec(sampleSpec({ maxRetries: 1 })), builder: agent('widen-policy') });
     expect(widened.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'validation_failed_max_retries' });
     const bundle = await evidence(other.dir, widened.runId as string, 'first', 2);
-    expect(bundle.gates.find((g) => g.name === 'check')).toEqual(expect.objectContaining({ passed: false, reason: expect.stringMatching(/allow/i) as string }));
+    expect(bundle.gates.find((g) => g.name === 'check')).toEqual(
+      expect.objectContaining({ passed: false, reason: expect.stringMatching(/allow/i) as string }),
+    );
   }, 60_000);
 
   it('refuses to start on a malformed conclave.config.yaml, naming the line and the fix', async () => {
@@ -134,7 +201,12 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     git('commit', '-q', '-m', 'policy');
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good') });
     expect(result.outcome).toBe('refused');
-    expect(result.stop).toEqual(expect.objectContaining({ reason: 'config_invalid', issues: [expect.objectContaining({ line: 2, column: 3, message: 'unknown key "alow"' })] }));
+    expect(result.stop).toEqual(
+      expect.objectContaining({
+        reason: 'config_invalid',
+        issues: [expect.objectContaining({ line: 2, column: 3, message: 'unknown key "alow"' })],
+      }),
+    );
     expect(existsSync(join(dir, '.conclave'))).toBe(false);
   }, 60_000);
 
@@ -152,12 +224,18 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('edit-spec'), commandPolicy: policy });
     expect(result.stop?.kind).toBe('spec_modified');
     expect(result.reason).toBe('spec_modified');
-    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).trim().split('\n')).toEqual(['first attempt 1 start', 'first attempt 1 end']);
+    expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).trim().split('\n')).toEqual([
+      'first attempt 1 start',
+      'first attempt 1 end',
+    ]);
   }, 60_000);
 
   it('at balanced, a task no gate applies to is unverifiable: never ticked, whatever the builder says', async () => {
     const { dir } = await repo();
-    const onlyForOther = sampleSpec().replace('- { type: regex, name: no-broken, files: ["done/*.txt"], pattern: BROKEN, mode: must_not_match }\n  - { type: shell, name: check, run: node scripts/check.mjs }', '- { type: shell, name: check, run: node scripts/check.mjs, tasks: [second-a] }');
+    const onlyForOther = sampleSpec().replace(
+      '- { type: regex, name: no-broken, files: ["done/*.txt"], pattern: BROKEN, mode: must_not_match }\n  - { type: shell, name: check, run: node scripts/check.mjs }',
+      '- { type: shell, name: check, run: node scripts/check.mjs, tasks: [second-a] }',
+    );
     const result = await runTaskLoop({ workspace: dir, spec: spec(onlyForOther), builder: agent('good'), commandPolicy: policy });
     expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'unverifiable' });
     expect(await readFile(join(dir, '.conclave/plan.md'), 'utf8')).not.toContain('[x]');
@@ -169,9 +247,16 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     await writeFile(join(dir, 'wip.txt'), 'uncommitted');
     const refused = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy });
     expect(refused.outcome).toBe('refused');
-    expect(refused.stop).toEqual(expect.objectContaining({ reason: 'dirty_tree', fix: expect.stringContaining('allowDirtyTree') as string }));
+    expect(refused.stop).toEqual(
+      expect.objectContaining({ reason: 'dirty_tree', fix: expect.stringContaining('allowDirtyTree') as string }),
+    );
     expect(existsSync(join(dir, '.conclave'))).toBe(false);
-    const allowed = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ extra: 'policy: { allowDirtyTree: true }\n' })), builder: agent('good'), commandPolicy: policy });
+    const allowed = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ extra: 'policy: { allowDirtyTree: true }\n' })),
+      builder: agent('good'),
+      commandPolicy: policy,
+    });
     expect(allowed.outcome).toBe('completed');
 
     const { mkdtemp } = await import('node:fs/promises');
@@ -179,7 +264,9 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const plain = await mkdtemp(join(tmpdir(), 'conclave-plain-'));
     onCleanup(() => import('node:fs/promises').then((fs) => fs.rm(plain, { recursive: true, force: true })));
     const notRepo = await runTaskLoop({ workspace: plain, spec: spec(sampleSpec()), builder: agent('good') });
-    expect(notRepo.stop).toEqual(expect.objectContaining({ reason: 'not_a_repository', fix: expect.stringContaining('git init') as string }));
+    expect(notRepo.stop).toEqual(
+      expect.objectContaining({ reason: 'not_a_repository', fix: expect.stringContaining('git init') as string }),
+    );
   }, 60_000);
 
   it('off means off: the builder runs once per task; no .conclave/, no artifact, no gate, no commit', async () => {
@@ -187,11 +274,26 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const before = git('rev-parse', 'HEAD');
     const calls: string[] = [];
     const inner = agent('broken');
-    const counting: Builder = { name: 'counting', build: (task, feedback, context) => (calls.push(task.id), inner.build(task, feedback, context)) };
+    const counting: Builder = {
+      name: 'counting',
+      build: (task, feedback, context) => (calls.push(task.id), inner.build(task, feedback, context)),
+    };
     const planned: string[] = [];
     const planner = (input: TaskSpec) => (planned.push(input.id), Promise.resolve(['never used']));
-    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: counting, commandPolicy: policy, enabled: false });
-    const withPlanner = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ tasks: 'No task list here.\n' })), builder: counting, plan: planner, enabled: false });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec()),
+      builder: counting,
+      commandPolicy: policy,
+      enabled: false,
+    });
+    const withPlanner = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ tasks: 'No task list here.\n' })),
+      builder: counting,
+      plan: planner,
+      enabled: false,
+    });
     expect(withPlanner.builds?.map((b) => b.taskId)).toEqual(['greet']);
     // Without a task list the builder does the whole spec once; the planner is never called.
     expect(planned).toEqual([]);
@@ -207,9 +309,18 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
 
   it('the task lifecycle timeout kills the builder and ends the task as task_timed_out, unticked', async () => {
     const { dir } = await repo();
-    const slow = sampleSpec({ maxRetries: 2, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace('taskTimeoutMs: 60000, gateTimeoutMs: 30000', 'taskTimeoutMs: 2500, gateTimeoutMs: 1000');
+    const slow = sampleSpec({ maxRetries: 2, extra: 'grants: { env: [TASK_AGENT_SLEEP_MS] }\n' }).replace(
+      'taskTimeoutMs: 60000, gateTimeoutMs: 30000',
+      'taskTimeoutMs: 2500, gateTimeoutMs: 1000',
+    );
     const started = performance.now();
-    const result = await runTaskLoop({ workspace: dir, spec: spec(slow), builder: agent('slow'), commandPolicy: policy, env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' } });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(slow),
+      builder: agent('slow'),
+      commandPolicy: policy,
+      env: { ...process.env, TASK_AGENT_SLEEP_MS: '20000' },
+    });
     expect(result.stop).toEqual({ kind: 'task_failed', taskId: 'first', disposition: 'task_timed_out' });
     expect(performance.now() - started).toBeLessThan(15_000);
     const bundle = await evidence(dir, result.runId as string, 'first', 1);
@@ -227,16 +338,31 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const { scriptedAdapter } = await import('@conclave/testing');
     const { createGuardian } = await import('@conclave/guardian');
     // A slow guardian: the first report is judged misaligned, 400 ms later.
-    const adapter = scriptedAdapter(() => ({ value: { status: 'misaligned', rationale: 'The work writes greeting files, but the intent was a farewell feature.' }, delayMs: 400 }));
+    const adapter = scriptedAdapter(() => ({
+      value: { status: 'misaligned', rationale: 'The work writes greeting files, but the intent was a farewell feature.' },
+      delayMs: 400,
+    }));
     const guardian = createGuardian({ adapter, intent: { spec: sampleSpec(), context: 'We agreed on a farewell feature.' } });
-    const result = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('flaky'), commandPolicy: policy, guardian });
-    expect(result.stop).toEqual({ kind: 'guardian_blocked', reason: expect.stringMatching(/^misaligned: The work writes greeting files/) as string });
+    const result = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec()),
+      builder: agent('flaky'),
+      commandPolicy: policy,
+      guardian,
+    });
+    expect(result.stop).toEqual({
+      kind: 'guardian_blocked',
+      reason: expect.stringMatching(/^misaligned: The work writes greeting files/) as string,
+    });
     expect(result.reason).toBe('blocked');
     expect(result.alignment).toBe('misaligned');
     // Attempt 1 was reported; attempt 2 was the one extra job before the block took effect; nothing after it.
     const starts = (await readFile(join(dir, 'build-log.txt'), 'utf8')).split('\n').filter((line) => line.endsWith('start'));
     expect(starts.length).toBeLessThanOrEqual(2);
-    const recorded = JSON.parse(await readFile(join(dir, '.conclave/runs', result.runId as string, 'guardian.json'), 'utf8')) as { kind: string; report?: { id: string } }[];
+    const recorded = JSON.parse(await readFile(join(dir, '.conclave/runs', result.runId as string, 'guardian.json'), 'utf8')) as {
+      kind: string;
+      report?: { id: string };
+    }[];
     expect(recorded.filter((e) => e.kind === 'report').map((e) => e.report?.id)[0]).toBe(`${result.runId as string}:first#1`);
     expect(recorded.some((e) => e.kind === 'verdict')).toBe(true);
     guardian.dispose();
@@ -261,7 +387,12 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     const again = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec()), builder: agent('good'), commandPolicy: policy });
     expect(again).toEqual(expect.objectContaining({ outcome: 'completed', resumed: true, runId: first.runId, completed: [] }));
     expect((await readFile(join(dir, 'build-log.txt'), 'utf8')).match(/start/g)).toHaveLength(2);
-    const edited = await runTaskLoop({ workspace: dir, spec: spec(sampleSpec({ maxRetries: 5 })), builder: agent('good'), commandPolicy: policy });
+    const edited = await runTaskLoop({
+      workspace: dir,
+      spec: spec(sampleSpec({ maxRetries: 5 })),
+      builder: agent('good'),
+      commandPolicy: policy,
+    });
     expect(edited.stop).toEqual(expect.objectContaining({ reason: 'run_mismatch' }));
   }, 60_000);
 });

@@ -56,7 +56,14 @@ export async function executeLoop(options: TaskLoopOptions, task?: TaskContext):
     }
   } catch (thrown) {
     // Only a bug can land here; it must still not become a rejection, nor a ticked box.
-    return { outcome: 'halted', reason: 'io_error', stop: { kind: 'io_error', message: `internal error: ${errorMessage(thrown)}` }, resumed: false, completed: [], failed: [] };
+    return {
+      outcome: 'halted',
+      reason: 'io_error',
+      stop: { kind: 'io_error', message: `internal error: ${errorMessage(thrown)}` },
+      resumed: false,
+      completed: [],
+      failed: [],
+    };
   }
 }
 
@@ -67,10 +74,22 @@ export async function executeLoop(options: TaskLoopOptions, task?: TaskContext):
  */
 async function interpret(rt: LoopRuntime): Promise<LoopState> {
   const { spec, options } = rt;
-  let step = loopStep(initialLoopState({ level: spec.level, maxRetries: spec.budgets.maxRetries, failOpen: spec.policy.failOpen, onExhausted: spec.policy.onExhausted, judgement: options.judgement !== undefined }), { type: 'started' });
+  let step = loopStep(
+    initialLoopState({
+      level: spec.level,
+      maxRetries: spec.budgets.maxRetries,
+      failOpen: spec.policy.failOpen,
+      onExhausted: spec.policy.onExhausted,
+      judgement: options.judgement !== undefined,
+    }),
+    { type: 'started' },
+  );
   try {
     while (step.effect.type !== 'finish') {
-      const aborted = options.signal?.aborted === true ? ({ type: 'halt', reason: { kind: 'aborted', message: 'the run was aborted' } } as const) : undefined;
+      const aborted =
+        options.signal?.aborted === true
+          ? ({ type: 'halt', reason: { kind: 'aborted', message: 'the run was aborted' } } as const)
+          : undefined;
       const event: LoopEvent = aborted ?? (await performEffect(rt, step.effect));
       step = loopStep(step.state, event);
     }
@@ -94,8 +113,16 @@ async function finishRun(rt: LoopRuntime, state: LoopState): Promise<TaskLoopRes
           await guardian.idle();
           return { timeline: guardian.timeline, status: guardian.status };
         });
-  if (alignment !== undefined) await writeFileAtomic(join(rt.workspace, runDir(rt.run.runId), 'guardian.json'), `${JSON.stringify(redactDeep(alignment.timeline, rt.secrets), null, 2)}\n`, { sync: false });
-  timeline(rt, { state: state.halted === undefined ? 'finish' : 'halt', ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }) });
+  if (alignment !== undefined)
+    await writeFileAtomic(
+      join(rt.workspace, runDir(rt.run.runId), 'guardian.json'),
+      `${JSON.stringify(redactDeep(alignment.timeline, rt.secrets), null, 2)}\n`,
+      { sync: false },
+    );
+  timeline(rt, {
+    state: state.halted === undefined ? 'finish' : 'halt',
+    ...(state.halted === undefined ? {} : { detail: describeHalt(state.halted) }),
+  });
   const completedAll = rt.ledger.plan.items.every((item) => item.checked);
   const outcome = state.halted !== undefined ? 'halted' : completedAll ? 'completed' : 'incomplete';
   return {

@@ -14,7 +14,10 @@ const { repo, spec, agent, policy } = loopFixtures();
 function recording(mode: string): { builder: Builder; tasks: BuildTask[] } {
   const inner = agent(mode);
   const tasks: BuildTask[] = [];
-  return { tasks, builder: { name: inner.name, build: (task, feedback, context) => (tasks.push(task), inner.build(task, feedback, context)) } };
+  return {
+    tasks,
+    builder: { name: inner.name, build: (task, feedback, context) => (tasks.push(task), inner.build(task, feedback, context)) },
+  };
 }
 
 async function planOf(dir: string): Promise<(string | boolean | number)[][]> {
@@ -37,14 +40,27 @@ describe('runTask: the single entry at every level (real git, real child-process
 
   it('at depth 0 with a task, the plan is that task alone, built and judged against its own criteria and retry budget', async () => {
     const { dir } = await repo();
-    const task: TaskContext = { taskId: 'greeting', depth: 0, title: 'Write the greeting file', acceptance: ['done/greeting.txt says ok'], constraints: ['touch only done/'], grants: { env: [], secrets: [] }, maxRetries: 0 };
+    const task: TaskContext = {
+      taskId: 'greeting',
+      depth: 0,
+      title: 'Write the greeting file',
+      acceptance: ['done/greeting.txt says ok'],
+      constraints: ['touch only done/'],
+      grants: { env: [], secrets: [] },
+      maxRetries: 0,
+    };
     const { builder, tasks } = recording('good');
     const verifiers = satisfiedVerifiers();
     const result = await runTask(spec(sampleSpec()), { workspace: dir, builder, commandPolicy: policy, judgement: { verifiers }, task });
     expect(result).toMatchObject({ outcome: 'completed', reason: 'done', completed: ['greeting'] });
     expect(await planOf(dir)).toEqual([['greeting', true, 0]]);
     expect(tasks).toHaveLength(1);
-    expect(tasks[0]).toMatchObject({ id: 'greeting', text: 'Write the greeting file', acceptance: ['done/greeting.txt says ok'], constraints: ['touch only done/'] });
+    expect(tasks[0]).toMatchObject({
+      id: 'greeting',
+      text: 'Write the greeting file',
+      acceptance: ['done/greeting.txt says ok'],
+      constraints: ['touch only done/'],
+    });
     const bundle = await attemptBundle(dir, result.runId as string, 'greeting', 1);
     expect(bundle).toMatchObject({ retriesConfigured: 0, decision: 'passed', judgement: { complete: true, outcome: 'done' } });
     expect(bundle.depth).toBeUndefined();
@@ -54,7 +70,10 @@ describe('runTask: the single entry at every level (real git, real child-process
 
   it('at depth > 0 the task runs at its level: its own criteria, why it was split, a model-inferred build, grants capped at the spec’s; a rerun resumes it', async () => {
     const { dir } = await repo();
-    const text = sampleSpec({ extra: 'grants: { env: [GRANTED_VAR] }\n' }).replace('gateTimeoutMs: 30000 }', 'gateTimeoutMs: 30000, maxDepth: 2 }');
+    const text = sampleSpec({ extra: 'grants: { env: [GRANTED_VAR] }\n' }).replace(
+      'gateTimeoutMs: 30000 }',
+      'gateTimeoutMs: 30000, maxDepth: 2 }',
+    );
     const task: TaskContext = {
       taskId: 'fix-extra',
       depth: 2,
@@ -68,14 +87,29 @@ describe('runTask: the single entry at every level (real git, real child-process
     };
     const { builder, tasks } = recording('needs-split');
     const verifiers = satisfiedVerifiers();
-    const ctx = { workspace: dir, builder, commandPolicy: policy, env: { ...process.env, GRANTED_VAR: 'granted', NOT_IN_SPEC: 'not granted' }, judgement: { verifiers }, task };
+    const ctx = {
+      workspace: dir,
+      builder,
+      commandPolicy: policy,
+      env: { ...process.env, GRANTED_VAR: 'granted', NOT_IN_SPEC: 'not granted' },
+      judgement: { verifiers },
+      task,
+    };
     const result = await runTask(spec(text), ctx);
     expect(result).toMatchObject({ outcome: 'completed', reason: 'done', completed: ['fix-extra'] });
     expect(await planOf(dir)).toEqual([['fix-extra', true, 0]]);
     const runId = result.runId as string;
-    expect(await attemptBundle(dir, runId, 'fix-extra', 1)).toMatchObject({ depth: 2, retriesConfigured: 0, decision: 'passed', judgement: { complete: true } });
+    expect(await attemptBundle(dir, runId, 'fix-extra', 1)).toMatchObject({
+      depth: 2,
+      retriesConfigured: 0,
+      decision: 'passed',
+      judgement: { complete: true },
+    });
     // The builder was told what it fixes and why it exists, not the spec's criteria.
-    expect(tasks[0]).toMatchObject({ acceptance: ['done/extra.txt says ok'], specBody: expect.stringMatching(/^This task was split from task first because: extra.txt is BROKEN\./) as string });
+    expect(tasks[0]).toMatchObject({
+      acceptance: ['done/extra.txt says ok'],
+      specBody: expect.stringMatching(/^This task was split from task first because: extra.txt is BROKEN\./) as string,
+    });
     // Below depth 0 no build runs: the build verifier infers it from the diff, in the same schema.
     const build = verifiers.calls.find((call) => call.request.metadata?.verifier === 'build');
     expect(build?.request.messages[0]?.content).toContain('(fix-extra), depth 2, attempt 1');
@@ -87,6 +121,9 @@ describe('runTask: the single entry at every level (real git, real child-process
     const again = await runTask(spec(text), ctx);
     expect(again).toMatchObject({ outcome: 'completed', resumed: true, runId, completed: [] });
     const other = await runTask(spec(text), { ...ctx, task: { ...task, taskId: 'other-task' } });
-    expect(other).toMatchObject({ outcome: 'refused', stop: { reason: 'run_mismatch', message: expect.stringContaining('of task "fix-extra", and task "other-task" was given') as string } });
+    expect(other).toMatchObject({
+      outcome: 'refused',
+      stop: { reason: 'run_mismatch', message: expect.stringContaining('of task "fix-extra", and task "other-task" was given') as string },
+    });
   }, 60_000);
 });

@@ -20,7 +20,16 @@ import { timeline } from './effects/loop-runtime.js';
 import { readSignedRunAttempts, runDir } from './evidence-store.js';
 import { gitStatus, switchToBranch } from './git.js';
 import { ProcessJournal, stopLeftoverGroups } from './process-journal.js';
-import { CONCLAVE_GITIGNORE, newRunIdentity, readRunFile, refusal, RUN_FILE, snapshotSha, STATE_TAMPERED_FIX, type RunIdentity } from './run-record.js';
+import {
+  CONCLAVE_GITIGNORE,
+  newRunIdentity,
+  readRunFile,
+  refusal,
+  RUN_FILE,
+  snapshotSha,
+  STATE_TAMPERED_FIX,
+  type RunIdentity,
+} from './run-record.js';
 import { commitInterrupted } from './commit-interrupted.js';
 import { readSplits, type TaskContext } from './task-context.js';
 import type { StartRefusal, TaskLoopOptions } from './task-loop-options.js';
@@ -49,9 +58,20 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
     const read = readRunKey(workspace, found.runId, env, options.stateDir);
     if ('ok' in read) return refusal('state_tampered', read.message, read.fix);
     const verified = verifyRecord(read.key, 'run', found.text);
-    if (!verified.ok) return refusal('state_tampered', `${RUN_FILE} ${describeUnverified(verified.why)}: it was not written by the orchestrator`, STATE_TAMPERED_FIX);
+    if (!verified.ok)
+      return refusal(
+        'state_tampered',
+        `${RUN_FILE} ${describeUnverified(verified.why)}: it was not written by the orchestrator`,
+        STATE_TAMPERED_FIX,
+      );
     const record = verified.record as Partial<RunIdentity>;
-    if (record.runId !== found.runId || typeof record.specSha256 !== 'string' || typeof record.branch !== 'string' || typeof record.specId !== 'string') return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
+    if (
+      record.runId !== found.runId ||
+      typeof record.specSha256 !== 'string' ||
+      typeof record.branch !== 'string' ||
+      typeof record.specId !== 'string'
+    )
+      return refusal('io_error', `${RUN_FILE} is not a run record`, `remove ${CONCLAVE_DIR}/ to start over`);
     existing = record as RunIdentity;
     key = read.key;
   }
@@ -60,7 +80,13 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
   let policy = options.commandPolicy ?? existing?.commandPolicy;
   if (existing === undefined && policy === undefined) {
     const config = await loadProjectConfig(workspace);
-    if (!config.ok) return refusal('config_invalid', `${PROJECT_CONFIG_FILE} has ${config.issues.length} problem(s)`, 'fix each issue listed', config.issues);
+    if (!config.ok)
+      return refusal(
+        'config_invalid',
+        `${PROJECT_CONFIG_FILE} has ${config.issues.length} problem(s)`,
+        'fix each issue listed',
+        config.issues,
+      );
     policy = config.config.commands;
   }
   const run: RunIdentity = existing ?? {
@@ -84,7 +110,10 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
     if ('ok' in created) return refusal('io_error', created.message, created.fix);
     key = created.key;
     await mkdir(join(workspace, CONCLAVE_DIR), { recursive: true });
-    for (const [file, text] of [[RUN_FILE, `${JSON.stringify(signRecord(key, 'run', run), null, 2)}\n`], [join(CONCLAVE_DIR, '.gitignore'), CONCLAVE_GITIGNORE]] as const) {
+    for (const [file, text] of [
+      [RUN_FILE, `${JSON.stringify(signRecord(key, 'run', run), null, 2)}\n`],
+      [join(CONCLAVE_DIR, '.gitignore'), CONCLAVE_GITIGNORE],
+    ] as const) {
       const written = await writeFileAtomic(join(workspace, file), text);
       if (!written.ok) return refusal('io_error', written.message, 'check the workspace is writable');
     }
@@ -97,7 +126,8 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
   if (resumed) {
     // A killed run's builder or gate may still be running: stop it before anything else happens.
     const stopped = await stopLeftoverGroups(dir, workspace);
-    if (stopped.length > 0) timeline(target, { state: 'resume', detail: `stopped ${stopped.length} process group(s) the killed run left running` });
+    if (stopped.length > 0)
+      timeline(target, { state: 'resume', detail: `stopped ${stopped.length} process group(s) the killed run left running` });
   }
   const journal = new ProcessJournal(dir);
   const snapshot = await snapshotSpec(workspace, spec.source);
@@ -110,10 +140,16 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
     if (typeof planText !== 'string') return planText;
     opened = await initLedger(workspace, planText, durability);
   }
-  if (!opened.ok && (opened.kind === 'ledger_unauthenticated' || opened.kind === 'ledger_tampered')) return refusal('ledger_tampered', opened.message, opened.fix);
+  if (!opened.ok && (opened.kind === 'ledger_unauthenticated' || opened.kind === 'ledger_tampered'))
+    return refusal('ledger_tampered', opened.message, opened.fix);
   if (!opened.ok) {
     const issues = 'issues' in opened ? opened.issues : undefined;
-    return refusal(issues === undefined ? 'ledger' : 'plan_invalid', 'message' in opened ? opened.message : 'the plan is not a strict task list', 'fix' in opened ? opened.fix : 'write each task as "- [ ] text"', issues);
+    return refusal(
+      issues === undefined ? 'ledger' : 'plan_invalid',
+      'message' in opened ? opened.message : 'the plan is not a strict task list',
+      'fix' in opened ? opened.fix : 'write each task as "- [ ] text"',
+      issues,
+    );
   }
   const contexts = new Map<string, TaskContext>();
   if (run.task !== undefined) contexts.set(run.task.taskId, run.task);
@@ -131,20 +167,43 @@ export async function startRun(options: TaskLoopOptions, given?: TaskContext): P
     usage.costUsd += (bundle.builder?.costUsd ?? 0) + (bundle.judgement?.costUsd ?? 0);
   }
   const { relationships } = spec;
-  const related = options.judgement !== undefined && (relationships.parent !== undefined || relationships.next.length > 0) ? await loadRelatedSpecs(spec, workspace, options.judgement.limits?.maxExcerptChars) : undefined;
+  const related =
+    options.judgement !== undefined && (relationships.parent !== undefined || relationships.next.length > 0)
+      ? await loadRelatedSpecs(spec, workspace, options.judgement.limits?.maxExcerptChars)
+      : undefined;
   if (resumed) {
     timeline(target, { state: 'resume', detail: ('recovered' in opened ? opened.recovered : undefined) ?? 'clean' });
     const caught = await commitInterrupted(target, key);
     if (caught !== undefined) return caught;
   }
-  return { ...target, spec, env: scrubbedEnv(env, spec.grants.env), runStep, resumed, key, ledger: opened.ledger, policy, journal, contexts, inherited, related, usage, task: undefined, attempt: {} };
+  return {
+    ...target,
+    spec,
+    env: scrubbedEnv(env, spec.grants.env),
+    runStep,
+    resumed,
+    key,
+    ledger: opened.ledger,
+    policy,
+    journal,
+    contexts,
+    inherited,
+    related,
+    usage,
+    task: undefined,
+    attempt: {},
+  };
 }
 
 /** A new run refuses a working tree with changes of the user's own, unless the spec allows them. */
 function dirtyTree(options: TaskLoopOptions, dirty: readonly string[]): StartRefusal | undefined {
   const ours = dirty.filter((path) => !path.startsWith(`${CONCLAVE_DIR}/`));
   if (ours.length === 0 || options.spec.policy.allowDirtyTree) return undefined;
-  return refusal('dirty_tree', `the working tree has ${ours.length} uncommitted change(s), e.g. ${ours[0] ?? ''}`, 'commit or stash them first, or set policy.allowDirtyTree: true in the spec (they will be committed with the first attempt)');
+  return refusal(
+    'dirty_tree',
+    `the working tree has ${ours.length} uncommitted change(s), e.g. ${ours[0] ?? ''}`,
+    'commit or stash them first, or set policy.allowDirtyTree: true in the spec (they will be committed with the first attempt)',
+  );
 }
 
 /** A resume refuses a spec or a task other than the one the run started with. */
@@ -152,14 +211,26 @@ function runMismatch(options: TaskLoopOptions, existing: RunIdentity, root: Task
   const { spec, workspace } = options;
   if (existing.specSha256 !== sha256(spec.source) && snapshotSha(workspace) !== existing.specSha256) {
     // `task resume` reads the spec from the snapshot: one that no longer has the signed hash was rewritten.
-    return refusal('state_tampered', `${CONCLAVE_DIR}/spec.md is not the spec run ${existing.runId} started with (its signed sha256 is ${existing.specSha256.slice(0, 12)}…)`, `resume with the spec file the run started with, or put the snapshot back (git checkout HEAD -- ${CONCLAVE_DIR}/spec.md ${CONCLAVE_DIR}/spec.sha256), or remove ${CONCLAVE_DIR}/ to start a new run`);
+    return refusal(
+      'state_tampered',
+      `${CONCLAVE_DIR}/spec.md is not the spec run ${existing.runId} started with (its signed sha256 is ${existing.specSha256.slice(0, 12)}…)`,
+      `resume with the spec file the run started with, or put the snapshot back (git checkout HEAD -- ${CONCLAVE_DIR}/spec.md ${CONCLAVE_DIR}/spec.sha256), or remove ${CONCLAVE_DIR}/ to start a new run`,
+    );
   }
   if (existing.specId !== spec.id || existing.specSha256 !== sha256(spec.source)) {
-    return refusal('run_mismatch', `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`, `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
+    return refusal(
+      'run_mismatch',
+      `the workspace holds run ${existing.runId} of spec "${existing.specId}" (sha256 ${existing.specSha256.slice(0, 12)}…), and the spec given differs`,
+      `rerun with the spec that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`,
+    );
   }
   if (existing.task?.taskId !== root?.taskId) {
     const held = existing.task === undefined ? "the spec's plan" : `task "${existing.task.taskId}"`;
-    return refusal('run_mismatch', `the workspace holds run ${existing.runId} of ${held}, and ${root === undefined ? "the spec's plan" : `task "${root.taskId}"`} was given`, `rerun with what that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`);
+    return refusal(
+      'run_mismatch',
+      `the workspace holds run ${existing.runId} of ${held}, and ${root === undefined ? "the spec's plan" : `task "${root.taskId}"`} was given`,
+      `rerun with what that run started with, or remove ${CONCLAVE_DIR}/ to start a new run`,
+    );
   }
   return undefined;
 }
@@ -180,11 +251,27 @@ async function planTextOf(options: TaskLoopOptions, root: TaskContext | undefine
         return { error: errorMessage(thrown) };
       }
     });
-    if ('error' in planned) return refusal('no_plan', `the planner failed: ${planned.error}`, 'pass a plan.md text as plan, or add a "## Tasks" list to the spec');
+    if ('error' in planned)
+      return refusal(
+        'no_plan',
+        `the planner failed: ${planned.error}`,
+        'pass a plan.md text as plan, or add a "## Tasks" list to the spec',
+      );
     return planned.text;
   }
   const seed = planSeedFromSpecBody(spec.body, spec.bodyLine);
-  if (seed === undefined) return refusal('no_plan', `the spec ${spec.file ?? spec.id} has no "## Tasks" list and no plan was given`, 'add a "## Tasks" section with "- [ ] task" lines to the spec, or pass plan (a plan.md text or a planner)');
-  if (!seed.ok) return refusal('plan_invalid', `the spec's task list is not a strict task list`, 'write each task as "- [ ] text"', seed.issues.map((issue) => ({ ...issue })));
+  if (seed === undefined)
+    return refusal(
+      'no_plan',
+      `the spec ${spec.file ?? spec.id} has no "## Tasks" list and no plan was given`,
+      'add a "## Tasks" section with "- [ ] task" lines to the spec, or pass plan (a plan.md text or a planner)',
+    );
+  if (!seed.ok)
+    return refusal(
+      'plan_invalid',
+      `the spec's task list is not a strict task list`,
+      'write each task as "- [ ] text"',
+      seed.issues.map((issue) => ({ ...issue })),
+    );
   return seed.text;
 }

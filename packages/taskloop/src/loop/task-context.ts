@@ -44,8 +44,16 @@ export function splitRecordText(record: SplitRecord, key?: Buffer): string {
  * whole read: `{ tampered }` names it.
  */
 export async function readSplits(workspace: string, runId: string): Promise<readonly SplitRecord[]>;
-export async function readSplits(workspace: string, runId: string, key: Buffer): Promise<readonly SplitRecord[] | { readonly tampered: string }>;
-export async function readSplits(workspace: string, runId: string, key?: Buffer): Promise<readonly SplitRecord[] | { readonly tampered: string }> {
+export async function readSplits(
+  workspace: string,
+  runId: string,
+  key: Buffer,
+): Promise<readonly SplitRecord[] | { readonly tampered: string }>;
+export async function readSplits(
+  workspace: string,
+  runId: string,
+  key?: Buffer,
+): Promise<readonly SplitRecord[] | { readonly tampered: string }> {
   const root = join(workspace, runDir(runId));
   const splits: SplitRecord[] = [];
   let tasks: string[];
@@ -78,10 +86,16 @@ export async function readSplits(workspace: string, runId: string, key?: Buffer)
         continue;
       }
       const verified = verifyRecord(key, 'split', text);
-      if (!verified.ok) return { tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} ${describeUnverified(verified.why)}: it was not written by the orchestrator` };
+      if (!verified.ok)
+        return {
+          tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} ${describeUnverified(verified.why)}: it was not written by the orchestrator`,
+        };
       const split = verified.record as unknown as SplitRecord;
       // Bound to its folder, so a genuine split replayed under another task or attempt is caught too.
-      if (split.parentId !== task || `attempt-${split.attempt}` !== attempt) return { tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} is a signed split of ${String(split.parentId)} attempt ${String(split.attempt)} replayed into another folder` };
+      if (split.parentId !== task || `attempt-${split.attempt}` !== attempt)
+        return {
+          tampered: `${join(runDir(runId), task, attempt, SPLIT_FILE)} is a signed split of ${String(split.parentId)} attempt ${String(split.attempt)} replayed into another folder`,
+        };
       splits.push(split);
     }
   }

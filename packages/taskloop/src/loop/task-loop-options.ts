@@ -112,7 +112,17 @@ export type StopReason = TaskLoopStopReason;
 /** Why the loop refused to start; nothing was changed. */
 export interface StartRefusal {
   readonly kind: 'refused';
-  readonly reason: 'not_a_repository' | 'dirty_tree' | 'no_plan' | 'plan_invalid' | 'config_invalid' | 'run_mismatch' | 'ledger' | 'ledger_tampered' | 'state_tampered' | 'io_error';
+  readonly reason:
+    | 'not_a_repository'
+    | 'dirty_tree'
+    | 'no_plan'
+    | 'plan_invalid'
+    | 'config_invalid'
+    | 'run_mismatch'
+    | 'ledger'
+    | 'ledger_tampered'
+    | 'state_tampered'
+    | 'io_error';
   readonly message: string;
   readonly fix: string;
   readonly issues?: readonly (PlanIssue | SpecIssue)[];

@@ -1,5 +1,13 @@
 import type { ModelAdapter } from '@conclave/core';
-import { fault, hostileAdapter, hostileAdapterKind, misbehavingAdapter, scriptedAdapter, type AdapterBehaviour, type HostileAdapterKind } from '@conclave/testing';
+import {
+  fault,
+  hostileAdapter,
+  hostileAdapterKind,
+  misbehavingAdapter,
+  scriptedAdapter,
+  type AdapterBehaviour,
+  type HostileAdapterKind,
+} from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildInputPack } from '../judgement/input-pack.js';
@@ -16,7 +24,11 @@ import { sampleSpec } from '../test-support/temp-repo.js';
 
 const VALID: VerifierStates = {
   build: { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true },
-  alignment: { score: 0.9, coverage: [{ criterion: 'the CLI takes --flag', met: true, why: 'cli.ts exports the flag' }], constraintIssues: [] },
+  alignment: {
+    score: 0.9,
+    coverage: [{ criterion: 'the CLI takes --flag', met: true, why: 'cli.ts exports the flag' }],
+    constraintIssues: [],
+  },
   bigPicture: { score: 0.85, supportsParent: true, supportsNext: [{ spec: 'docs', supports: true, why: 'the flag is named' }], risks: [] },
   style: { issues: [] },
 };
@@ -40,14 +52,20 @@ const spec = parsedSpec.spec;
 /** Answers every role well: a verifier state, a split, a plan. */
 const good = scriptedAdapter((request) => {
   const verifier = request.metadata?.['verifier'];
-  if (typeof verifier === 'string' && (VERIFIER_KINDS as readonly string[]).includes(verifier)) return { value: VALID[verifier as VerifierKind] };
-  if (request.metadata?.['taskId'] !== undefined) return { value: { children: [{ title: 'Resolve it', failure: 'f', acceptance: ['done'] }] } };
+  if (typeof verifier === 'string' && (VERIFIER_KINDS as readonly string[]).includes(verifier))
+    return { value: VALID[verifier as VerifierKind] };
+  if (request.metadata?.['taskId'] !== undefined)
+    return { value: { children: [{ title: 'Resolve it', failure: 'f', acceptance: ['done'] }] } };
   return { value: { tasks: [{ title: 'Write the greeter' }] } };
 });
 
 type Behaviour = { readonly kind: AdapterBehaviour } | { readonly object: HostileAdapterKind };
-const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(fault().map((kind) => ({ kind })), hostileAdapterKind().map((object) => ({ object })));
-const adapterFor = (b: Behaviour, seed: number): ModelAdapter => ('object' in b ? hostileAdapter(b.object, good) : misbehavingAdapter(b.kind, good, seed));
+const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
+  fault().map((kind) => ({ kind })),
+  hostileAdapterKind().map((object) => ({ object })),
+);
+const adapterFor = (b: Behaviour, seed: number): ModelAdapter =>
+  'object' in b ? hostileAdapter(b.object, good) : misbehavingAdapter(b.kind, good, seed);
 const answers = (b: Behaviour) => 'kind' in b && b.kind === 'ok';
 const options = { timeoutMs: 20 };
 

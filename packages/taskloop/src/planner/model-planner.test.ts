@@ -14,7 +14,11 @@ function spec(): TaskSpec {
 
 describe('createModelPlanner', () => {
   it('turns the structured reply into plan tasks that render as a strict task list', async () => {
-    const adapter = scriptedAdapter(() => ({ value: { tasks: [{ title: 'Write the first file' }, { title: 'Write the second group', subtasks: ['Write file a', 'Write file b'] }] } }));
+    const adapter = scriptedAdapter(() => ({
+      value: {
+        tasks: [{ title: 'Write the first file' }, { title: 'Write the second group', subtasks: ['Write file a', 'Write file b'] }],
+      },
+    }));
     const tasks = await createModelPlanner(adapter)(spec());
     expect(tasks).toEqual(['Write the first file', { title: 'Write the second group', children: ['Write file a', 'Write file b'] }]);
     const plan = parsePlan(planFromTasks(tasks));

@@ -4,7 +4,12 @@ import * as z from 'zod';
 import type { PlanTaskInput } from '../ledger/plan-render.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 
-const title = z.string().trim().min(1, 'a task title must not be empty').max(300, 'keep a task title under 300 characters').refine((text) => !/[\r\n]/.test(text), 'a task title is one line');
+const title = z
+  .string()
+  .trim()
+  .min(1, 'a task title must not be empty')
+  .max(300, 'keep a task title under 300 characters')
+  .refine((text) => !/[\r\n]/.test(text), 'a task title is one line');
 
 /** What a planner model must return: top-level tasks, each with optional subtasks. */
 export const plannerReplySchema = z.strictObject({
@@ -30,11 +35,21 @@ export interface ModelPlannerOptions {
  * @example
  * await runTaskLoop({ workspace, spec, builder, plan: createModelPlanner(createAnthropicAdapter({ model: 'claude-sonnet-4-5' })) });
  */
-export function createModelPlanner(adapter: ModelAdapter, options: ModelPlannerOptions = {}): (spec: TaskSpec) => Promise<readonly PlanTaskInput[]> {
+export function createModelPlanner(
+  adapter: ModelAdapter,
+  options: ModelPlannerOptions = {},
+): (spec: TaskSpec) => Promise<readonly PlanTaskInput[]> {
   return async (spec) => {
     const asked = await askStructured(adapter, plannerRequest(spec), plannerReplySchema, options);
-    if (!asked.ok) throw new Error(asked.kind === 'invalid_output' ? `the planner's reply is not a task list: ${asked.issues.join('; ')}` : `the planner model failed: ${asked.message}`);
-    return asked.value.tasks.map((task) => (task.subtasks === undefined || task.subtasks.length === 0 ? task.title : { title: task.title, children: task.subtasks }));
+    if (!asked.ok)
+      throw new Error(
+        asked.kind === 'invalid_output'
+          ? `the planner's reply is not a task list: ${asked.issues.join('; ')}`
+          : `the planner model failed: ${asked.message}`,
+      );
+    return asked.value.tasks.map((task) =>
+      task.subtasks === undefined || task.subtasks.length === 0 ? task.title : { title: task.title, children: task.subtasks },
+    );
   };
 }
 

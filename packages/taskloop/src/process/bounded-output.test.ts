@@ -43,15 +43,19 @@ describe('BoundedOutput', () => {
 
   it('keeps the last bytes exactly (property, ASCII)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 2, max: 60 }), (chunks, limit) => {
-        const out = new BoundedOutput(limit);
-        for (const chunk of chunks) out.push(Buffer.from(chunk));
-        const all = chunks.join('');
-        if (all.length <= limit) return;
-        const tail = Math.floor(limit / 2);
-        const head = limit - tail;
-        expect(out.text()).toBe(`${all.slice(0, head)}\n… [truncated ${all.length - limit} bytes]\n${all.slice(all.length - tail)}`);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 40 }), { maxLength: 30 }),
+        fc.integer({ min: 2, max: 60 }),
+        (chunks, limit) => {
+          const out = new BoundedOutput(limit);
+          for (const chunk of chunks) out.push(Buffer.from(chunk));
+          const all = chunks.join('');
+          if (all.length <= limit) return;
+          const tail = Math.floor(limit / 2);
+          const head = limit - tail;
+          expect(out.text()).toBe(`${all.slice(0, head)}\n… [truncated ${all.length - limit} bytes]\n${all.slice(all.length - tail)}`);
+        },
+      ),
     );
   });
 });

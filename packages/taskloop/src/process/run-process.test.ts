@@ -47,22 +47,36 @@ async function waitUntil(check: () => Promise<boolean>, ms = 5_000): Promise<boo
 describe('runProcess', () => {
   it('reports exit codes and output', async () => {
     const ok = await runProcess(spec('process.stdout.write("out"); process.stderr.write("err")'));
-    expect(ok).toMatchObject({ exitCode: 0, signal: undefined, timedOut: false, aborted: false, stdout: 'out', stderr: 'err', stdoutTruncated: false });
+    expect(ok).toMatchObject({
+      exitCode: 0,
+      signal: undefined,
+      timedOut: false,
+      aborted: false,
+      stdout: 'out',
+      stderr: 'err',
+      stdoutTruncated: false,
+    });
     expect(ok.spawnError).toBeUndefined();
     expect((await runProcess(spec('process.exit(3)'))).exitCode).toBe(3);
   });
 
   it('writes the input to stdin and closes it', async () => {
-    const outcome = await runProcess(spec('let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => console.log(s.toUpperCase()))', { input: 'hello\nworld' }));
+    const outcome = await runProcess(
+      spec('let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => console.log(s.toUpperCase()))', {
+        input: 'hello\nworld',
+      }),
+    );
     expect(outcome.stdout).toBe('HELLO\nWORLD\n');
   });
 
   it('gives an empty stdin when there is no input, so a prompt cannot hang', async () => {
-    const outcome = await runProcess(spec('process.stdin.resume(); process.stdin.on("end", () => console.log("eof"))', { timeoutMs: 5_000 }));
+    const outcome = await runProcess(
+      spec('process.stdin.resume(); process.stdin.on("end", () => console.log("eof"))', { timeoutMs: 5_000 }),
+    );
     expect(outcome).toMatchObject({ exitCode: 0, stdout: 'eof\n', timedOut: false });
   });
 
-  it('runs in cwd with exactly the given environment, plus the tree\'s token', async () => {
+  it("runs in cwd with exactly the given environment, plus the tree's token", async () => {
     const env = { PATH: process.env.PATH ?? '/usr/bin', ONLY_THIS: 'yes' };
     const outcome = await runProcess(spec('console.log(JSON.stringify({ env: process.env, cwd: process.cwd() }))', { env }));
     const printed = JSON.parse(outcome.stdout) as { env: Record<string, string>; cwd: string };
@@ -98,7 +112,9 @@ describe('runProcess', () => {
   });
 
   it('escalates to SIGKILL when the tree ignores SIGTERM', async () => {
-    const outcome = await runProcess(spec('process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)', { timeoutMs: 500 }));
+    const outcome = await runProcess(
+      spec('process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)', { timeoutMs: 500 }),
+    );
     expect(outcome.timedOut).toBe(true);
     expect(outcome.signal).toBe('SIGKILL');
   });
@@ -113,7 +129,9 @@ describe('runProcess', () => {
 
   it('does not start when the signal is already aborted', async () => {
     const marker = join(dir, 'ran');
-    const outcome = await runProcess(spec(`require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`, { signal: AbortSignal.abort() }));
+    const outcome = await runProcess(
+      spec(`require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`, { signal: AbortSignal.abort() }),
+    );
     expect(outcome.aborted).toBe(true);
     await expect(readFile(marker)).rejects.toThrow();
   });
@@ -139,7 +157,12 @@ describe('runProcess', () => {
 
   it('describes a missing binary as a spawn error and never rejects', async () => {
     const outcome = await runProcess({ ...spec(''), file: 'definitely-not-a-command-4f1c', args: [] });
-    expect(outcome).toMatchObject({ exitCode: undefined, timedOut: false, aborted: false, spawnError: 'command not found: definitely-not-a-command-4f1c' });
+    expect(outcome).toMatchObject({
+      exitCode: undefined,
+      timedOut: false,
+      aborted: false,
+      spawnError: 'command not found: definitely-not-a-command-4f1c',
+    });
   });
 
   it('finds commands through the PATH of the given environment only', async () => {
@@ -174,11 +197,15 @@ describe('runProcess: processes that leave the process group', () => {
   it.each([
     ['at the timeout', 'setInterval(() => {}, 1000);', 300],
     ['when the leader exits on its own', 'setTimeout(() => process.exit(0), 100);', 20_000],
-  ])('stops a setsid child %s', async (_when, then, timeoutMs) => {
-    const pidFile = join(dir, 'escaped.pid');
-    await runProcess(spec(escape(pidFile, then), { timeoutMs }));
-    const escaped = Number(await readFile(pidFile, 'utf8'));
-    expect(escaped).toBeGreaterThan(1);
-    expect(await waitUntil(() => processGone(escaped), 10_000)).toBe(true);
-  }, 30_000);
+  ])(
+    'stops a setsid child %s',
+    async (_when, then, timeoutMs) => {
+      const pidFile = join(dir, 'escaped.pid');
+      await runProcess(spec(escape(pidFile, then), { timeoutMs }));
+      const escaped = Number(await readFile(pidFile, 'utf8'));
+      expect(escaped).toBeGreaterThan(1);
+      expect(await waitUntil(() => processGone(escaped), 10_000)).toBe(true);
+    },
+    30_000,
+  );
 });

@@ -133,10 +133,13 @@ function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> 
       killing ??= killGroup(pgid, KILL_GRACE_MS, token);
       return killing;
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void killTree();
-    }, Math.max(0, spec.timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        void killTree();
+      },
+      Math.max(0, spec.timeoutMs),
+    );
     const onAbort = (): void => {
       aborted = true;
       void killTree();
@@ -176,7 +179,12 @@ function supervise(spec: ProcessSpec, started: number): Promise<ProcessOutcome> 
     child.once('error', (error: NodeJS.ErrnoException) => {
       // 'error' without 'exit' means the process never started (ENOENT, EACCES).
       if (exit !== undefined) return;
-      spawnError = error.code === 'ENOENT' ? `command not found: ${spec.file}` : error.code === 'EACCES' ? `permission denied: ${spec.file}` : `could not start ${spec.file}: ${error.message}`;
+      spawnError =
+        error.code === 'ENOENT'
+          ? `command not found: ${spec.file}`
+          : error.code === 'EACCES'
+            ? `permission denied: ${spec.file}`
+            : `could not start ${spec.file}: ${error.message}`;
       finish();
     });
     child.once('exit', (code, signal) => {

@@ -6,8 +6,12 @@ import * as z from 'zod';
  * `npm test -- --watch=false` but not `npm install`. Deny wins over allow.
  */
 export const commandPolicySchema = z.strictObject({
-  allow: z.array(z.string().trim().min(1, 'an allow entry must not be empty'), { error: 'allow must be a list of command prefixes' }).optional(),
-  deny: z.array(z.string().trim().min(1, 'a deny entry must not be empty'), { error: 'deny must be a list of command prefixes' }).optional(),
+  allow: z
+    .array(z.string().trim().min(1, 'an allow entry must not be empty'), { error: 'allow must be a list of command prefixes' })
+    .optional(),
+  deny: z
+    .array(z.string().trim().min(1, 'a deny entry must not be empty'), { error: 'deny must be a list of command prefixes' })
+    .optional(),
   /**
    * With no allowlist, shell gates refuse to run; setting this to true is the explicit opt-in to
    * run any command not denied.

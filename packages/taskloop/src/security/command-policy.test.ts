@@ -83,18 +83,25 @@ describe('checkCommand', () => {
 
   it('refuses an unlisted command and names the allow entry to add', () => {
     const check = checkCommand('npm install left-pad', policy);
-    expect(check).toEqual({ ok: false, reason: expect.stringContaining('matches no allow entry') as unknown, fix: 'add "npm install" to the command policy\'s allow list' });
+    expect(check).toEqual({
+      ok: false,
+      reason: expect.stringContaining('matches no allow entry') as unknown,
+      fix: 'add "npm install" to the command policy\'s allow list',
+    });
   });
 
-  it.each<CommandPolicy | undefined>([undefined, {}, { allow: [] }, { deny: ['rm'] }])('with no allowlist (%j) refuses and says how to opt in', (p) => {
-    const check = checkCommand('npm test', p);
-    expect(check.ok).toBe(false);
-    if (!check.ok) {
-      expect(check.reason).toContain('no allowlist');
-      expect(check.fix).toContain('allowUnlisted: true');
-      expect(check.fix).toContain('allow: ["npm test"]');
-    }
-  });
+  it.each<CommandPolicy | undefined>([undefined, {}, { allow: [] }, { deny: ['rm'] }])(
+    'with no allowlist (%j) refuses and says how to opt in',
+    (p) => {
+      const check = checkCommand('npm test', p);
+      expect(check.ok).toBe(false);
+      if (!check.ok) {
+        expect(check.reason).toContain('no allowlist');
+        expect(check.fix).toContain('allowUnlisted: true');
+        expect(check.fix).toContain('allow: ["npm test"]');
+      }
+    },
+  );
 
   it.each([
     ['node --test --require=evil.cjs', '--require'],
@@ -105,7 +112,11 @@ describe('checkCommand', () => {
     ['npm test --node-options=--require=x', '--node-options'],
   ])('refuses %j under the allowed prefix, since it loads other code', (command, option) => {
     const check = checkCommand(command, { allow: ['node --test', 'npm test'] });
-    expect(check).toMatchObject({ ok: false, reason: expect.stringContaining(`passes ${option}`) as unknown, fix: expect.stringContaining(`drop ${option}`) as unknown });
+    expect(check).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(`passes ${option}`) as unknown,
+      fix: expect.stringContaining(`drop ${option}`) as unknown,
+    });
   });
 
   it('allows the prefix with ordinary arguments, and code-loading options after "--" (they are the script\'s)', () => {
@@ -114,15 +125,20 @@ describe('checkCommand', () => {
     expect(checkCommand('node --test --require=setup.cjs', { allow: ['node --test --require=setup.cjs'] }).ok).toBe(true);
   });
 
-  it.each(['env rm -rf build', 'sh -c "rm -rf build"', 'busybox rm -rf build', 'xargs rm', 'nice rm -rf build', '/usr/bin/env rm -rf build', 'node -e "require(\'fs\').rmSync(\'build\')"'])(
-    'under allowUnlisted with a deny list, refuses %j: a program that runs other commands walks past a deny',
-    (command) => {
-      const check = checkCommand(command, { allowUnlisted: true, deny: ['rm'] });
-      expect(check).toMatchObject({ ok: false, reason: expect.stringContaining('runs another command') as unknown });
-      const program = command.split(' ')[0] as string;
-      expect(checkCommand(command, { allowUnlisted: true, deny: ['rm'], allow: [program] }).ok).toBe(true);
-    },
-  );
+  it.each([
+    'env rm -rf build',
+    'sh -c "rm -rf build"',
+    'busybox rm -rf build',
+    'xargs rm',
+    'nice rm -rf build',
+    '/usr/bin/env rm -rf build',
+    "node -e \"require('fs').rmSync('build')\"",
+  ])('under allowUnlisted with a deny list, refuses %j: a program that runs other commands walks past a deny', (command) => {
+    const check = checkCommand(command, { allowUnlisted: true, deny: ['rm'] });
+    expect(check).toMatchObject({ ok: false, reason: expect.stringContaining('runs another command') as unknown });
+    const program = command.split(' ')[0] as string;
+    expect(checkCommand(command, { allowUnlisted: true, deny: ['rm'], allow: [program] }).ok).toBe(true);
+  });
 
   it('under allowUnlisted with no deny list, runs a command runner too (there is nothing to walk past)', () => {
     expect(checkCommand('node agent.js', { allowUnlisted: true }).ok).toBe(true);

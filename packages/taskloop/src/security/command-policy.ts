@@ -2,7 +2,9 @@ import { parse } from 'shell-quote';
 import type { CommandPolicy } from './command-policy-config.js';
 
 /** A command that may run as the argv given, or why not and how to change that. */
-export type CommandCheck = { readonly ok: true; readonly file: string; readonly args: readonly string[] } | { readonly ok: false; readonly reason: string; readonly fix: string };
+export type CommandCheck =
+  | { readonly ok: true; readonly file: string; readonly args: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 const refuse = (reason: string, fix: string): CommandCheck => ({ ok: false, reason, fix });
 
@@ -99,15 +101,77 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  * run only when an allow entry names them.
  */
 const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
-  'env', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'fish', 'csh', 'tcsh', 'busybox', 'toybox', 'xargs', 'nice', 'ionice', 'nohup',
-  'timeout', 'time', 'stdbuf', 'setsid', 'sudo', 'doas', 'su', 'runuser', 'chroot', 'unshare', 'nsenter', 'flock', 'watch',
-  'script', 'strace', 'ltrace', 'gdb', 'exec', 'command', 'eval', 'find', 'parallel', 'ssh', 'perl', 'python', 'python3',
-  'ruby', 'php', 'lua', 'awk', 'gawk', 'node', 'deno', 'bun', 'npx', 'pnpx', 'bunx',
+  'env',
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'busybox',
+  'toybox',
+  'xargs',
+  'nice',
+  'ionice',
+  'nohup',
+  'timeout',
+  'time',
+  'stdbuf',
+  'setsid',
+  'sudo',
+  'doas',
+  'su',
+  'runuser',
+  'chroot',
+  'unshare',
+  'nsenter',
+  'flock',
+  'watch',
+  'script',
+  'strace',
+  'ltrace',
+  'gdb',
+  'exec',
+  'command',
+  'eval',
+  'find',
+  'parallel',
+  'ssh',
+  'perl',
+  'python',
+  'python3',
+  'ruby',
+  'php',
+  'lua',
+  'awk',
+  'gawk',
+  'node',
+  'deno',
+  'bun',
+  'npx',
+  'pnpx',
+  'bunx',
 ]);
 
 /** Options that make an interpreter load code of the caller's choosing, by program. */
 const CODE_LOADING_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  node: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-e', '--eval', '-p', '--print', '--env-file', '--env-file-if-exists', '--inspect', '--inspect-brk'],
+  node: [
+    '-r',
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '-e',
+    '--eval',
+    '-p',
+    '--print',
+    '--env-file',
+    '--env-file-if-exists',
+    '--inspect',
+    '--inspect-brk',
+  ],
   npm: ['--node-options', '--script-shell'],
   npx: ['--node-options', '--script-shell', '-c', '--call'],
 };
@@ -144,21 +208,30 @@ export function checkCommand(command: string, policy: CommandPolicy | undefined)
   if (command.trim() === '') return refuse('the command is empty', 'give the command to run, e.g. "npm test"');
   const construct = shellConstruct(command);
   if (construct !== undefined) {
-    return refuse(`the command uses ${construct}, which needs a shell; commands run without one`, 'run one program with plain arguments (quote special characters to pass them literally), or move the pipeline into a script and allow that script');
+    return refuse(
+      `the command uses ${construct}, which needs a shell; commands run without one`,
+      'run one program with plain arguments (quote special characters to pass them literally), or move the pipeline into a script and allow that script',
+    );
   }
   const argv = words(command);
   if (argv === undefined || argv.length === 0) {
     return refuse('the command could not be parsed into plain words', 'run one program with plain arguments, e.g. "npm test"');
   }
   if (ASSIGNMENT.test(argv[0] as string)) {
-    return refuse(`the command starts with an environment assignment (${(argv[0] as string).split('=')[0]}=...)`, 'remove the assignment; pass variables to gates through the environment allow list instead');
+    return refuse(
+      `the command starts with an environment assignment (${(argv[0] as string).split('=')[0]}=...)`,
+      'remove the assignment; pass variables to gates through the environment allow list instead',
+    );
   }
   const shown = argv.join(' ');
   const forDeny = [baseName(argv[0] as string), ...argv.slice(1)];
   for (const entry of policy?.deny ?? []) {
     const prefix = entryWords(entry) ?? entry.trim().split(/\s+/);
     if (startsWith(argv, prefix) || startsWith(forDeny, prefix)) {
-      return refuse(`"${shown}" matches the deny entry "${entry}"`, `remove "${entry}" from the command policy's deny list if this command is safe, or use a different command`);
+      return refuse(
+        `"${shown}" matches the deny entry "${entry}"`,
+        `remove "${entry}" from the command policy's deny list if this command is safe, or use a different command`,
+      );
     }
   }
   const allow = policy?.allow ?? [];
@@ -170,7 +243,10 @@ export function checkCommand(command: string, policy: CommandPolicy | undefined)
     // (An entry that is the bare program, `node`, already allows any code.)
     const loader = matched.length > 1 ? codeLoadingOption(argv[0] as string, argv.slice(matched.length)) : undefined;
     if (loader !== undefined) {
-      return refuse(`"${shown}" passes ${loader}, which makes ${baseName(argv[0] as string)} load other code than the allowed "${matched.join(' ')}"`, `drop ${loader}, or allow the whole command line explicitly (allow: ["${shown}"])`);
+      return refuse(
+        `"${shown}" passes ${loader}, which makes ${baseName(argv[0] as string)} load other code than the allowed "${matched.join(' ')}"`,
+        `drop ${loader}, or allow the whole command line explicitly (allow: ["${shown}"])`,
+      );
     }
     return { ok: true, file: argv[0] as string, args: argv.slice(1) };
   }
@@ -178,7 +254,10 @@ export function checkCommand(command: string, policy: CommandPolicy | undefined)
     // A deny list only sees the first program: one that runs another command would walk past it.
     const program = baseName(argv[0] as string);
     if ((policy.deny ?? []).length > 0 && COMMAND_RUNNERS.has(program)) {
-      return refuse(`"${program}" runs another command, which would get around the deny list, so allowUnlisted does not cover it`, `run the command itself, or allow "${suggestion}" explicitly`);
+      return refuse(
+        `"${program}" runs another command, which would get around the deny list, so allowUnlisted does not cover it`,
+        `run the command itself, or allow "${suggestion}" explicitly`,
+      );
     }
     return { ok: true, file: argv[0] as string, args: argv.slice(1) };
   }
@@ -188,5 +267,8 @@ export function checkCommand(command: string, policy: CommandPolicy | undefined)
       `add an allow entry such as "${suggestion}" to the command policy (allow: ["${suggestion}"]), or set allowUnlisted: true to run any command that is not denied`,
     );
   }
-  return refuse(`"${shown}" matches no allow entry (${allow.map((entry) => `"${entry}"`).join(', ')})`, `add "${suggestion}" to the command policy's allow list`);
+  return refuse(
+    `"${shown}" matches no allow entry (${allow.map((entry) => `"${entry}"`).join(', ')})`,
+    `add "${suggestion}" to the command policy's allow list`,
+  );
 }

@@ -18,23 +18,34 @@ const PASSWORD_NAME = /(?:pass(?:word|wd|phrase)?|pwd)$/i;
  * (`password`, `PASSWORD`, `Password`, as in `dbPassword`). They are found with `indexOf`, which
  * is many times faster over a 10 MB log than any pattern that can start at every character.
  */
-const CUE_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'dsn'].flatMap((word) => [word, word.toUpperCase(), word[0]?.toUpperCase() + word.slice(1)]);
+const CUE_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'dsn'].flatMap((word) => [
+  word,
+  word.toUpperCase(),
+  word[0]?.toUpperCase() + word.slice(1),
+]);
 /**
  * The last word of a name must be the credential (`DB_PASSWORD`, `apiKey`, `SessionToken`,
  * `x-api-key`, `PGPASSWORD`): in `token_count`, `tokenizer`, `secretName` or
  * `password_reset_url` the credential word only qualifies another noun.
  */
 const CREDENTIAL_TAIL = /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|dsn|credentials?)s?$/i;
-const lastWordOf = (name: string): string => name.split(/[._-]|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== '').pop() ?? name;
+const lastWordOf = (name: string): string =>
+  name
+    .split(/[._-]|(?<=[a-z0-9])(?=[A-Z])/)
+    .filter((word) => word !== '')
+    .pop() ?? name;
 /**
  * `name <sep> value`, from the start of the name: an identifier (optionally quoted), the
  * separator, then a quoted value, a `${VAR}` reference, or a bare value up to whitespace or a
  * delimiter.
  */
-const ASSIGNMENT = /(["']?)([A-Za-z0-9_.-]{1,90})\1[ \t]*(?::=|=>|[:=])[ \t]*(?:(["'\x60])([^"'\x60\r\n]{1,512})\3|(\$\{[^}\s]{0,200}\}|[^\s"'\x60,;&)}\]<>]{1,512}))/y;
+const ASSIGNMENT =
+  /(["']?)([A-Za-z0-9_.-]{1,90})\1[ \t]*(?::=|=>|[:=])[ \t]*(?:(["'\x60])([^"'\x60\r\n]{1,512})\3|(\$\{[^}\s]{0,200}\}|[^\s"'\x60,;&)}\]<>]{1,512}))/y;
 /** `[A-Za-z0-9_.-]`, by character code: called for every character around every cue word. */
 function isIdentifierChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45;
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45
+  );
 }
 
 /** The credentials after an `Authorization` scheme (`Basic …`, `Bearer …`, `Token …`), in headers, curl flags and logs. */

@@ -31,26 +31,47 @@ async function outcome(opened: OpenedInWorkspace): Promise<unknown> {
 
 describe('openInWorkspace', () => {
   it('opens a file inside and reads it from the handle', async () => {
-    expect(await outcome(await openInWorkspace(workspace, 'src/nested/a.ts', { followFinalLink: false }))).toEqual({ ok: true, realPath: join(workspace, 'src', 'nested', 'a.ts'), file: true, text: 'inside' });
+    expect(await outcome(await openInWorkspace(workspace, 'src/nested/a.ts', { followFinalLink: false }))).toEqual({
+      ok: true,
+      realPath: join(workspace, 'src', 'nested', 'a.ts'),
+      file: true,
+      text: 'inside',
+    });
   });
 
   it('opens a folder, and the workspace reached through a link', async () => {
     await symlink(workspace, join(base, 'repo-link'));
-    expect(await outcome(await openInWorkspace(join(base, 'repo-link'), 'src', { followFinalLink: true }))).toEqual({ ok: true, realPath: join(workspace, 'src'), file: false, text: undefined });
+    expect(await outcome(await openInWorkspace(join(base, 'repo-link'), 'src', { followFinalLink: true }))).toEqual({
+      ok: true,
+      realPath: join(workspace, 'src'),
+      file: false,
+      text: undefined,
+    });
   });
 
   it('refuses a path through a symbolic-link folder leading outside, whatever the last component', async () => {
     await symlink(outside, join(workspace, 'src', 'out'));
     for (const followFinalLink of [false, true]) {
-      expect(await openInWorkspace(workspace, 'src/out/secret.txt', { followFinalLink })).toEqual({ ok: false, kind: 'refused', reason: 'src/out/secret.txt resolves outside the workspace (through a symbolic link)' });
+      expect(await openInWorkspace(workspace, 'src/out/secret.txt', { followFinalLink })).toEqual({
+        ok: false,
+        kind: 'refused',
+        reason: 'src/out/secret.txt resolves outside the workspace (through a symbolic link)',
+      });
     }
   });
 
   it('does not follow a link in the last component unless asked, and then only to the inside', async () => {
     await symlink(join(workspace, 'src', 'nested', 'a.ts'), join(workspace, 'inner-link.ts'));
     await symlink(join(outside, 'secret.txt'), join(workspace, 'leak.txt'));
-    expect(await openInWorkspace(workspace, 'inner-link.ts', { followFinalLink: false })).toEqual({ ok: false, kind: 'refused', reason: 'inner-link.ts is a symbolic link, which is not followed' });
-    expect(await outcome(await openInWorkspace(workspace, 'inner-link.ts', { followFinalLink: true }))).toMatchObject({ ok: true, realPath: join(workspace, 'src', 'nested', 'a.ts') });
+    expect(await openInWorkspace(workspace, 'inner-link.ts', { followFinalLink: false })).toEqual({
+      ok: false,
+      kind: 'refused',
+      reason: 'inner-link.ts is a symbolic link, which is not followed',
+    });
+    expect(await outcome(await openInWorkspace(workspace, 'inner-link.ts', { followFinalLink: true }))).toMatchObject({
+      ok: true,
+      realPath: join(workspace, 'src', 'nested', 'a.ts'),
+    });
     expect(await openInWorkspace(workspace, 'leak.txt', { followFinalLink: true })).toMatchObject({ ok: false, kind: 'refused' });
   });
 

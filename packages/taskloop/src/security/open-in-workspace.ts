@@ -46,7 +46,11 @@ const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
  * Windows a folder cannot be opened as a handle: it is checked by path (`resolveInWorkspace`),
  * which a swap can race, and returned as kind `folder`; nothing can be read from it anyway.
  */
-export async function openInWorkspace(workspace: string, relativePath: string, options: OpenInWorkspaceOptions): Promise<OpenedInWorkspace> {
+export async function openInWorkspace(
+  workspace: string,
+  relativePath: string,
+  options: OpenInWorkspaceOptions,
+): Promise<OpenedInWorkspace> {
   const unsafe = unsafeRelativePath(relativePath);
   if (unsafe !== undefined) return { ok: false, kind: 'refused', reason: unsafe };
   let root: string;
@@ -65,8 +69,18 @@ export async function openInWorkspace(workspace: string, relativePath: string, o
   try {
     const stats = await handle.stat({ bigint: true });
     const realPath = await handleRealPath(handle, path, stats);
-    if (realPath === undefined) return close(handle, { ok: false, kind: 'refused', reason: `${relativePath} changed while it was being opened (a swapped file or symbolic link)` });
-    if (!isInside(root, realPath)) return close(handle, { ok: false, kind: 'refused', reason: `${relativePath} resolves outside the workspace (through a symbolic link)` });
+    if (realPath === undefined)
+      return close(handle, {
+        ok: false,
+        kind: 'refused',
+        reason: `${relativePath} changed while it was being opened (a swapped file or symbolic link)`,
+      });
+    if (!isInside(root, realPath))
+      return close(handle, {
+        ok: false,
+        kind: 'refused',
+        reason: `${relativePath} resolves outside the workspace (through a symbolic link)`,
+      });
     return { ok: true, handle, stats, realPath };
   } catch (thrown) {
     return close(handle, { ok: false, kind: 'unreadable', reason: `${relativePath} cannot be read: ${errorMessage(thrown)}` });
@@ -80,7 +94,9 @@ async function openFailure(workspace: string, relativePath: string, thrown: unkn
   if (code === 'EISDIR') {
     // Windows only: a folder has no read handle. The path check is the best there is.
     const resolved = await resolveInWorkspace(workspace, relativePath);
-    return resolved.ok ? { ok: false, kind: 'folder', reason: `${relativePath} is a folder (checked by path)` } : { ok: false, kind: 'refused', reason: resolved.reason };
+    return resolved.ok
+      ? { ok: false, kind: 'folder', reason: `${relativePath} is a folder (checked by path)` }
+      : { ok: false, kind: 'refused', reason: resolved.reason };
   }
   return { ok: false, kind: 'unreadable', reason: `${relativePath} cannot be opened: ${errorMessage(thrown)}` };
 }
@@ -89,7 +105,12 @@ async function openFailure(workspace: string, relativePath: string, thrown: unkn
  * The real path of the file the handle holds; undefined when it can no longer be told (the path
  * now names another file). Exported so that the fallback without procfs is tested on Linux too.
  */
-export async function handleRealPath(handle: FileHandle, openedPath: string, stats: BigIntStats, useProcfs = true): Promise<string | undefined> {
+export async function handleRealPath(
+  handle: FileHandle,
+  openedPath: string,
+  stats: BigIntStats,
+  useProcfs = true,
+): Promise<string | undefined> {
   try {
     const fromKernel = useProcfs ? await readlink(`/proc/self/fd/${handle.fd}`) : '';
     // The kernel marks an unlinked file; what was opened was still that file, at that path.

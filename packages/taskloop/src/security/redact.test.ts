@@ -23,7 +23,11 @@ describe('redactSecrets', () => {
     ['bearer_token', 'Authorization: Bearer abc.def-ghi_jkl~mno+pqr/stu=', 'Authorization: Bearer [REDACTED:authorization]'],
     ['url_password', 'postgres://admin:hunter2secret@db.local:5432/app', '[REDACTED:database_connection_string]'],
     ['private_key', `before\n${pem}\nafter`, 'before\n[REDACTED:private_key]\nafter'],
-    ['private_key cut off by truncation', `x\n${FAKE_SECRETS.opensshKeyHead}\nb3BlbnNzaC1rZXktdjEAAAA\n… [truncated 99 bytes]`, 'x\n[REDACTED:private_key]'],
+    [
+      'private_key cut off by truncation',
+      `x\n${FAKE_SECRETS.opensshKeyHead}\nb3BlbnNzaC1rZXktdjEAAAA\n… [truncated 99 bytes]`,
+      'x\n[REDACTED:private_key]',
+    ],
   ])('redacts %s', (_kind, input, expected) => {
     expect(redactSecrets(input)).toBe(expected);
   });
@@ -37,7 +41,11 @@ describe('redactSecrets', () => {
     ['client_secret=', 'client_secret=Xy9Kq2LmN8pR4tV6', 'Xy9Kq2LmN8pR4tV6'],
     ['Authorization: Basic', 'Authorization: Basic dXNlcjpwYXNzd29yZDEyMw==', 'dXNlcjpwYXNzd29yZDEyMw=='],
     ['x-api-key', `x-api-key: ${FAKE_SECRETS.hexHeaderKey}`, FAKE_SECRETS.hexHeaderKey],
-    ['Azure AccountKey=', `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${FAKE_SECRETS.azureAccountKey};EndpointSuffix=core.windows.net`, FAKE_SECRETS.azureAccountKey],
+    [
+      'Azure AccountKey=',
+      `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${FAKE_SECRETS.azureAccountKey};EndpointSuffix=core.windows.net`,
+      FAKE_SECRETS.azureAccountKey,
+    ],
     ['a JWT with an empty signature', `${FAKE_SECRETS.jwt.split('.').slice(0, 2).join('.')}.`, FAKE_SECRETS.jwt.split('.')[1] ?? ''],
     ['AWS SecretAccessKey in aws sts JSON', `"SecretAccessKey": "${FAKE_SECRETS.awsSecretKey}"`, FAKE_SECRETS.awsSecretKey],
     ['AWS SessionToken in aws sts JSON', `"SessionToken": "${FAKE_SECRETS.awsSessionToken}"`, FAKE_SECRETS.awsSessionToken],
@@ -69,7 +77,9 @@ describe('redactSecrets', () => {
   });
 
   it('redacts the literal values of the given secrets, longest first', () => {
-    expect(redactSecrets('db pass is s3cr3t-value and again s3cr3t-value!', ['s3cr3t-value'])).toBe('db pass is [REDACTED:secret] and again [REDACTED:secret]!');
+    expect(redactSecrets('db pass is s3cr3t-value and again s3cr3t-value!', ['s3cr3t-value'])).toBe(
+      'db pass is [REDACTED:secret] and again [REDACTED:secret]!',
+    );
     expect(redactSecrets('abcdefghij', ['abcdef', 'abcdefghij'])).toBe('[REDACTED:secret]');
   });
 
@@ -85,11 +95,17 @@ describe('redactSecrets', () => {
 
   it('never lets an inserted secret value through (property)', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string({ minLength: 6 }), fc.string(), fc.array(fc.string({ minLength: 6 }), { maxLength: 3 }), (before, secret, after, others) => {
-        const output = redactSecrets(before + secret + after, [...others, secret]);
-        expect(output).not.toContain(secret);
-        for (const other of others) expect(output).not.toContain(other);
-      }),
+      fc.property(
+        fc.string(),
+        fc.string({ minLength: 6 }),
+        fc.string(),
+        fc.array(fc.string({ minLength: 6 }), { maxLength: 3 }),
+        (before, secret, after, others) => {
+          const output = redactSecrets(before + secret + after, [...others, secret]);
+          expect(output).not.toContain(secret);
+          for (const other of others) expect(output).not.toContain(other);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -97,9 +113,14 @@ describe('redactSecrets', () => {
   it('never lets a value through when texts and values share a small alphabet (property)', () => {
     const unit = fc.constantFrom('a', 'b', 'R', 'E', 'D', ']', '[', ':', 's', 'e', 'c', 'r', 't');
     fc.assert(
-      fc.property(fc.string({ unit, maxLength: 30 }), fc.string({ unit, minLength: 6, maxLength: 10 }), fc.string({ unit, maxLength: 30 }), (before, secret, after) => {
-        expect(redactSecrets(before + secret + after, [secret])).not.toContain(secret);
-      }),
+      fc.property(
+        fc.string({ unit, maxLength: 30 }),
+        fc.string({ unit, minLength: 6, maxLength: 10 }),
+        fc.string({ unit, maxLength: 30 }),
+        (before, secret, after) => {
+          expect(redactSecrets(before + secret + after, [secret])).not.toContain(secret);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

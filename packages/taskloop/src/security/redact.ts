@@ -18,9 +18,13 @@ const MIN_SECRET_LENGTH = 6;
  * them survives, even when a replacement would glue text into a new occurrence.
  */
 export function redactSecrets(text: string, secretValues: readonly string[] = []): string {
-  const values = [...new Set(secretValues.filter((value) => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+  const values = [...new Set(secretValues.filter((value) => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH))].sort(
+    (a, b) => b.length - a.length,
+  );
   // A rule-set finding that is a placeholder (`aws_secret_access_key = XXXX…`) is spared too.
-  const ruleSet = secretlintRanges(text).filter((range) => !isPlaceholder(text.slice(range.start, range.end).replace(/^[^=:]*[=:]\s*["']?/, '')));
+  const ruleSet = secretlintRanges(text).filter(
+    (range) => !isPlaceholder(text.slice(range.start, range.end).replace(/^[^=:]*[=:]\s*["']?/, '')),
+  );
   const found: SecretRange[] = [...valueRanges(text, values), ...ruleSet, ...genericSecretRanges(text)];
   const result = replaceRanges(text, mergeRanges(found), (range) => marker(range.kind));
   // A marker next to surrounding text could, in theory, spell a listed value again.
@@ -31,7 +35,8 @@ export function redactSecrets(text: string, secretValues: readonly string[] = []
 function valueRanges(text: string, values: readonly string[]): SecretRange[] {
   const ranges: SecretRange[] = [];
   for (const value of values) {
-    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) ranges.push({ start: at, end: at + value.length, kind: 'secret' });
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1))
+      ranges.push({ start: at, end: at + value.length, kind: 'secret' });
   }
   return ranges;
 }

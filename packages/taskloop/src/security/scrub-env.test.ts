@@ -22,7 +22,14 @@ describe('scrubbedEnv', () => {
   });
 
   it('adds exactly the named variables, provider keys only when named', () => {
-    expect(scrubbedEnv(source, ['DATABASE_URL', 'MISSING', 'EMPTY'])).toEqual({ PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', TMPDIR: '/tmp', DATABASE_URL: 'postgres://localhost/db', EMPTY: '' });
+    expect(scrubbedEnv(source, ['DATABASE_URL', 'MISSING', 'EMPTY'])).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      TMPDIR: '/tmp',
+      DATABASE_URL: 'postgres://localhost/db',
+      EMPTY: '',
+    });
     expect(scrubbedEnv(source, ['ANTHROPIC_API_KEY']).ANTHROPIC_API_KEY).toBe('sk-ant-Secret-Value-9f3k');
     expect(scrubbedEnv(source, ['DATABASE_URL'])).not.toHaveProperty('OPENAI_API_KEY');
   });
@@ -35,7 +42,9 @@ describe('scrubbedEnv', () => {
 
 describe('secretValuesFrom', () => {
   it('collects values of credential-named variables', () => {
-    expect(secretValuesFrom(source).sort()).toEqual(['aws/Secret+Value/8Kq2', 'ghp_tokenValue12', 'sk-ant-Secret-Value-9f3k', 'sk-openai-Secret-42x'].sort());
+    expect(secretValuesFrom(source).sort()).toEqual(
+      ['aws/Secret+Value/8Kq2', 'ghp_tokenValue12', 'sk-ant-Secret-Value-9f3k', 'sk-openai-Secret-42x'].sort(),
+    );
   });
 
   it.each([

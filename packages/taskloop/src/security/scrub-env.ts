@@ -53,7 +53,8 @@ export function scrubbedEnv(source: NodeJS.ProcessEnv, allow: readonly string[] 
  * password suffix glued on (`PGPASSWORD`, `MYSQL_PWD`). Fragments that also name harmless things
  * (`SESSION`, `KEY` in `XKB_KEYMAP`, `AUTH` in `XAUTHORITY`) are not enough.
  */
-const SECRET_NAME = /(?:^|_)(?:API_?KEY|ACCESS_?KEY|SECRET(?:_?ACCESS)?(?:_?KEY)?|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|ACCOUNT_?KEY|KEY|TOKEN|PAT|PASS|PASSPHRASE|CREDENTIALS?|AUTH_?TOKEN|DSN|WEBHOOK(?:_?URL)?|CONNECTION_?STRING|CONN_?STR)(?:_|$)|(?:PASSWORD|PASSWD|PWD)$/i;
+const SECRET_NAME =
+  /(?:^|_)(?:API_?KEY|ACCESS_?KEY|SECRET(?:_?ACCESS)?(?:_?KEY)?|PRIVATE_?KEY|SIGNING_?KEY|ENCRYPTION_?KEY|MASTER_?KEY|ACCOUNT_?KEY|KEY|TOKEN|PAT|PASS|PASSPHRASE|CREDENTIALS?|AUTH_?TOKEN|DSN|WEBHOOK(?:_?URL)?|CONNECTION_?STRING|CONN_?STR)(?:_|$)|(?:PASSWORD|PASSWD|PWD)$/i;
 /** The shell's working directories, whose names end like a password variable's. */
 const NOT_SECRET_NAMES = new Set(['PWD', 'OLDPWD']);
 /** A URL that carries a password (`scheme://user:password@host`, the user may be empty). */

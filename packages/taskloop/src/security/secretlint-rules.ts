@@ -12,7 +12,10 @@ export interface SecretRange {
 
 /** The rule set redaction is based on, as installed: recorded in docs and the benchmark's results. */
 export const SECRET_RULE_SET: { readonly name: string; readonly version: string } = (() => {
-  const manifest = createRequire(import.meta.url)('@secretlint/secretlint-rule-preset-recommend/package.json') as { name: string; version: string };
+  const manifest = createRequire(import.meta.url)('@secretlint/secretlint-rule-preset-recommend/package.json') as {
+    name: string;
+    version: string;
+  };
   return { name: manifest.name, version: manifest.version };
 })();
 
@@ -69,7 +72,14 @@ function isCandidateLine(text: string, start: number, end: number): boolean {
   let run = 0;
   for (let at = start; at < end; at += 1) {
     const code = text.charCodeAt(at);
-    const token = (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 47 && code <= 57) || code === 43 || code === 61 || code === 95 || code === 45;
+    const token =
+      (code >= 97 && code <= 122) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 47 && code <= 57) ||
+      code === 43 ||
+      code === 61 ||
+      code === 95 ||
+      code === 45;
     run = token ? run + 1 : 0;
     if (run >= 16) return true;
   }
@@ -108,7 +118,11 @@ export function secretlintRanges(text: string): SecretRange[] {
     const line = indexAtOrBefore(joined, offset);
     return (originals[line] ?? 0) + offset - (joined[line] ?? 0);
   };
-  return scanners(kept.join('\n')).map((range) => ({ start: toOriginal(range.start), end: toOriginal(Math.max(range.start, range.end - 1)) + 1, kind: range.kind }));
+  return scanners(kept.join('\n')).map((range) => ({
+    start: toOriginal(range.start),
+    end: toOriginal(Math.max(range.start, range.end - 1)) + 1,
+    kind: range.kind,
+  }));
 }
 
 /** `@secretlint/secretlint-rule-aws` → `aws`. */

@@ -27,7 +27,10 @@ describe('resolveInWorkspace', () => {
   });
 
   it('resolves a path that does not exist yet under its nearest existing folder', async () => {
-    expect(await resolveInWorkspace(workspace, 'src/new/deeper/b.ts')).toEqual({ ok: true, path: join(workspace, 'src', 'new', 'deeper', 'b.ts') });
+    expect(await resolveInWorkspace(workspace, 'src/new/deeper/b.ts')).toEqual({
+      ok: true,
+      path: join(workspace, 'src', 'new', 'deeper', 'b.ts'),
+    });
   });
 
   it('accepts a symbolic link that stays inside', async () => {
@@ -37,7 +40,10 @@ describe('resolveInWorkspace', () => {
 
   it('works when the workspace itself is reached through a symbolic link', async () => {
     await symlink(workspace, join(base, 'repo-link'));
-    expect(await resolveInWorkspace(join(base, 'repo-link'), 'src/nested/a.ts')).toEqual({ ok: true, path: join(workspace, 'src', 'nested', 'a.ts') });
+    expect(await resolveInWorkspace(join(base, 'repo-link'), 'src/nested/a.ts')).toEqual({
+      ok: true,
+      path: join(workspace, 'src', 'nested', 'a.ts'),
+    });
   });
 
   it.each([
@@ -66,10 +72,16 @@ describe('resolveInWorkspace', () => {
 
   it('refuses a dangling symbolic link', async () => {
     await symlink(join(outside, 'will-be-created.txt'), join(workspace, 'dangling'));
-    expect(await resolveInWorkspace(workspace, 'dangling')).toMatchObject({ ok: false, reason: expect.stringContaining('dangling') as unknown });
+    expect(await resolveInWorkspace(workspace, 'dangling')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('dangling') as unknown,
+    });
   });
 
   it('reports a missing workspace', async () => {
-    expect(await resolveInWorkspace(join(base, 'nope'), 'a')).toMatchObject({ ok: false, reason: expect.stringContaining('does not exist') as unknown });
+    expect(await resolveInWorkspace(join(base, 'nope'), 'a')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('does not exist') as unknown,
+    });
   });
 });

@@ -38,10 +38,13 @@ export async function resolveInWorkspace(workspace: string, relativePath: string
     try {
       const real = await realpath(existing);
       const resolved = missing.length === 0 ? real : join(real, ...missing.reverse());
-      return isInside(root, resolved) ? { ok: true, path: resolved } : { ok: false, reason: `${relativePath} resolves outside the workspace (through a symbolic link)` };
+      return isInside(root, resolved)
+        ? { ok: true, path: resolved }
+        : { ok: false, reason: `${relativePath} resolves outside the workspace (through a symbolic link)` };
     } catch (thrown) {
       const code = (thrown as { code?: unknown }).code;
-      if (typeof code !== 'string' || !NOT_FOUND.has(code)) return { ok: false, reason: `${relativePath} cannot be resolved: ${errorMessage(thrown)}` };
+      if (typeof code !== 'string' || !NOT_FOUND.has(code))
+        return { ok: false, reason: `${relativePath} cannot be resolved: ${errorMessage(thrown)}` };
     }
     if (await isSymlink(existing)) return { ok: false, reason: `${relativePath} goes through a dangling symbolic link` };
     const parent = dirname(existing);
@@ -59,7 +62,8 @@ export async function resolveInWorkspace(workspace: string, relativePath: string
 export function unsafeRelativePath(relativePath: string): string | undefined {
   if (typeof relativePath !== 'string' || relativePath.trim() === '') return 'the path is empty';
   if (relativePath.includes('\0')) return `the path contains a NUL byte: ${JSON.stringify(relativePath)}`;
-  if (isAbsolute(relativePath) || win32.isAbsolute(relativePath)) return `${relativePath} is absolute; give a path relative to the workspace`;
+  if (isAbsolute(relativePath) || win32.isAbsolute(relativePath))
+    return `${relativePath} is absolute; give a path relative to the workspace`;
   if (relativePath.split(/[\\/]+/).includes('..')) return `${relativePath} uses "..", which may leave the workspace`;
   return undefined;
 }

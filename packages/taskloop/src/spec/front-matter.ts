@@ -9,7 +9,13 @@ export type FrontMatterSplit =
       /** 1-based line of the spec on which the body starts. */
       readonly bodyLine: number;
     }
-  | { readonly ok: false; readonly code: 'missing_front_matter' | 'unterminated_front_matter'; readonly line: number; readonly message: string; readonly fix: string };
+  | {
+      readonly ok: false;
+      readonly code: 'missing_front_matter' | 'unterminated_front_matter';
+      readonly line: number;
+      readonly message: string;
+      readonly fix: string;
+    };
 
 const FENCE = /^---[ \t]*$/;
 
@@ -22,11 +28,23 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const lines = source.split('\n');
   if (!FENCE.test(stripCr(lines[0] ?? ''))) {
-    return { ok: false, code: 'missing_front_matter', line: 1, message: 'the spec does not start with YAML front-matter', fix: 'start the file with a line "---", the spec fields (id, title, acceptance, ...), then a closing "---"' };
+    return {
+      ok: false,
+      code: 'missing_front_matter',
+      line: 1,
+      message: 'the spec does not start with YAML front-matter',
+      fix: 'start the file with a line "---", the spec fields (id, title, acceptance, ...), then a closing "---"',
+    };
   }
   const close = lines.findIndex((line, i) => i > 0 && FENCE.test(stripCr(line)));
   if (close === -1) {
-    return { ok: false, code: 'unterminated_front_matter', line: 1, message: 'the front-matter opened on line 1 is never closed', fix: 'add a line "---" after the last spec field, before the markdown body' };
+    return {
+      ok: false,
+      code: 'unterminated_front_matter',
+      line: 1,
+      message: 'the front-matter opened on line 1 is never closed',
+      fix: 'add a line "---" after the last spec field, before the markdown body',
+    };
   }
   // Slice the source itself (not re-joined lines), so CRLF files keep their line endings intact.
   const yamlStart = (lines[0] as string).length + 1;

@@ -3,13 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { parseSpec } from './task-spec.js';
 
 /** A valid spec whose one acceptance criterion is `criterion`, with `extra` front-matter lines. */
-const spec = (criterion: string, extra: readonly string[] = []): string => ['---', 'id: s', 'title: S', 'acceptance:', `  - "${criterion}"`, ...extra, '---', 'Body.', ''].join('\n');
+const spec = (criterion: string, extra: readonly string[] = []): string =>
+  ['---', 'id: s', 'title: S', 'acceptance:', `  - "${criterion}"`, ...extra, '---', 'Body.', ''].join('\n');
 
 describe('spec limits', () => {
   it('accepts a criterion of exactly the string limit and refuses one more, at its line in the spec file', () => {
     expect(parseSpec(spec('a'.repeat(MAX_STRING_LENGTH))).ok).toBe(true);
     const result = parseSpec(spec('a'.repeat(MAX_STRING_LENGTH + 1)), 'spec.md');
-    expect(result.ok ? [] : result.issues).toEqual([expect.objectContaining({ code: 'too_long', file: 'spec.md', line: 5, path: ['acceptance', 0] })]);
+    expect(result.ok ? [] : result.issues).toEqual([
+      expect.objectContaining({ code: 'too_long', file: 'spec.md', line: 5, path: ['acceptance', 0] }),
+    ]);
   });
 
   it(`accepts front-matter ${MAX_NESTING_DEPTH} deep and locates 100,000 deep at its line`, () => {

@@ -9,13 +9,27 @@ import { sha256 } from '../ledger/sha256.js';
 /** What `snapshotSpec` did. */
 export type SnapshotSpecResult =
   | { readonly ok: true; readonly sha256: string }
-  | { readonly ok: false; readonly kind: 'spec_exists'; readonly expected: string; readonly actual: string; readonly message: string; readonly fix: string }
+  | {
+      readonly ok: false;
+      readonly kind: 'spec_exists';
+      readonly expected: string;
+      readonly actual: string;
+      readonly message: string;
+      readonly fix: string;
+    }
   | { readonly ok: false; readonly kind: 'io_error'; readonly path: string; readonly message: string };
 
 /** What `checkSpec` found. */
 export type CheckSpecResult =
   | { readonly ok: true; readonly sha256: string }
-  | { readonly ok: false; readonly kind: 'spec_modified'; readonly expected: string; readonly actual: string; readonly message: string; readonly fix: string }
+  | {
+      readonly ok: false;
+      readonly kind: 'spec_modified';
+      readonly expected: string;
+      readonly actual: string;
+      readonly message: string;
+      readonly fix: string;
+    }
   | { readonly ok: false; readonly kind: 'spec_missing'; readonly path: string; readonly message: string; readonly fix: string }
   | { readonly ok: false; readonly kind: 'io_error'; readonly path: string; readonly message: string };
 
@@ -30,7 +44,14 @@ export async function snapshotSpec(workspace: string, specText: string): Promise
   const existing = checkSpecSync(workspace);
   if (existing.ok) {
     if (existing.sha256 === hash) return { ok: true, sha256: hash };
-    return { ok: false, kind: 'spec_exists', expected: existing.sha256, actual: hash, message: 'this workspace already holds the snapshot of a different spec', fix: `finish or abandon that run (remove ${CONCLAVE_DIR}/) before starting another spec here` };
+    return {
+      ok: false,
+      kind: 'spec_exists',
+      expected: existing.sha256,
+      actual: hash,
+      message: 'this workspace already holds the snapshot of a different spec',
+      fix: `finish or abandon that run (remove ${CONCLAVE_DIR}/) before starting another spec here`,
+    };
   }
   const dir = join(workspace, CONCLAVE_DIR);
   try {
@@ -60,7 +81,13 @@ export function checkSpec(workspace: string): Promise<CheckSpecResult> {
 export function checkSpecSync(workspace: string): CheckSpecResult {
   const specPath = conclavePath(workspace, 'spec.md');
   const hashPath = conclavePath(workspace, 'spec.sha256');
-  const missing = (path: string) => ({ ok: false as const, kind: 'spec_missing' as const, path, message: `${join(CONCLAVE_DIR, path === specPath ? 'spec.md' : 'spec.sha256')} does not exist`, fix: 'snapshot the spec with snapshotSpec at the start of the run' });
+  const missing = (path: string) => ({
+    ok: false as const,
+    kind: 'spec_missing' as const,
+    path,
+    message: `${join(CONCLAVE_DIR, path === specPath ? 'spec.md' : 'spec.sha256')} does not exist`,
+    fix: 'snapshot the spec with snapshotSpec at the start of the run',
+  });
   let stored: string;
   let text: Buffer;
   try {
@@ -77,5 +104,12 @@ export function checkSpecSync(workspace: string): CheckSpecResult {
   }
   const actual = sha256(text);
   if (actual === stored) return { ok: true, sha256: actual };
-  return { ok: false, kind: 'spec_modified', expected: stored, actual, message: `${join(CONCLAVE_DIR, 'spec.md')} changed during the run`, fix: 'the spec is immutable for a run: put the original back (git checkout, or from the run evidence), or start a new run for the new spec' };
+  return {
+    ok: false,
+    kind: 'spec_modified',
+    expected: stored,
+    actual,
+    message: `${join(CONCLAVE_DIR, 'spec.md')} changed during the run`,
+    fix: 'the spec is immutable for a run: put the original back (git checkout, or from the run evidence), or start a new run for the new spec',
+  };
 }

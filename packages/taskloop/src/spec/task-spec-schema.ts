@@ -15,27 +15,62 @@ export const SPEC_DEFAULTS = {
   policy: { failOpen: false, onExhausted: 'stop', allowDirtyTree: false, branch: 'conclave/{id}' },
 } as const;
 
-const id = (what: string) => z.string({ error: `${what} must be a string` }).regex(SPEC_ID_PATTERN, `${what} may use letters, digits, "_", "-" and "." and must start with a letter or digit`);
-const text = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+const id = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .regex(SPEC_ID_PATTERN, `${what} may use letters, digits, "_", "-" and "." and must start with a letter or digit`);
+const text = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} must not be empty`);
 const texts = (what: string, list: string) => z.array(text(what), { error: `${list} must be a list of strings` });
-const positiveMs = (what: string) => z.number({ error: `${what} must be a number of milliseconds` }).int(`${what} must be a whole number`).positive(`${what} must be above 0`);
+const positiveMs = (what: string) =>
+  z
+    .number({ error: `${what} must be a number of milliseconds` })
+    .int(`${what} must be a whole number`)
+    .positive(`${what} must be above 0`);
 const envNames = (what: string) =>
-  z.array(z.string({ error: `${what} must be a list of variable names` }).regex(ENV_NAME_PATTERN, 'a variable name may use letters, digits and "_" and must not start with a digit'), { error: `${what} must be a list of variable names` });
+  z.array(
+    z
+      .string({ error: `${what} must be a list of variable names` })
+      .regex(ENV_NAME_PATTERN, 'a variable name may use letters, digits and "_" and must not start with a digit'),
+    { error: `${what} must be a list of variable names` },
+  );
 
 /** Retry and time budgets of the task. */
 export const budgetsSchema = z.strictObject({
   /** Retries after the first attempt, so 2 means at most 3 builds. */
-  maxRetries: z.number({ error: 'maxRetries must be a number' }).int('maxRetries must be a whole number').min(0, 'maxRetries must be 0 or more').max(20, 'maxRetries may be at most 20').optional(),
+  maxRetries: z
+    .number({ error: 'maxRetries must be a number' })
+    .int('maxRetries must be a whole number')
+    .min(0, 'maxRetries must be 0 or more')
+    .max(20, 'maxRetries may be at most 20')
+    .optional(),
   /** Wall-clock limit for the whole task: every build, gate and retry. */
   taskTimeoutMs: positiveMs('taskTimeoutMs').optional(),
   /** Default limit for one gate run; a gate's own timeoutMs wins. */
   gateTimeoutMs: positiveMs('gateTimeoutMs').optional(),
   /** How deep splits may nest: a task at this depth does not split again (default 3). */
-  maxDepth: z.number({ error: 'maxDepth must be a number' }).int('maxDepth must be a whole number').min(0, 'maxDepth must be 0 or more').max(6, 'maxDepth may be at most 6').optional(),
+  maxDepth: z
+    .number({ error: 'maxDepth must be a number' })
+    .int('maxDepth must be a whole number')
+    .min(0, 'maxDepth must be 0 or more')
+    .max(6, 'maxDepth may be at most 6')
+    .optional(),
   /** Retries of a task a split created (default 1, so 2 attempts). */
-  childMaxRetries: z.number({ error: 'childMaxRetries must be a number' }).int('childMaxRetries must be a whole number').min(0, 'childMaxRetries must be 0 or more').max(20, 'childMaxRetries may be at most 20').optional(),
+  childMaxRetries: z
+    .number({ error: 'childMaxRetries must be a number' })
+    .int('childMaxRetries must be a whole number')
+    .min(0, 'childMaxRetries must be 0 or more')
+    .max(20, 'childMaxRetries may be at most 20')
+    .optional(),
   /** Attempts for the whole run, every task and split together; reaching it stops the run with budget_exhausted. */
-  maxAttempts: z.number({ error: 'maxAttempts must be a number' }).int('maxAttempts must be a whole number').positive('maxAttempts must be above 0').optional(),
+  maxAttempts: z
+    .number({ error: 'maxAttempts must be a number' })
+    .int('maxAttempts must be a whole number')
+    .positive('maxAttempts must be above 0')
+    .optional(),
   /** Wall-clock limit for the whole run, from its start (a resumed run counts from the first start). */
   runTimeoutMs: positiveMs('runTimeoutMs').optional(),
   /** Cost limit for the whole run in US dollars: builders' reported cost plus priced model calls. */

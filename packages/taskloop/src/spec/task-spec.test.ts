@@ -53,13 +53,23 @@ describe('parseSpec', () => {
 
   it('defaults level, budgets, policy and branch for a minimal spec', () => {
     const result = parseSpec('---\nid: x\ntitle: X\nacceptance: [works]\n---\n');
-    expect(result.ok && result.spec).toMatchObject({ level: 'balanced', branch: 'conclave/x', budgets: { maxRetries: 2, taskTimeoutMs: 900_000, gateTimeoutMs: 120_000 }, policy: { failOpen: false, onExhausted: 'stop', allowDirtyTree: false }, gates: [], constraints: [], body: '' });
+    expect(result.ok && result.spec).toMatchObject({
+      level: 'balanced',
+      branch: 'conclave/x',
+      budgets: { maxRetries: 2, taskTimeoutMs: 900_000, gateTimeoutMs: 120_000 },
+      policy: { failOpen: false, onExhausted: 'stop', allowDirtyTree: false },
+      gates: [],
+      constraints: [],
+      body: '',
+    });
   });
 
   it('reports a missing front-matter at 1:1 with a fix', () => {
     const [issue] = issuesOf('# Just markdown\n');
     expect(issue).toMatchObject({ code: 'missing_front_matter', file: 'spec.md', line: 1, column: 1 });
-    expect(formatSpecIssue(issue as SpecIssue)).toMatch(/^spec\.md:1:1 the spec does not start with YAML front-matter\n {4}fix: start the file with a line "---"/);
+    expect(formatSpecIssue(issue as SpecIssue)).toMatch(
+      /^spec\.md:1:1 the spec does not start with YAML front-matter\n {4}fix: start the file with a line "---"/,
+    );
   });
 
   it('reports an unterminated front-matter', () => {
@@ -75,7 +85,9 @@ describe('parseSpec', () => {
   });
 
   it('reports a repeated key as a syntax error, not last-one-wins', () => {
-    expect(issuesOf('---\nid: x\nid: y\ntitle: X\nacceptance: [a]\n---\n')).toMatchObject([{ code: 'syntax', line: 3, fix: 'remove or rename the repeated key' }]);
+    expect(issuesOf('---\nid: x\nid: y\ntitle: X\nacceptance: [a]\n---\n')).toMatchObject([
+      { code: 'syntax', line: 3, fix: 'remove or rename the repeated key' },
+    ]);
   });
 
   it('reports unknown keys with the line of the map, offset by the opening fence', () => {
@@ -96,7 +108,9 @@ describe('parseSpec', () => {
   });
 
   it('rejects an empty front-matter with a fix', () => {
-    expect(issuesOf('---\n---\nbody\n')).toMatchObject([{ code: 'schema', line: 1, message: 'the front-matter must be a map of spec fields' }]);
+    expect(issuesOf('---\n---\nbody\n')).toMatchObject([
+      { code: 'schema', line: 1, message: 'the front-matter must be a map of spec fields' },
+    ]);
   });
 
   it('allows failOpen only at level speed', () => {
@@ -105,25 +119,39 @@ describe('parseSpec', () => {
     expect(issue).toMatchObject({ code: 'fail_open_level', path: ['policy', 'failOpen'], line: 6, column: 3 });
     expect(issue?.message).toContain('balanced (the default)');
     expect(issue?.fix).toMatch(/set level: speed/);
-    expect(issuesOf('---\nid: x\ntitle: X\nlevel: strict\nacceptance: [a]\npolicy: { failOpen: true }\n---\n')).toMatchObject([{ code: 'fail_open_level' }]);
+    expect(issuesOf('---\nid: x\ntitle: X\nlevel: strict\nacceptance: [a]\npolicy: { failOpen: true }\n---\n')).toMatchObject([
+      { code: 'fail_open_level' },
+    ]);
   });
 
   it('reports a repeated gate name at the second gate', () => {
-    const issues = issuesOf('---\nid: x\ntitle: X\nacceptance: [a]\ngates:\n  - { type: shell, name: test, run: npm test }\n  - type: shell\n    name: test\n    run: npm run lint\n---\n');
+    const issues = issuesOf(
+      '---\nid: x\ntitle: X\nacceptance: [a]\ngates:\n  - { type: shell, name: test, run: npm test }\n  - type: shell\n    name: test\n    run: npm run lint\n---\n',
+    );
     expect(issues).toMatchObject([{ code: 'duplicate_gate_name', path: ['gates', 1, 'name'], line: 8, column: 5 }]);
     expect(formatSpecIssue(issues[0] as SpecIssue)).toContain('spec.md:8:5 gates[1].name: gate name "test" is already used by gates[0]');
   });
 
   it('reports invalid gates through the shared gate schema', () => {
-    expect(issuesOf('---\nid: x\ntitle: X\nacceptance: [a]\ngates:\n  - { type: docker, name: t }\n---\n')).toMatchObject([{ code: 'schema', path: ['gates', 0, 'type'] }]);
+    expect(issuesOf('---\nid: x\ntitle: X\nacceptance: [a]\ngates:\n  - { type: docker, name: t }\n---\n')).toMatchObject([
+      { code: 'schema', path: ['gates', 0, 'type'] },
+    ]);
   });
 
   it('reports repeated grants, self relationships, gate timeouts over the task timeout and bad branch templates', () => {
     const issues = issuesOf(
       '---\nid: x\ntitle: X\nacceptance: [a]\ngrants: { env: [A, A] }\nrelationships: { parent: x, next: [y, x] }\nbudgets: { taskTimeoutMs: 1000, gateTimeoutMs: 2000 }\npolicy: { branch: "runs/{name}" }\n---\n',
     );
-    expect(issues.map((i) => i.code)).toEqual(['duplicate_grant', 'self_relationship', 'self_relationship', 'budget_order', 'branch_template']);
-    expect(issuesOf('---\nid: x\ntitle: X\nacceptance: [a]\npolicy: { branch: "my branch" }\n---\n')).toMatchObject([{ code: 'branch_template' }]);
+    expect(issues.map((i) => i.code)).toEqual([
+      'duplicate_grant',
+      'self_relationship',
+      'self_relationship',
+      'budget_order',
+      'branch_template',
+    ]);
+    expect(issuesOf('---\nid: x\ntitle: X\nacceptance: [a]\npolicy: { branch: "my branch" }\n---\n')).toMatchObject([
+      { code: 'branch_template' },
+    ]);
   });
 
   it('handles CRLF and a byte-order mark', () => {

@@ -48,7 +48,8 @@ export interface TaskSpec {
 }
 
 /** @deprecated The shape of the deprecated `parseSpec` and `loadSpec`; `parseTaskSpec` and `loadTaskSpec` return a neverthrow `Result`. */
-export type SpecParseResult = { readonly ok: true; readonly spec: TaskSpec } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
+export type SpecParseResult =
+  { readonly ok: true; readonly spec: TaskSpec } | { readonly ok: false; readonly issues: readonly SpecIssue[] };
 
 /** An issue before it has a position: what `parseDataText` places for us. */
 interface UnplacedIssue {
@@ -112,7 +113,10 @@ export function parseTaskSpec(text: string, file?: string): Result<TaskSpec, Spe
     },
     policy,
     branch: resolveBranch(policy.branch, input.id),
-    relationships: { ...(input.relationships?.parent === undefined ? {} : { parent: input.relationships.parent }), next: input.relationships?.next ?? [] },
+    relationships: {
+      ...(input.relationships?.parent === undefined ? {} : { parent: input.relationships.parent }),
+      next: input.relationships?.next ?? [],
+    },
     gates: input.gates ?? [],
     grants: { env: input.grants?.env ?? [], secrets: input.grants?.secrets ?? [] },
     body: split.body,
@@ -134,7 +138,16 @@ export async function loadTaskSpec(path: string): Promise<Result<TaskSpec, SpecI
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return err([{ code: 'unreadable', file: path, line: 1, column: 1, message: `cannot read the spec: ${errorMessage(error)}`, fix: 'check the path and that the file is readable' }]);
+    return err([
+      {
+        code: 'unreadable',
+        file: path,
+        line: 1,
+        column: 1,
+        message: `cannot read the spec: ${errorMessage(error)}`,
+        fix: 'check the path and that the file is readable',
+      },
+    ]);
   }
   return parseTaskSpec(text, path);
 }
@@ -145,7 +158,10 @@ export async function loadSpec(path: string): Promise<SpecParseResult> {
 }
 
 function fromResult(result: Result<TaskSpec, SpecIssue[]>): SpecParseResult {
-  return result.match<SpecParseResult>((spec) => ({ ok: true, spec }), (issues) => ({ ok: false, issues }));
+  return result.match<SpecParseResult>(
+    (spec) => ({ ok: true, spec }),
+    (issues) => ({ ok: false, issues }),
+  );
 }
 
 /** The branch name a template gives for a spec id. */
@@ -166,14 +182,22 @@ function validate(data: unknown): Result<Input, UnplacedIssue[]> {
       const root = issue.path.length === 0 && issue.code === 'invalid_type';
       if (issue.code === 'unrecognized_keys') {
         // One issue per key, placed on the key itself rather than on the map holding it.
-        for (const key of issue.keys) issues.push({ code: 'schema', path: [...(issue.path as SpecPath), key], message: `unknown key "${key}"`, fix: `remove "${key}" or fix the spelling` });
+        for (const key of issue.keys)
+          issues.push({
+            code: 'schema',
+            path: [...(issue.path as SpecPath), key],
+            message: `unknown key "${key}"`,
+            fix: `remove "${key}" or fix the spelling`,
+          });
         continue;
       }
       issues.push({
         code: 'schema',
         path: issue.path as SpecPath,
         message: root ? 'the front-matter must be a map of spec fields' : issue.message,
-        fix: root ? 'write the spec fields (id, title, acceptance, ...) as "key: value" lines between the --- fences' : schemaIssueFix(issue),
+        fix: root
+          ? 'write the spec fields (id, title, acceptance, ...) as "key: value" lines between the --- fences'
+          : schemaIssueFix(issue),
       });
     }
   }
@@ -188,7 +212,12 @@ function checkRules(raw: Record<string, unknown> | undefined, issues: UnplacedIs
   const policy = asRecord(raw.policy);
   const level = typeof raw.level === 'string' ? raw.level : SPEC_DEFAULTS.level;
   if (policy?.failOpen === true && level !== 'speed') {
-    add('fail_open_level', ['policy', 'failOpen'], `failOpen is only allowed at level speed, and this spec is ${level}${raw.level === undefined ? ' (the default)' : ''}`, 'remove failOpen (gates must pass), or set level: speed if unverified work is acceptable');
+    add(
+      'fail_open_level',
+      ['policy', 'failOpen'],
+      `failOpen is only allowed at level speed, and this spec is ${level}${raw.level === undefined ? ' (the default)' : ''}`,
+      'remove failOpen (gates must pass), or set level: speed if unverified work is acceptable',
+    );
   }
 
   const seenGates = new Map<string, number>();
@@ -197,7 +226,13 @@ function checkRules(raw: Record<string, unknown> | undefined, issues: UnplacedIs
     if (typeof name !== 'string') return;
     const first = seenGates.get(name);
     if (first === undefined) seenGates.set(name, i);
-    else add('duplicate_gate_name', ['gates', i, 'name'], `gate name "${name}" is already used by gates[${first}]`, 'give every gate a distinct name (evidence and retries are keyed by it)');
+    else
+      add(
+        'duplicate_gate_name',
+        ['gates', i, 'name'],
+        `gate name "${name}" is already used by gates[${first}]`,
+        'give every gate a distinct name (evidence and retries are keyed by it)',
+      );
   });
 
   const grants = asRecord(raw.grants);
@@ -212,10 +247,17 @@ function checkRules(raw: Record<string, unknown> | undefined, issues: UnplacedIs
 
   const relationships = asRecord(raw.relationships);
   if (typeof raw.id === 'string' && relationships !== undefined) {
-    if (relationships.parent === raw.id) add('self_relationship', ['relationships', 'parent'], 'a spec cannot be its own parent', 'name another spec as parent, or remove parent');
+    if (relationships.parent === raw.id)
+      add(
+        'self_relationship',
+        ['relationships', 'parent'],
+        'a spec cannot be its own parent',
+        'name another spec as parent, or remove parent',
+      );
     if (Array.isArray(relationships.next)) {
       (relationships.next as unknown[]).forEach((next, i) => {
-        if (next === raw.id) add('self_relationship', ['relationships', 'next', i], 'a spec cannot come next after itself', 'remove its own id from next');
+        if (next === raw.id)
+          add('self_relationship', ['relationships', 'next', i], 'a spec cannot come next after itself', 'remove its own id from next');
       });
     }
   }
@@ -223,22 +265,38 @@ function checkRules(raw: Record<string, unknown> | undefined, issues: UnplacedIs
   const budgets = asRecord(raw.budgets);
   const taskTimeout = typeof budgets?.taskTimeoutMs === 'number' ? budgets.taskTimeoutMs : SPEC_DEFAULTS.budgets.taskTimeoutMs;
   if (typeof budgets?.gateTimeoutMs === 'number' && budgets.gateTimeoutMs > taskTimeout) {
-    add('budget_order', ['budgets', 'gateTimeoutMs'], `gateTimeoutMs (${budgets.gateTimeoutMs}) is longer than taskTimeoutMs (${taskTimeout}), so one gate could use up the whole task`, 'make gateTimeoutMs at most taskTimeoutMs');
+    add(
+      'budget_order',
+      ['budgets', 'gateTimeoutMs'],
+      `gateTimeoutMs (${budgets.gateTimeoutMs}) is longer than taskTimeoutMs (${taskTimeout}), so one gate could use up the whole task`,
+      'make gateTimeoutMs at most taskTimeoutMs',
+    );
   }
 
   if (typeof policy?.branch === 'string' && policy.branch.trim() !== '') {
     const placeholder = /\{(?!id\})[^}]*\}/.exec(policy.branch);
     if (placeholder !== null) {
-      add('branch_template', ['policy', 'branch'], `the branch template uses ${placeholder[0]}, but only {id} is filled in`, 'use {id} (the spec id) or a fixed name, e.g. "conclave/{id}"');
+      add(
+        'branch_template',
+        ['policy', 'branch'],
+        `the branch template uses ${placeholder[0]}, but only {id} is filled in`,
+        'use {id} (the spec id) or a fixed name, e.g. "conclave/{id}"',
+      );
     } else if (!isBranchName(resolveBranch(policy.branch, typeof raw.id === 'string' ? raw.id : 'id'))) {
-      add('branch_template', ['policy', 'branch'], `"${policy.branch}" does not give a valid git branch name`, 'use letters, digits, "-", "_", "." and "/" (no spaces, "..", "~", "^", ":", "?", "*", "[" or "\\"), e.g. "conclave/{id}"');
+      add(
+        'branch_template',
+        ['policy', 'branch'],
+        `"${policy.branch}" does not give a valid git branch name`,
+        'use letters, digits, "-", "_", "." and "/" (no spaces, "..", "~", "^", ":", "?", "*", "[" or "\\"), e.g. "conclave/{id}"',
+      );
     }
   }
 }
 
 /** The rules of `git check-ref-format --branch`, the ones a template can break. */
 function isBranchName(name: string): boolean {
-  if (name === '' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock')) return false;
+  if (name === '' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock'))
+    return false;
   if (name.includes('..') || name.includes('//') || name.includes('@{') || name.includes('/.') || name.startsWith('.')) return false;
   // eslint-disable-next-line no-control-regex
   return !/[\x00-\x20\x7f~^:?*[\\]/.test(name);

@@ -23,7 +23,9 @@ export function signRecord<T extends object>(key: Buffer, kind: RecordKind, reco
 }
 
 /** What `verifyRecord` found: the record without its `mac`, or why it is not the orchestrator's. */
-export type VerifiedRecord = { readonly ok: true; readonly record: Record<string, unknown> } | { readonly ok: false; readonly why: 'not_json' | 'unsigned' | 'forged' };
+export type VerifiedRecord =
+  | { readonly ok: true; readonly record: Record<string, unknown> }
+  | { readonly ok: false; readonly why: 'not_json' | 'unsigned' | 'forged' };
 
 /** Parses a signed record's text and checks its HMAC; a missing, malformed or wrong signature is not the orchestrator's record. */
 export function verifyRecord(key: Buffer, kind: RecordKind, text: string): VerifiedRecord {
@@ -43,5 +45,9 @@ export function verifyRecord(key: Buffer, kind: RecordKind, text: string): Verif
 
 /** One phrase for a failed verification, for messages. */
 export function describeUnverified(why: 'not_json' | 'unsigned' | 'forged'): string {
-  return why === 'not_json' ? 'is not a JSON record' : why === 'unsigned' ? 'carries no signature of this run' : 'carries a signature that does not match its content';
+  return why === 'not_json'
+    ? 'is not a JSON record'
+    : why === 'unsigned'
+      ? 'carries no signature of this run'
+      : 'carries a signature that does not match its content';
 }

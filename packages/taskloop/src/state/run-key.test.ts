@@ -44,7 +44,10 @@ describe('the run key', () => {
   it('refuses a state folder inside the workspace, and a run id cannot climb out of its folder', () => {
     const workspace = temp('conclave-key-ws-');
     expect(createRunKey(workspace, 'run-1', {}, join(workspace, 'state'))).toMatchObject({ ok: false, kind: 'inside_workspace' });
-    expect(readRunKey(workspace, 'run-1', { CONCLAVE_STATE_DIR: join(workspace, '.cache') })).toMatchObject({ ok: false, kind: 'inside_workspace' });
+    expect(readRunKey(workspace, 'run-1', { CONCLAVE_STATE_DIR: join(workspace, '.cache') })).toMatchObject({
+      ok: false,
+      kind: 'inside_workspace',
+    });
     const state = temp('conclave-key-state-');
     expect(dirname(runKeyPath(workspace, '../../etc/passwd', {}, state)).startsWith(state)).toBe(true);
     const created = createRunKey(workspace, '../x', {}, state);

@@ -16,7 +16,13 @@ export interface RunKey {
 }
 
 /** Why a run's key could not be had. `inside_workspace`: the configured state folder is in the workspace. */
-export type RunKeyFailure = { readonly ok: false; readonly kind: 'key_missing' | 'key_invalid' | 'inside_workspace' | 'io_error'; readonly path: string; readonly message: string; readonly fix: string };
+export type RunKeyFailure = {
+  readonly ok: false;
+  readonly kind: 'key_missing' | 'key_invalid' | 'inside_workspace' | 'io_error';
+  readonly path: string;
+  readonly message: string;
+  readonly fix: string;
+};
 
 /** Where the keys are kept: `stateDir`, else `$CONCLAVE_STATE_DIR`, `$XDG_STATE_HOME/conclave`, `~/.local/state/conclave`. */
 export function stateRoot(env: NodeJS.ProcessEnv = process.env, stateDir?: string): string {
@@ -59,7 +65,13 @@ export function createRunKey(workspace: string, runId: string, env?: NodeJS.Proc
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    return { ok: false, kind: 'io_error', path, message: `cannot write the run's key: ${errorMessage(error)}`, fix: 'make the state folder writable, or set CONCLAVE_STATE_DIR to a writable folder outside the workspace' };
+    return {
+      ok: false,
+      kind: 'io_error',
+      path,
+      message: `cannot write the run's key: ${errorMessage(error)}`,
+      fix: 'make the state folder writable, or set CONCLAVE_STATE_DIR to a writable folder outside the workspace',
+    };
   }
   return { key, path };
 }
@@ -78,18 +90,35 @@ export function readRunKey(workspace: string, runId: string, env?: NodeJS.Proces
       ok: false,
       kind: missing ? 'key_missing' : 'io_error',
       path,
-      message: missing ? `the key of run ${runId} is missing (${path}): the run's records in the workspace cannot be authenticated` : `cannot read the key of run ${runId}: ${errorMessage(error)}`,
-      fix: missing ? 'if CONCLAVE_STATE_DIR or XDG_STATE_HOME pointed elsewhere when the run started, set it back; otherwise remove .conclave/ and start the run again' : 'make the key file readable by this user',
+      message: missing
+        ? `the key of run ${runId} is missing (${path}): the run's records in the workspace cannot be authenticated`
+        : `cannot read the key of run ${runId}: ${errorMessage(error)}`,
+      fix: missing
+        ? 'if CONCLAVE_STATE_DIR or XDG_STATE_HOME pointed elsewhere when the run started, set it back; otherwise remove .conclave/ and start the run again'
+        : 'make the key file readable by this user',
     };
   }
-  if (!/^[0-9a-f]{64}$/.test(text)) return { ok: false, kind: 'key_invalid', path, message: `the key file of run ${runId} (${path}) is not a key`, fix: 'remove .conclave/ and start the run again' };
+  if (!/^[0-9a-f]{64}$/.test(text))
+    return {
+      ok: false,
+      kind: 'key_invalid',
+      path,
+      message: `the key file of run ${runId} (${path}) is not a key`,
+      fix: 'remove .conclave/ and start the run again',
+    };
   return { key: Buffer.from(text, 'hex'), path };
 }
 
 function insideWorkspace(workspace: string, path: string): RunKeyFailure | undefined {
   const rel = relative(realPath(workspace), realParent(path));
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  return { ok: false, kind: 'inside_workspace', path, message: `the run key's folder (${join(path, '..')}) is inside the workspace, where the builder could read the key`, fix: 'set CONCLAVE_STATE_DIR (or XDG_STATE_HOME) to a folder outside the workspace' };
+  return {
+    ok: false,
+    kind: 'inside_workspace',
+    path,
+    message: `the run key's folder (${join(path, '..')}) is inside the workspace, where the builder could read the key`,
+    fix: 'set CONCLAVE_STATE_DIR (or XDG_STATE_HOME) to a folder outside the workspace',
+  };
 }
 
 function realPath(path: string): string {

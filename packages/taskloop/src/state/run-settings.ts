@@ -22,7 +22,13 @@ export type ReadRunSettingsResult =
  * allowed commands, a guardian block) into the run folder, signed with the run's key and
  * atomically, so a torn or forged file never decides how a resume runs (ADR 0025).
  */
-export async function writeRunSettings(workspace: string, runId: string, file: string, settings: object, options: RunSettingsOptions = {}): Promise<{ readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string; readonly fix: string }> {
+export async function writeRunSettings(
+  workspace: string,
+  runId: string,
+  file: string,
+  settings: object,
+  options: RunSettingsOptions = {},
+): Promise<{ readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string; readonly fix: string }> {
   const key = readRunKey(workspace, runId, options.env, options.stateDir);
   if ('ok' in key) return { ok: false, message: key.message, fix: key.fix };
   const path = join(workspace, runDir(runId), file);
@@ -32,7 +38,9 @@ export async function writeRunSettings(workspace: string, runId: string, file: s
     return { ok: false, message: `cannot create ${runDir(runId)}: ${errorMessage(error)}`, fix: 'check the workspace is writable' };
   }
   // The file's name is part of what is signed, so one settings file never passes for another.
-  const written = await writeFileAtomic(path, `${JSON.stringify(signRecord(key.key, `cli/${file}`, settings), null, 2)}\n`, { sync: false });
+  const written = await writeFileAtomic(path, `${JSON.stringify(signRecord(key.key, `cli/${file}`, settings), null, 2)}\n`, {
+    sync: false,
+  });
   return written.ok ? { ok: true, path } : { ok: false, message: written.message, fix: 'check the workspace is writable' };
 }
 
@@ -45,11 +53,24 @@ export function readRunSettings(workspace: string, runId: string, file: string, 
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, settings: undefined };
-    return { ok: false, kind: 'state_tampered', path, message: `cannot read ${shown}: ${errorMessage(error)}`, fix: 'make it readable, or remove it and pass the settings as flags' };
+    return {
+      ok: false,
+      kind: 'state_tampered',
+      path,
+      message: `cannot read ${shown}: ${errorMessage(error)}`,
+      fix: 'make it readable, or remove it and pass the settings as flags',
+    };
   }
   const key = readRunKey(workspace, runId, options.env, options.stateDir);
   if ('ok' in key) return { ok: false, kind: 'state_tampered', path, message: key.message, fix: key.fix };
   const verified = verifyRecord(key.key, `cli/${file}`, text);
-  if (!verified.ok) return { ok: false, kind: 'state_tampered', path, message: `${shown} ${describeUnverified(verified.why)}: it was not written by conclave`, fix: `remove ${shown} and pass the settings as flags (--builder, --allow)` };
+  if (!verified.ok)
+    return {
+      ok: false,
+      kind: 'state_tampered',
+      path,
+      message: `${shown} ${describeUnverified(verified.why)}: it was not written by conclave`,
+      fix: `remove ${shown} and pass the settings as flags (--builder, --allow)`,
+    };
   return { ok: true, settings: verified.record };
 }

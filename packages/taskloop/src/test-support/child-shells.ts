@@ -3,7 +3,9 @@ import { expect } from 'vitest';
 
 /** The pids of this process's child shells: the git shells open now. */
 export async function childShells(): Promise<number[]> {
-  const out = await new Promise<string>((resolve) => execFile('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], (_error, stdout) => resolve(stdout)));
+  const out = await new Promise<string>((resolve) =>
+    execFile('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], (_error, stdout) => resolve(stdout)),
+  );
   return out
     .split('\n')
     .map((line) => line.trim().split(/\s+/))

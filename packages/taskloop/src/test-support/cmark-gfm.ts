@@ -35,7 +35,10 @@ function build(): void {
   const headers = existsSync(join(prefix, 'include', 'node', 'common.gypi')) ? [`--nodedir=${prefix}`] : [];
   const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', ...headers], { cwd: packageDir, encoding: 'utf8', timeout: 600_000 });
   if (run.status !== 0) {
-    const said = `${run.stderr}\n${run.stdout}`.trim().split('\n').filter((line) => line.trim() !== '');
+    const said = `${run.stderr}\n${run.stdout}`
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     throw new Error(
       `cmark-gfm (GitHub's markdown parser, a devDependency) could not be built: install python3, make and a C/C++ compiler, then run the tests again (node-gyp: ${said.at(-1) ?? run.error?.message ?? 'no output'})`,
     );

@@ -18,7 +18,12 @@ export const FAKE_SECRETS = {
   googleApiKey: join('AI', 'za', 'SyA-abcdefghijklmnopqrstuvwxyz01234'),
   stripeKey: join('sk', '_live_', 'abcdefghijklmnop0123'),
   jwt: join('ey', 'JhbGciOiJIUzI1NiJ9', '.', 'ey', 'JzdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'),
-  rsaPrivateKey: ['-----BEGIN RSA ' + 'PRIVATE KEY-----', 'MIIEowIBAAKCAQEAuZ0nq', 'abcdefABCDEF0123456789+/==', '-----END RSA ' + 'PRIVATE KEY-----'].join('\n'),
+  rsaPrivateKey: [
+    '-----BEGIN RSA ' + 'PRIVATE KEY-----',
+    'MIIEowIBAAKCAQEAuZ0nq',
+    'abcdefABCDEF0123456789+/==',
+    '-----END RSA ' + 'PRIVATE KEY-----',
+  ].join('\n'),
   npmToken: join('npm_', 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'),
   opensshKeyHead: join('-----BEGIN OPENSSH ', 'PRIVATE KEY-----'),
   githubPatShort: join('github', '_pat_', '11ABCDEFG0123456789', '_abcdefghij'),

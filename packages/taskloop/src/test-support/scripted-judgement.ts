@@ -16,7 +16,8 @@ export function criteriaOf(request: ModelRequest): string[] {
 }
 
 /** A scripted reply's usage, priced as a real adapter prices a call; nothing when no cost is given. */
-export const priced = (costUsd: number | undefined) => (costUsd === undefined ? {} : { usage: { inputTokens: 100, outputTokens: 20, costUsd } });
+export const priced = (costUsd: number | undefined) =>
+  costUsd === undefined ? {} : { usage: { inputTokens: 100, outputTokens: 20, costUsd } };
 
 /** Verifiers that report a clean state for whatever they are shown, so the gates decide. Each call costs `costUsd` when given. */
 export const satisfiedVerifiers = (costUsd?: number): ScriptedAdapter =>
@@ -24,7 +25,11 @@ export const satisfiedVerifiers = (costUsd?: number): ScriptedAdapter =>
     const kind = request.metadata?.verifier as VerifierKind;
     const states: VerifierStates = {
       build: { attempted: false, exitCode: null, errors: [], warnings: [], durationMs: 0, commands: [], logSample: '', inferred: true },
-      alignment: { score: 0.9, coverage: criteriaOf(request).map((criterion) => ({ criterion, met: true, why: 'the diff does it' })), constraintIssues: [] },
+      alignment: {
+        score: 0.9,
+        coverage: criteriaOf(request).map((criterion) => ({ criterion, met: true, why: 'the diff does it' })),
+        constraintIssues: [],
+      },
       bigPicture: { score: 0.9, supportsParent: true, supportsNext: [], risks: [] },
       style: { issues: [] },
     };
@@ -37,7 +42,8 @@ export async function attemptFile<T>(dir: string, runId: string, task: string, a
 }
 
 /** An attempt's evidence bundle. */
-export const attemptBundle = (dir: string, runId: string, task: string, attempt: number): Promise<EvidenceBundle> => attemptFile<EvidenceBundle>(dir, runId, task, attempt, 'evidence.json');
+export const attemptBundle = (dir: string, runId: string, task: string, attempt: number): Promise<EvidenceBundle> =>
+  attemptFile<EvidenceBundle>(dir, runId, task, attempt, 'evidence.json');
 
 /** The variable names the stand-in agent saw in an attempt (it lists them on stderr, kept in the transcript). */
 export async function envSeen(dir: string, runId: string, task: string, attempt: number): Promise<string[]> {

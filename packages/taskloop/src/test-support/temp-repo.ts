@@ -17,10 +17,16 @@ process.env.CONCLAVE_STATE_DIR ??= join(tmpdir(), 'conclave-test-state');
 export const TASK_AGENT = join(dirname(fileURLToPath(import.meta.url)), '../loop/test-fixtures/task-agent.js');
 
 /** A real git repository in a temporary folder, with the given files committed. */
-export async function tempRepo(files: Readonly<Record<string, string>> = {}): Promise<{ readonly dir: string; readonly git: (...args: string[]) => string; readonly cleanup: () => Promise<void> }> {
+export async function tempRepo(
+  files: Readonly<Record<string, string>> = {},
+): Promise<{ readonly dir: string; readonly git: (...args: string[]) => string; readonly cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'conclave-taskloop-'));
   const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    execFileSync('git', args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
   git('init', '-q', '-b', 'main');
   for (const [path, text] of Object.entries({ 'README.md': '# sample\n', ...files })) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
@@ -32,7 +38,9 @@ export async function tempRepo(files: Readonly<Record<string, string>> = {}): Pr
 }
 
 /** A spec for the loop tests: two tasks (one with a subtask), a regex gate and a shell gate. */
-export function sampleSpec(overrides: { readonly level?: string; readonly maxRetries?: number; readonly extra?: string; readonly tasks?: string } = {}): string {
+export function sampleSpec(
+  overrides: { readonly level?: string; readonly maxRetries?: number; readonly extra?: string; readonly tasks?: string } = {},
+): string {
   return `---
 id: greet
 title: Write the greeting files

@@ -3,7 +3,13 @@ import * as z from 'zod';
 
 /** A provider-neutral step of a fake server's script; each contract server turns it into its wire format. */
 export type ContractStep =
-  | { readonly kind: 'text'; readonly text: string; readonly inputTokens?: number; readonly outputTokens?: number; readonly delayMs?: number }
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly inputTokens?: number;
+      readonly outputTokens?: number;
+      readonly delayMs?: number;
+    }
   | { readonly kind: 'error'; readonly status: number }
   | { readonly kind: 'hang' };
 
@@ -89,7 +95,11 @@ function answeredTwice(first: string, second: string): readonly ContractStep[] {
 }
 
 /** Runs `body` on a fresh server and adapter. */
-async function withServer(harness: AdapterContractHarness, steps: readonly ContractStep[], body: (server: ContractServer) => Promise<string | undefined>): Promise<string | undefined> {
+async function withServer(
+  harness: AdapterContractHarness,
+  steps: readonly ContractStep[],
+  body: (server: ContractServer) => Promise<string | undefined>,
+): Promise<string | undefined> {
   const server = await harness.serve(steps);
   return body(server);
 }
@@ -108,7 +118,8 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
         if (!result.ok) return `expected an answer, got ${result.failure.kind}: ${result.failure.message}`;
         return problems(
           result.text !== 'Hello' && `expected the text "Hello", got ${JSON.stringify(result.text)}`,
-          (result.usage.inputTokens !== 11 || result.usage.outputTokens !== 7) && `expected 11 in and 7 out, got ${JSON.stringify(result.usage)}`,
+          (result.usage.inputTokens !== 11 || result.usage.outputTokens !== 7) &&
+            `expected 11 in and 7 out, got ${JSON.stringify(result.usage)}`,
           result.usage.costUsd !== undefined && `expected no cost without a price, got ${result.usage.costUsd}`,
           !parseRunResult(result).ok && `not a valid run result: ${JSON.stringify(result)}`,
         );
@@ -127,26 +138,57 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
   {
     name: 'retries a 500 and then answers',
     check: (harness) =>
-      withServer(harness, [{ kind: 'error', status: 500 }, { kind: 'text', text: 'second' }], async (server) => {
-        const result = await harness.adapter(server, { retry: FAST_RETRY }).run(plain, {});
-        return problems(!result.ok && `expected an answer, got ${result.failure.kind}`, server.requestCount !== 2 && `expected 2 requests, got ${server.requestCount}`);
-      }),
+      withServer(
+        harness,
+        [
+          { kind: 'error', status: 500 },
+          { kind: 'text', text: 'second' },
+        ],
+        async (server) => {
+          const result = await harness.adapter(server, { retry: FAST_RETRY }).run(plain, {});
+          return problems(
+            !result.ok && `expected an answer, got ${result.failure.kind}`,
+            server.requestCount !== 2 && `expected 2 requests, got ${server.requestCount}`,
+          );
+        },
+      ),
   },
   {
     name: 'returns the last retryable failure once the retries run out',
     check: (harness) =>
-      withServer(harness, [{ kind: 'error', status: 503 }, { kind: 'error', status: 503 }, { kind: 'text', text: 'never asked' }], async (server) => {
-        const result = await harness.adapter(server, { retry: { ...FAST_RETRY, maxRetries: 1 } }).run(plain, {});
-        return problems(failureProblem(result, 'provider_error', true), server.requestCount !== 2 && `expected 2 requests, got ${server.requestCount}`);
-      }),
+      withServer(
+        harness,
+        [
+          { kind: 'error', status: 503 },
+          { kind: 'error', status: 503 },
+          { kind: 'text', text: 'never asked' },
+        ],
+        async (server) => {
+          const result = await harness.adapter(server, { retry: { ...FAST_RETRY, maxRetries: 1 } }).run(plain, {});
+          return problems(
+            failureProblem(result, 'provider_error', true),
+            server.requestCount !== 2 && `expected 2 requests, got ${server.requestCount}`,
+          );
+        },
+      ),
   },
   {
     name: 'does not retry a 400',
     check: (harness) =>
-      withServer(harness, [{ kind: 'error', status: 400 }, { kind: 'text', text: 'never asked' }], async (server) => {
-        const result = await harness.adapter(server, { retry: { ...FAST_RETRY, maxRetries: 3 } }).run(plain, {});
-        return problems(failureProblem(result, 'provider_error', false), server.requestCount !== 1 && `expected 1 request, got ${server.requestCount}`);
-      }),
+      withServer(
+        harness,
+        [
+          { kind: 'error', status: 400 },
+          { kind: 'text', text: 'never asked' },
+        ],
+        async (server) => {
+          const result = await harness.adapter(server, { retry: { ...FAST_RETRY, maxRetries: 3 } }).run(plain, {});
+          return problems(
+            failureProblem(result, 'provider_error', false),
+            server.requestCount !== 1 && `expected 1 request, got ${server.requestCount}`,
+          );
+        },
+      ),
   },
   {
     name: "times out at the caller's deadline without retrying past it",
@@ -154,7 +196,11 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
       withServer(harness, [{ kind: 'hang' }, { kind: 'hang' }], async (server) => {
         const result = await harness.adapter(server, { retry: { ...FAST_RETRY, maxRetries: 5 } }).run(plain, { timeoutMs: 100 });
         const timeoutMs = !result.ok && result.failure.kind === 'timeout' ? result.failure.timeoutMs : undefined;
-        return problems(failureProblem(result, 'timeout', true), timeoutMs !== 100 && `expected timeoutMs 100, got ${timeoutMs}`, server.requestCount !== 1 && `expected 1 request, got ${server.requestCount}`);
+        return problems(
+          failureProblem(result, 'timeout', true),
+          timeoutMs !== 100 && `expected timeoutMs 100, got ${timeoutMs}`,
+          server.requestCount !== 1 && `expected 1 request, got ${server.requestCount}`,
+        );
       }),
   },
   {
@@ -171,7 +217,10 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
     check: (harness) =>
       withServer(harness, [{ kind: 'text', text: 'never asked' }], async (server) => {
         const result = await harness.adapter(server).run(plain, { signal: AbortSignal.abort() });
-        return problems(failureProblem(result, 'aborted', false), server.requestCount !== 0 && `expected no request, got ${server.requestCount}`);
+        return problems(
+          failureProblem(result, 'aborted', false),
+          server.requestCount !== 0 && `expected no request, got ${server.requestCount}`,
+        );
       }),
   },
   {
@@ -188,11 +237,18 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
   {
     name: 'never has more calls in flight than maxConcurrency',
     check: (harness) =>
-      withServer(harness, Array.from({ length: 5 }, () => ({ kind: 'text', text: 'ok', delayMs: 30 }) as const), async (server) => {
-        const capped = harness.adapter(server, { maxConcurrency: 2 });
-        const results = await Promise.all(Array.from({ length: 5 }, () => capped.run(plain, {})));
-        return problems(!results.every((result) => result.ok) && 'expected every call to answer', server.maxInFlight !== 2 && `expected at most (and at some point) 2 in flight, got ${server.maxInFlight}`);
-      }),
+      withServer(
+        harness,
+        Array.from({ length: 5 }, () => ({ kind: 'text', text: 'ok', delayMs: 30 }) as const),
+        async (server) => {
+          const capped = harness.adapter(server, { maxConcurrency: 2 });
+          const results = await Promise.all(Array.from({ length: 5 }, () => capped.run(plain, {})));
+          return problems(
+            !results.every((result) => result.ok) && 'expected every call to answer',
+            server.maxInFlight !== 2 && `expected at most (and at some point) 2 in flight, got ${server.maxInFlight}`,
+          );
+        },
+      ),
   },
   {
     name: 'gives up a call still queued behind the cap when it is aborted',
@@ -205,7 +261,11 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
         const queued = adapter.run(plain, { signal: AbortSignal.abort() });
         const queuedProblem = failureProblem(await queued, 'aborted');
         first.abort();
-        return problems(queuedProblem, failureProblem(await running, 'aborted'), server.requestCount !== 1 && `expected 1 request, got ${server.requestCount}`);
+        return problems(
+          queuedProblem,
+          failureProblem(await running, 'aborted'),
+          server.requestCount !== 1 && `expected 1 request, got ${server.requestCount}`,
+        );
       }),
   },
   {
@@ -216,7 +276,8 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
         if (!result.ok) return `expected an answer, got ${result.failure.kind}: ${result.failure.message}`;
         return problems(
           JSON.stringify(result.value) !== '{"verdict":"GO"}' && `expected the value {"verdict":"GO"}, got ${JSON.stringify(result.value)}`,
-          (result.usage.inputTokens !== 30 || result.usage.outputTokens !== 11) && `expected 30 in and 11 out, got ${JSON.stringify(result.usage)}`,
+          (result.usage.inputTokens !== 30 || result.usage.outputTokens !== 11) &&
+            `expected 30 in and 11 out, got ${JSON.stringify(result.usage)}`,
           server.requestCount !== 2 && `expected 2 requests, got ${server.requestCount}`,
         );
       }),
@@ -230,7 +291,8 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
         const usage = result.ok ? undefined : result.usage;
         return problems(
           failureProblem(result, 'invalid_output', false),
-          (usage?.inputTokens !== 30 || usage.outputTokens !== 11 || usage.costUsd !== 41) && `expected 30 in, 11 out and a cost of 41, got ${JSON.stringify(usage)}`,
+          (usage?.inputTokens !== 30 || usage.outputTokens !== 11 || usage.costUsd !== 41) &&
+            `expected 30 in, 11 out and a cost of 41, got ${JSON.stringify(usage)}`,
         );
       }),
   },
@@ -238,7 +300,13 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
     name: 'rejects an option no call could honour when it is created',
     check: (harness) =>
       withServer(harness, [], (server) => {
-        const invalid: readonly ProviderAdapterOptions[] = [{ timeoutMs: -1 }, { timeoutMs: Number.NaN }, { maxConcurrency: 0 }, { maxOutputTokens: 0 }, { maxOutputTokens: 1.5 }];
+        const invalid: readonly ProviderAdapterOptions[] = [
+          { timeoutMs: -1 },
+          { timeoutMs: Number.NaN },
+          { maxConcurrency: 0 },
+          { maxOutputTokens: 0 },
+          { maxOutputTokens: 1.5 },
+        ];
         const accepted = invalid.filter((options) => {
           try {
             harness.adapter(server, options);
@@ -253,4 +321,6 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
 ];
 
 /** The contract as `it.each` rows: `[name, case]`. */
-export const ADAPTER_CONTRACT_ROWS: readonly (readonly [string, AdapterContractCase])[] = ADAPTER_CONTRACT_CASES.map((row) => [row.name, row] as const);
+export const ADAPTER_CONTRACT_ROWS: readonly (readonly [string, AdapterContractCase])[] = ADAPTER_CONTRACT_CASES.map(
+  (row) => [row.name, row] as const,
+);

@@ -30,7 +30,12 @@ export async function serveOpenAIContract(steps: readonly ContractStep[], model:
 function anthropicStep(step: ContractStep): FakeAnthropicStep {
   switch (step.kind) {
     case 'text':
-      return { kind: 'reply', text: step.text, usage: { input_tokens: step.inputTokens ?? 1, output_tokens: step.outputTokens ?? 1 }, ...(step.delayMs === undefined ? {} : { delayMs: step.delayMs }) };
+      return {
+        kind: 'reply',
+        text: step.text,
+        usage: { input_tokens: step.inputTokens ?? 1, output_tokens: step.outputTokens ?? 1 },
+        ...(step.delayMs === undefined ? {} : { delayMs: step.delayMs }),
+      };
     case 'error':
       return { kind: 'error', status: step.status };
     case 'hang':
@@ -41,7 +46,12 @@ function anthropicStep(step: ContractStep): FakeAnthropicStep {
 function openAIStep(step: ContractStep): FakeOpenAIStep {
   switch (step.kind) {
     case 'text':
-      return { kind: 'reply', content: step.text, usage: { promptTokens: step.inputTokens ?? 1, completionTokens: step.outputTokens ?? 1 }, ...(step.delayMs === undefined ? {} : { delayMs: step.delayMs }) };
+      return {
+        kind: 'reply',
+        content: step.text,
+        usage: { promptTokens: step.inputTokens ?? 1, completionTokens: step.outputTokens ?? 1 },
+        ...(step.delayMs === undefined ? {} : { delayMs: step.delayMs }),
+      };
     case 'error':
       return { kind: 'error', status: step.status };
     case 'hang':

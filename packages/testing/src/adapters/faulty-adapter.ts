@@ -89,7 +89,10 @@ const GARBAGE: readonly [GarbageVariant, ...GarbageVariant[]] = [
 const FAILURES: readonly [MakeFailure, ...MakeFailure[]] = [
   (r) => ({ kind: 'timeout', timeoutMs: Math.floor(r * 10_000), message: 'injected timeout' }),
   () => ({ kind: 'aborted', message: 'injected abort' }),
-  (r) => (r < 0.5 ? { kind: 'rate_limited', retryAfterMs: Math.floor(r * 2_000), message: 'injected rate limit' } : { kind: 'rate_limited', message: 'injected rate limit' }),
+  (r) =>
+    r < 0.5
+      ? { kind: 'rate_limited', retryAfterMs: Math.floor(r * 2_000), message: 'injected rate limit' }
+      : { kind: 'rate_limited', message: 'injected rate limit' },
   () => ({ kind: 'transport', message: 'injected connection reset' }),
   (r) => ({ kind: 'provider_error', status: [400, 401, 408, 429, 500, 503][Math.floor(r * 6)] ?? 500, message: 'injected provider error' }),
   () => ({ kind: 'refused', message: 'injected refusal' }),
@@ -162,10 +165,15 @@ export function faultyAdapter(options: FaultyAdapterOptions): FaultyAdapter {
         case 'failure': {
           const failure = pickBy(variantRoll, FAILURES)(extraRoll);
           record(failure.kind);
-          return afterDelay(() => ({ ok: false, failure, retryable: isRetryableByDefault(failure), latencyMs: 0 }) satisfies ModelRunFailure);
+          return afterDelay(
+            () => ({ ok: false, failure, retryable: isRetryableByDefault(failure), latencyMs: 0 }) satisfies ModelRunFailure,
+          );
         }
         case 'hostile': {
-          const [spot, way] = pickBy(variantRoll, HOSTILE_REPLIES as readonly [readonly [HostileSpot, HostileWay], ...(readonly [HostileSpot, HostileWay])[]]);
+          const [spot, way] = pickBy(
+            variantRoll,
+            HOSTILE_REPLIES as readonly [readonly [HostileSpot, HostileWay], ...(readonly [HostileSpot, HostileWay])[]],
+          );
           record(`${spot}:${way}`);
           // Deliberately breaks the type: the answer throws when the spot is read.
           return afterDelay(async () => hostileReply(await inner.run(request, runOptions), spot, way)) as Promise<ModelRunResult>;

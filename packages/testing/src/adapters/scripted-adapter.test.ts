@@ -186,7 +186,10 @@ describe('scriptedAdapter', () => {
         {
           text: fc.string(),
           value: fc.jsonValue(),
-          usage: fc.record({ inputTokens: fc.nat(), outputTokens: fc.nat(), costUsd: fc.double({ min: 0, max: 1, noNaN: true }) }, { requiredKeys: [] }),
+          usage: fc.record(
+            { inputTokens: fc.nat(), outputTokens: fc.nat(), costUsd: fc.double({ min: 0, max: 1, noNaN: true }) },
+            { requiredKeys: [] },
+          ),
         },
         { requiredKeys: [] },
       ),

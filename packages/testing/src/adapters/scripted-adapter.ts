@@ -102,7 +102,9 @@ export function scriptedAdapter(script: Script, options: ScriptedAdapterOptions 
   const replyFor = async (request: ModelRequest, call: ScriptedCall): Promise<ScriptedReply> => {
     if (typeof script === 'function') return script(request, call);
     if (call.memberId === undefined) {
-      return { failure: { kind: 'invalid_output', message: 'scripted adapter: the request has no metadata.memberId to look up a script by' } };
+      return {
+        failure: { kind: 'invalid_output', message: 'scripted adapter: the request has no metadata.memberId to look up a script by' },
+      };
     }
     if (!Object.hasOwn(script, call.memberId)) {
       return { failure: { kind: 'invalid_output', message: `scripted adapter: there is no script for member "${call.memberId}"` } };
@@ -144,7 +146,10 @@ export function scriptedAdapter(script: Script, options: ScriptedAdapterOptions 
     const delayMs = reply.delayMs ?? 0;
     if (delayMs > 0 && !(await sleep(delayMs, clock, signal))) return aborted();
     if (signal?.aborted) return aborted();
-    if ('failure' in reply) return reply.usage === undefined ? failed(reply.failure, reply.retryable) : { ...failed(reply.failure, reply.retryable), usage: reply.usage };
+    if ('failure' in reply)
+      return reply.usage === undefined
+        ? failed(reply.failure, reply.retryable)
+        : { ...failed(reply.failure, reply.retryable), usage: reply.usage };
 
     const text = reply.text ?? stringify(reply.value);
     let value = reply.value;
@@ -193,15 +198,13 @@ export function scriptedAdapter(script: Script, options: ScriptedAdapterOptions 
       };
       calls.push({ ...call, request });
       // A script that returns something that is not a reply is a test bug; report it as data.
-      return answer(request, call, runOptions.signal).catch(
-        (thrown: unknown): ModelRunFailure => ({
-          ok: false,
-          failure: { kind: 'invalid_output', message: `scripted adapter: unusable reply: ${errorMessage(thrown)}` },
-          retryable: false,
-          latencyMs: 0,
-          modelId,
-        }),
-      );
+      return answer(request, call, runOptions.signal).catch((thrown: unknown): ModelRunFailure => ({
+        ok: false,
+        failure: { kind: 'invalid_output', message: `scripted adapter: unusable reply: ${errorMessage(thrown)}` },
+        retryable: false,
+        latencyMs: 0,
+        modelId,
+      }));
     },
   };
 }

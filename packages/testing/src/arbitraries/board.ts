@@ -33,7 +33,10 @@ export function boardMemberId(): fc.Arbitrary<string> {
 export function boardInput(constraints: BoardConstraints = {}): fc.Arbitrary<BoardInput> {
   const minPhases = constraints.minPhases ?? 1;
   const maxPhases = constraints.maxPhases ?? 4;
-  const sizes = fc.array(fc.integer({ min: constraints.minMembers ?? 1, max: constraints.maxMembers ?? 4 }), { minLength: minPhases, maxLength: maxPhases });
+  const sizes = fc.array(fc.integer({ min: constraints.minMembers ?? 1, max: constraints.maxMembers ?? 4 }), {
+    minLength: minPhases,
+    maxLength: maxPhases,
+  });
   const rubric = constraints.rubric ?? PRODUCT_RUBRIC;
   const model = constraints.model ?? 'scripted:model';
   const contrarian = constraints.contrarian === undefined ? fc.boolean() : fc.constant(constraints.contrarian);
@@ -41,16 +44,18 @@ export function boardInput(constraints: BoardConstraints = {}): fc.Arbitrary<Boa
   return fc.tuple(sizes, contrarian).chain(([phaseSizes, lastIsContrarian]) => {
     const total = phaseSizes.reduce((sum, size) => sum + size, 0);
     const member = (id: string) =>
-      fc.record({
-        weight: fc.option(fc.double({ min: 0.1, max: 5, noNaN: true }), { nil: undefined }),
-        priorities: fc.option(fc.dictionary(fc.constantFrom(...rubric.axes), fc.integer({ min: 0, max: 3 })), { nil: undefined }),
-      }).map(({ weight, priorities }) => ({
-        id,
-        persona: `persona of ${id}`,
-        model,
-        ...(weight === undefined ? {} : { weight }),
-        ...(priorities === undefined ? {} : { priorities }),
-      }));
+      fc
+        .record({
+          weight: fc.option(fc.double({ min: 0.1, max: 5, noNaN: true }), { nil: undefined }),
+          priorities: fc.option(fc.dictionary(fc.constantFrom(...rubric.axes), fc.integer({ min: 0, max: 3 })), { nil: undefined }),
+        })
+        .map(({ weight, priorities }) => ({
+          id,
+          persona: `persona of ${id}`,
+          model,
+          ...(weight === undefined ? {} : { weight }),
+          ...(priorities === undefined ? {} : { priorities }),
+        }));
     return fc.uniqueArray(boardMemberId(), { minLength: total, maxLength: total }).chain((ids) => {
       let next = 0;
       const phases = phaseSizes.map((size, p) => {
@@ -61,15 +66,13 @@ export function boardInput(constraints: BoardConstraints = {}): fc.Arbitrary<Boa
           members,
         }));
       });
-      return fc.tuple(...phases).map(
-        (built): BoardInput => ({
-          id: 'generated',
-          question: '{{question}}',
-          rubric: { id: rubric.id, axes: [...rubric.axes], weights: { ...rubric.weights }, thresholds: { ...rubric.thresholds } },
-          quorum: { minValidVotes: Math.min(MIN_VALID_VOTES, total) },
-          phases: built,
-        }),
-      );
+      return fc.tuple(...phases).map((built): BoardInput => ({
+        id: 'generated',
+        question: '{{question}}',
+        rubric: { id: rubric.id, axes: [...rubric.axes], weights: { ...rubric.weights }, thresholds: { ...rubric.thresholds } },
+        quorum: { minValidVotes: Math.min(MIN_VALID_VOTES, total) },
+        phases: built,
+      }));
     });
   });
 }

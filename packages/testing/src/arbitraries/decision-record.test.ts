@@ -4,17 +4,22 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildDecisionRecord, decisionRecord, evidence, soundEvidence, validationSignal } from './decision-record.js';
 
-const hasPassingSignal = (items: readonly { validation?: readonly { passed: boolean }[] }[]) => items.some((e) => e.validation?.some((s) => s.passed) ?? false);
+const hasPassingSignal = (items: readonly { validation?: readonly { passed: boolean }[] }[]) =>
+  items.some((e) => e.validation?.some((s) => s.passed) ?? false);
 
 describe('validationSignal()', () => {
   it('is a gate or test with a name and a boolean outcome, honouring `passed`', () => {
     fc.assert(
-      fc.property(validationSignal(), fc.boolean().chain((passed) => fc.tuple(fc.constant(passed), validationSignal({ passed }))), (signal, [passed, fixed]) => {
-        expect(['gate', 'test']).toContain(signal.kind);
-        expect(typeof signal.name).toBe('string');
-        expect(typeof signal.passed).toBe('boolean');
-        expect(fixed.passed).toBe(passed);
-      }),
+      fc.property(
+        validationSignal(),
+        fc.boolean().chain((passed) => fc.tuple(fc.constant(passed), validationSignal({ passed }))),
+        (signal, [passed, fixed]) => {
+          expect(['gate', 'test']).toContain(signal.kind);
+          expect(typeof signal.name).toBe('string');
+          expect(typeof signal.passed).toBe('boolean');
+          expect(fixed.passed).toBe(passed);
+        },
+      ),
     );
   });
 
@@ -29,7 +34,14 @@ describe('validationSignal()', () => {
 
 describe('evidence()', () => {
   it('keeps strength and confidence within the bounds, the kind and source within the lists', () => {
-    const constraints = { minStrength: 0.3, maxStrength: 0.6, minConfidence: 0.5, maxConfidence: 1, kinds: ['test', 'gate'] as const, sourceIds: ['a', 'b'] };
+    const constraints = {
+      minStrength: 0.3,
+      maxStrength: 0.6,
+      minConfidence: 0.5,
+      maxConfidence: 1,
+      kinds: ['test', 'gate'] as const,
+      sourceIds: ['a', 'b'],
+    };
     fc.assert(
       fc.property(evidence(constraints), (item) => {
         expect(item.strength).toBeGreaterThanOrEqual(0.3);
@@ -53,11 +65,16 @@ describe('evidence()', () => {
 
   it('honours the validation modes', () => {
     fc.assert(
-      fc.property(evidence({ validation: 'none' }), evidence({ validation: 'failing' }), evidence({ validation: 'passing' }), (none, failing, passing) => {
-        expect('validation' in none).toBe(false);
-        expect(hasPassingSignal([failing])).toBe(false);
-        expect(hasPassingSignal([passing])).toBe(true);
-      }),
+      fc.property(
+        evidence({ validation: 'none' }),
+        evidence({ validation: 'failing' }),
+        evidence({ validation: 'passing' }),
+        (none, failing, passing) => {
+          expect('validation' in none).toBe(false);
+          expect(hasPassingSignal([failing])).toBe(false);
+          expect(hasPassingSignal([passing])).toBe(true);
+        },
+      ),
     );
   });
 
@@ -84,7 +101,11 @@ describe('soundEvidence()', () => {
 
 describe('buildDecisionRecord()', () => {
   it('records the consensus aggregateConsensus computes from the votes', () => {
-    const votes = [7, 8, 9].map((s, i) => ({ memberId: `m${i}`, scores: { feasibility: s, revenue: s, cx: s, ttm: s, risk: s }, rationale: 'why' }));
+    const votes = [7, 8, 9].map((s, i) => ({
+      memberId: `m${i}`,
+      scores: { feasibility: s, revenue: s, cx: s, ttm: s, risk: s },
+      rationale: 'why',
+    }));
     const record = buildDecisionRecord({ rubric: PRODUCT_RUBRIC, votes, tier: 'T3', id: 'x', rationale: 'because' });
     expect(record).toMatchObject({ id: 'x', tier: 'T3', minValidVotes: MIN_VALID_VOTES, evidence: [], rationale: 'because' });
     expect(record.consensus).toEqual(aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC }));
@@ -98,7 +119,9 @@ describe('decisionRecord()', () => {
     fc.assert(
       fc.property(decisionRecord({ withInvalid: true }), (record) => {
         expect(TIERS).toContain(record.tier);
-        expect(record.consensus).toEqual(aggregateConsensus(record.votes as readonly Vote[], { rubric: record.rubric, minValidVotes: record.minValidVotes }));
+        expect(record.consensus).toEqual(
+          aggregateConsensus(record.votes as readonly Vote[], { rubric: record.rubric, minValidVotes: record.minValidVotes }),
+        );
       }),
     );
   });

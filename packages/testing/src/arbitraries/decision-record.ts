@@ -83,7 +83,8 @@ function prose(withProse: boolean): fc.Arbitrary<string | undefined> {
 }
 
 function unit(min: number, max: number, name: string): fc.Arbitrary<number> {
-  if (!(min >= 0 && max <= 1 && min <= max)) throw new RangeError(`evidence(): need 0 <= min${name} <= max${name} <= 1, got ${min} and ${max}`);
+  if (!(min >= 0 && max <= 1 && min <= max))
+    throw new RangeError(`evidence(): need 0 <= min${name} <= max${name} <= 1, got ${min} and ${max}`);
   const edges = [0, 0.5, 1].filter((x) => x >= min && x <= max);
   const any = fc.double({ min, max, noNaN: true }).map((x) => x + 0);
   return edges.length === 0 ? any : fc.oneof(any, fc.constantFrom(...edges));
@@ -120,11 +121,16 @@ export function evidence(constraints: EvidenceConstraints = {}): fc.Arbitrary<Ev
         : mode === 'passing'
           ? fc
               .tuple(signal(true), fc.array(signal(), { maxLength: 2 }))
-              .chain(([pass, others]) => fc.shuffledSubarray([pass, ...others], { minLength: others.length + 1, maxLength: others.length + 1 }))
+              .chain(([pass, others]) =>
+                fc.shuffledSubarray([pass, ...others], { minLength: others.length + 1, maxLength: others.length + 1 }),
+              )
           : fc.option(fc.array(signal(), { maxLength: 3 }), { nil: undefined });
   const sourceId =
     constraints.sourceIds === undefined
-      ? fc.oneof({ arbitrary: fc.constantFrom(...SOURCE_POOL), weight: 4 }, { arbitrary: fc.string({ minLength: 1, maxLength: 10 }), weight: 1 })
+      ? fc.oneof(
+          { arbitrary: fc.constantFrom(...SOURCE_POOL), weight: 4 },
+          { arbitrary: fc.string({ minLength: 1, maxLength: 10 }), weight: 1 },
+        )
       : fc.constantFrom(...constraints.sourceIds);
   return fc
     .record({
@@ -227,7 +233,9 @@ export function decisionRecord(constraints: DecisionRecordConstraints = {}): fc.
   const withProse = constraints.withProse ?? true;
   const { verdict } = constraints;
   const rubrics: fc.Arbitrary<Rubric> =
-    constraints.rubric === undefined ? fc.oneof({ arbitrary: rubricArb({ maxAxes: 4 }), weight: 3 }, { arbitrary: fc.constant(PRODUCT_RUBRIC as Rubric), weight: 1 }) : fc.constant(constraints.rubric);
+    constraints.rubric === undefined
+      ? fc.oneof({ arbitrary: rubricArb({ maxAxes: 4 }), weight: 3 }, { arbitrary: fc.constant(PRODUCT_RUBRIC as Rubric), weight: 1 })
+      : fc.constant(constraints.rubric);
   const quorums =
     constraints.minValidVotes === undefined
       ? fc.oneof({ arbitrary: fc.constant(MIN_VALID_VOTES), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 1 })
@@ -235,7 +243,10 @@ export function decisionRecord(constraints: DecisionRecordConstraints = {}): fc.
   const scored = sound || verdict !== undefined;
 
   return fc
-    .tuple(rubrics.filter((r) => scoreBounds(r, verdict) !== undefined), quorums)
+    .tuple(
+      rubrics.filter((r) => scoreBounds(r, verdict) !== undefined),
+      quorums,
+    )
     .chain(([r, minValidVotes]) => {
       const floor = scored ? Math.max(minValidVotes, MIN_VALID_VOTES, constraints.minVotes ?? 0) : (constraints.minVotes ?? 0);
       const ceiling = Math.max(constraints.maxVotes ?? 7, floor);
@@ -245,9 +256,11 @@ export function decisionRecord(constraints: DecisionRecordConstraints = {}): fc.
         tier: constraints.tier === undefined ? fc.constantFrom(...TIERS) : fc.constant(constraints.tier),
         rubric: fc.constant(r),
         minValidVotes: fc.constant(minValidVotes),
-        votes: fc.boolean().chain((withWeight) =>
-          votesArb(r, { minLength: floor, maxLength: ceiling, withWeight, withInvalid: constraints.withInvalid ?? false, ...bounds }),
-        ),
+        votes: fc
+          .boolean()
+          .chain((withWeight) =>
+            votesArb(r, { minLength: floor, maxLength: ceiling, withWeight, withInvalid: constraints.withInvalid ?? false, ...bounds }),
+          ),
         rationales: fc.array(prose(withProse), { minLength: ceiling + 4, maxLength: ceiling + 4 }),
         evidence: sound ? soundEvidence({ withProse }) : fc.array(evidence({ withProse }), { maxLength: 5 }),
         rationale: prose(withProse),
@@ -258,7 +271,12 @@ export function decisionRecord(constraints: DecisionRecordConstraints = {}): fc.
         const text = rationales[i];
         return text === undefined || typeof v !== 'object' || v === null ? v : { ...v, rationale: text };
       });
-      return buildDecisionRecord({ ...rest, votes: recorded, ...(constraints.claims === undefined ? {} : { claims: constraints.claims }), ...(rationale === undefined ? {} : { rationale }) });
+      return buildDecisionRecord({
+        ...rest,
+        votes: recorded,
+        ...(constraints.claims === undefined ? {} : { claims: constraints.claims }),
+        ...(rationale === undefined ? {} : { rationale }),
+      });
     })
     .filter((record) => verdict === undefined || (record.consensus.status === 'scored' && record.consensus.verdict === verdict));
 }

@@ -41,7 +41,9 @@ describe('rubric()', () => {
       fc.property(
         fc
           .tuple(fc.integer({ min: 1, max: 4 }), fc.nat({ max: 3 }))
-          .chain(([minAxes, extra]) => fc.tuple(fc.constant(minAxes), fc.constant(minAxes + extra), rubric({ minAxes, maxAxes: minAxes + extra }))),
+          .chain(([minAxes, extra]) =>
+            fc.tuple(fc.constant(minAxes), fc.constant(minAxes + extra), rubric({ minAxes, maxAxes: minAxes + extra })),
+          ),
         ([minAxes, maxAxes, r]) => {
           expect(r.axes.length).toBeGreaterThanOrEqual(minAxes);
           expect(r.axes.length).toBeLessThanOrEqual(maxAxes);

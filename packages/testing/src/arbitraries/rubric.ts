@@ -61,7 +61,9 @@ export function thresholds(): fc.Arbitrary<Thresholds> {
  * @example
  * fc.assert(fc.property(rubric({ axes: ['impact', 'effort'] }), (r) => r.axes.length === 2));
  */
-export function rubric<const A extends string>(constraints: RubricConstraints<A> & { readonly axes: readonly A[] }): fc.Arbitrary<Rubric<A>>;
+export function rubric<const A extends string>(
+  constraints: RubricConstraints<A> & { readonly axes: readonly A[] },
+): fc.Arbitrary<Rubric<A>>;
 export function rubric(constraints?: RubricConstraints): fc.Arbitrary<Rubric>;
 export function rubric(constraints: RubricConstraints = {}): fc.Arbitrary<Rubric> {
   const minAxes = constraints.minAxes ?? 1;

@@ -7,14 +7,17 @@ import { axisScores, INVALID_VOTE_CODES, invalidVote, labelledInvalidVote, vote,
 describe('axisScores()', () => {
   it('scores exactly the rubric axes, each a finite number in [0, 10]', () => {
     fc.assert(
-      fc.property(rubric().chain((r) => fc.tuple(fc.constant(r), axisScores(r))), ([r, scores]) => {
-        expect(Object.keys(scores).sort()).toEqual([...r.axes].sort());
-        for (const axis of r.axes) {
-          expect(Object.hasOwn(scores, axis)).toBe(true);
-          expect(scores[axis]).toBeGreaterThanOrEqual(0);
-          expect(scores[axis]).toBeLessThanOrEqual(10);
-        }
-      }),
+      fc.property(
+        rubric().chain((r) => fc.tuple(fc.constant(r), axisScores(r))),
+        ([r, scores]) => {
+          expect(Object.keys(scores).sort()).toEqual([...r.axes].sort());
+          for (const axis of r.axes) {
+            expect(Object.hasOwn(scores, axis)).toBe(true);
+            expect(scores[axis]).toBeGreaterThanOrEqual(0);
+            expect(scores[axis]).toBeLessThanOrEqual(10);
+          }
+        },
+      ),
     );
   });
 

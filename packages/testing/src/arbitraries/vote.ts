@@ -123,12 +123,10 @@ export function votes<A extends string>(rubric: Rubric<A>, constraints: VotesCon
     .uniqueArray(memberId(), { minLength, maxLength })
     .chain((ids) => fc.tuple(...ids.map((id) => vote(rubric, { ...voteConstraints, memberId: id }))));
   if (constraints.withInvalid !== true) return valid;
-  return fc
-    .tuple(valid, fc.array(invalidVote(rubric), { maxLength: constraints.maxInvalid ?? 3 }))
-    .chain(([good, bad]) => {
-      const all = [...good, ...(bad as Vote<A>[])];
-      return fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length });
-    });
+  return fc.tuple(valid, fc.array(invalidVote(rubric), { maxLength: constraints.maxInvalid ?? 3 })).chain(([good, bad]) => {
+    const all = [...good, ...(bad as Vote<A>[])];
+    return fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length });
+  });
 }
 
 /**
@@ -196,10 +194,7 @@ export function labelledInvalidVote<A extends string>(
     bad_weight: fc
       .tuple(
         base,
-        fc.oneof(
-          fc.constantFrom<unknown>(0, -0, Number.NaN, Infinity, -Infinity, '1', null, true),
-          fc.double({ max: 0, noNaN: true }),
-        ),
+        fc.oneof(fc.constantFrom<unknown>(0, -0, Number.NaN, Infinity, -Infinity, '1', null, true), fc.double({ max: 0, noNaN: true })),
       )
       .map(([v, weight]) => ({ ...v, weight }))
       .map(label('bad_weight')),

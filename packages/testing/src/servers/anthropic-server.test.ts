@@ -25,7 +25,13 @@ function post(server: FakeAnthropicServer, payload: unknown = body, init: Reques
 
 describe('createFakeAnthropicServer', () => {
   it('answers with a Messages API message and records the request', async () => {
-    const server = await start([{ kind: 'reply', text: 'Hello', usage: { input_tokens: 12, output_tokens: 3, cache_read_input_tokens: 40, cache_creation_input_tokens: 8 } }]);
+    const server = await start([
+      {
+        kind: 'reply',
+        text: 'Hello',
+        usage: { input_tokens: 12, output_tokens: 3, cache_read_input_tokens: 40, cache_creation_input_tokens: 8 },
+      },
+    ]);
     const response = await post(server);
     expect(response.status).toBe(200);
     expect(response.headers.get('request-id')).toBe('req_fake_0000');
@@ -67,7 +73,9 @@ describe('createFakeAnthropicServer', () => {
     expect(json['content']).toEqual([{ type: 'text', text: '{"answer":42}', citations: null }]);
     expect(json['model']).toBe('claude-test-20261101');
     const tool = (await (await post(server)).json()) as Record<string, unknown>;
-    expect(tool['content']).toEqual([{ type: 'tool_use', id: 'toolu_fake_1', name: 'vote', input: { answer: 42 }, caller: { type: 'direct' } }]);
+    expect(tool['content']).toEqual([
+      { type: 'tool_use', id: 'toolu_fake_1', name: 'vote', input: { answer: 42 }, caller: { type: 'direct' } },
+    ]);
     expect(tool['stop_reason']).toBe('tool_use');
   });
 
@@ -88,7 +96,11 @@ describe('createFakeAnthropicServer', () => {
     const limited = await post(server);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('3');
-    expect(await limited.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' }, request_id: 'req_fake_0000' });
+    expect(await limited.json()).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'slow down' },
+      request_id: 'req_fake_0000',
+    });
     const overloaded = await post(server);
     expect(overloaded.status).toBe(529);
     expect(((await overloaded.json()) as { error: { type: string } }).error.type).toBe('overloaded_error');
@@ -141,7 +153,10 @@ describe('createFakeAnthropicServer', () => {
   it('counts requests in flight, and drops a delayed answer when the client goes away', async () => {
     const server = await start(() => ({ kind: 'reply', text: 'slow', delayMs: 10_000 }));
     const controller = new AbortController();
-    const pending = Promise.allSettled([post(server, body, { signal: controller.signal }), post(server, body, { signal: controller.signal })]);
+    const pending = Promise.allSettled([
+      post(server, body, { signal: controller.signal }),
+      post(server, body, { signal: controller.signal }),
+    ]);
     await server.waitForRequests(2);
     expect(server.inFlight).toBe(2);
     expect(server.maxInFlight).toBe(2);

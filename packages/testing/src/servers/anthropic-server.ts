@@ -34,7 +34,8 @@ export interface FakeAnthropicReply extends StepTiming {
   readonly model?: string;
   readonly usage?: FakeAnthropicUsage;
   /** Default `end_turn`, or `tool_use` when the reply is a tool call. */
-  readonly stopReason?: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
+  readonly stopReason?:
+    'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -85,8 +86,7 @@ export interface RecordedAnthropicRequest {
  * request and its index instead.
  */
 export type FakeAnthropicScript =
-  | readonly FakeAnthropicStep[]
-  | ((request: RecordedAnthropicRequest, index: number) => FakeAnthropicStep | Promise<FakeAnthropicStep>);
+  readonly FakeAnthropicStep[] | ((request: RecordedAnthropicRequest, index: number) => FakeAnthropicStep | Promise<FakeAnthropicStep>);
 
 /** A running fake of the Anthropic Messages API. */
 export interface FakeAnthropicServer {
@@ -182,7 +182,12 @@ export async function createFakeAnthropicServer(script: FakeAnthropicScript): Pr
     try {
       step = typeof script === 'function' ? await script(recorded, index) : script[index];
     } catch (thrown) {
-      sendError(res, 500, 'api_error', `fake Anthropic server: the script threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+      sendError(
+        res,
+        500,
+        'api_error',
+        `fake Anthropic server: the script threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+      );
       return;
     }
     if (step === undefined) {
@@ -224,10 +229,16 @@ function respond(res: ServerResponse, step: FakeAnthropicStep, request: Recorded
       sendJson(res, 200, refusalBody(step, request, index), { 'request-id': requestId(index) });
       return;
     case 'error':
-      sendError(res, step.status, step.type ?? ERROR_TYPES[step.status] ?? (step.status >= 500 ? 'api_error' : 'invalid_request_error'), step.message ?? `scripted ${step.status}`, {
-        ...step.headers,
-        'request-id': requestId(index),
-      });
+      sendError(
+        res,
+        step.status,
+        step.type ?? ERROR_TYPES[step.status] ?? (step.status >= 500 ? 'api_error' : 'invalid_request_error'),
+        step.message ?? `scripted ${step.status}`,
+        {
+          ...step.headers,
+          'request-id': requestId(index),
+        },
+      );
       return;
     case 'reset':
       res.socket?.destroy();
@@ -283,7 +294,13 @@ function messageBody(step: FakeAnthropicReply, request: RecordedAnthropicRequest
     if (step.text !== undefined) blocks.push({ type: 'text', text: step.text, citations: null });
     else if (step.json !== undefined) blocks.push({ type: 'text', text: JSON.stringify(step.json), citations: null });
     if (step.toolUse !== undefined) {
-      blocks.push({ type: 'tool_use', id: step.toolUse.id ?? `toolu_fake_${index}`, name: step.toolUse.name, input: step.toolUse.input, caller: { type: 'direct' } });
+      blocks.push({
+        type: 'tool_use',
+        id: step.toolUse.id ?? `toolu_fake_${index}`,
+        name: step.toolUse.name,
+        input: step.toolUse.input,
+        caller: { type: 'direct' },
+      });
     }
     content = blocks;
   }
@@ -304,7 +321,15 @@ function messageBody(step: FakeAnthropicReply, request: RecordedAnthropicRequest
 
 function refusalBody(step: FakeAnthropicRefusal, request: RecordedAnthropicRequest, index: number): Record<string, unknown> {
   return {
-    ...messageBody({ kind: 'reply', content: step.text === undefined ? [] : [{ type: 'text', text: step.text, citations: null }], ...(step.usage ? { usage: step.usage } : {}) }, request, index),
+    ...messageBody(
+      {
+        kind: 'reply',
+        content: step.text === undefined ? [] : [{ type: 'text', text: step.text, citations: null }],
+        ...(step.usage ? { usage: step.usage } : {}),
+      },
+      request,
+      index,
+    ),
     stop_reason: 'refusal',
     stop_details: { type: 'refusal', category: step.category ?? null, explanation: step.explanation ?? null },
   };
@@ -333,7 +358,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Readonly<Record<string, string>> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   sendJson(res, status, { type: 'error', error: { type, message }, request_id: headers['request-id'] ?? null }, headers);
 }
 

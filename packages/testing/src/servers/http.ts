@@ -104,9 +104,16 @@ export function waitUnlessClosed(until: PromiseLike<unknown>, response: ServerRe
 }
 
 /** Sends a recorded response as it is: its status, its headers, and its body (JSON, or a string as it is). */
-export function sendWire(response: ServerResponse, wire: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown }): void {
+export function sendWire(
+  response: ServerResponse,
+  wire: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown },
+): void {
   if (response.destroyed || response.writableEnded) return;
   const text = typeof wire.body === 'string' ? wire.body : JSON.stringify(wire.body);
-  response.writeHead(wire.status, { 'content-type': 'application/json', ...wire.headers, 'content-length': String(Buffer.byteLength(text)) });
+  response.writeHead(wire.status, {
+    'content-type': 'application/json',
+    ...wire.headers,
+    'content-length': String(Buffer.byteLength(text)),
+  });
   response.end(text);
 }

@@ -12,14 +12,26 @@ async function start(...args: Parameters<typeof createFakeOpenAIServer>) {
   return server;
 }
 
-const chat = (server: FakeOpenAIServer, body: unknown = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there!' }] }, headers: Record<string, string> = {}) =>
-  fetch(`${server.baseURL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const chat = (
+  server: FakeOpenAIServer,
+  body: unknown = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there!' }] },
+  headers: Record<string, string> = {},
+) =>
+  fetch(`${server.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('createFakeOpenAIServer', () => {
   it('answers a chat completion in the documented shape and records the request', async () => {
     const server = await start([{ kind: 'reply', content: 'Hi!', usage: { promptTokens: 12, completionTokens: 3, cachedTokens: 8 } }]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const response = await chat(server, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there!' }] }, { authorization: 'Bearer k' });
+    const response = await chat(
+      server,
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there!' }] },
+      { authorization: 'Bearer k' },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('req_fake_0');
     expect(await response.json()).toEqual({
@@ -27,7 +39,9 @@ describe('createFakeOpenAIServer', () => {
       object: 'chat.completion',
       created: 1_700_000_000,
       model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!', refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Hi!', refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' },
+      ],
       usage: {
         prompt_tokens: 12,
         completion_tokens: 3,
@@ -39,7 +53,12 @@ describe('createFakeOpenAIServer', () => {
       system_fingerprint: 'fp_fake',
     });
     expect(server.requests).toEqual([
-      expect.objectContaining({ index: 0, method: 'POST', path: '/v1/chat/completions', body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there!' }] } }),
+      expect.objectContaining({
+        index: 0,
+        method: 'POST',
+        path: '/v1/chat/completions',
+        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there!' }] },
+      }),
     ]);
     expect(server.requests[0]?.headers['authorization']).toBe('Bearer k');
     expect(server.inFlight).toBe(0);
@@ -47,14 +66,20 @@ describe('createFakeOpenAIServer', () => {
   });
 
   it('derives token counts from text lengths when the step names none, and can leave usage out', async () => {
-    const server = await start([{ kind: 'reply', content: '12345678' }, { kind: 'reply', content: 'x', usage: null }]);
+    const server = await start([
+      { kind: 'reply', content: '12345678' },
+      { kind: 'reply', content: 'x', usage: null },
+    ]);
     const first = (await (await chat(server)).json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
     expect(first.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 2 });
     expect(await (await chat(server)).json()).not.toHaveProperty('usage');
   });
 
   it('answers refusals and other finish reasons', async () => {
-    const server = await start([{ kind: 'reply', refusal: 'No.' }, { kind: 'reply', content: 'cut', finishReason: 'content_filter' }]);
+    const server = await start([
+      { kind: 'reply', refusal: 'No.' },
+      { kind: 'reply', content: 'cut', finishReason: 'content_filter' },
+    ]);
     const refusal = (await (await chat(server)).json()) as { choices: { message: unknown }[] };
     expect(refusal.choices[0]?.message).toEqual({ role: 'assistant', content: null, refusal: 'No.', annotations: [] });
     const filtered = (await (await chat(server)).json()) as { choices: { finish_reason: string }[] };
@@ -68,7 +93,12 @@ describe('createFakeOpenAIServer', () => {
     expect(response.headers.get('retry-after')).toBe('2');
     expect(response.headers.get('retry-after-ms')).toBe('2000');
     expect(await response.json()).toEqual({
-      error: { message: 'Rate limit reached for requests. Please try again later.', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+      error: {
+        message: 'Rate limit reached for requests. Please try again later.',
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
     });
   });
 
@@ -84,9 +114,15 @@ describe('createFakeOpenAIServer', () => {
 
   it('rejects json_schema response formats without using a step when asked to', async () => {
     const server = await start([{ kind: 'reply', content: '{}' }], { rejectJsonSchema: true });
-    const rejected = await chat(server, { model: 'm', messages: [], response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } } });
+    const rejected = await chat(server, {
+      model: 'm',
+      messages: [],
+      response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } },
+    });
     expect(rejected.status).toBe(400);
-    expect(await rejected.json()).toEqual({ error: { message: JSON_SCHEMA_UNSUPPORTED_MESSAGE, type: 'invalid_request_error', param: 'response_format', code: null } });
+    expect(await rejected.json()).toEqual({
+      error: { message: JSON_SCHEMA_UNSUPPORTED_MESSAGE, type: 'invalid_request_error', param: 'response_format', code: null },
+    });
     const jsonMode = await chat(server, { model: 'm', messages: [], response_format: { type: 'json_object' } });
     expect(jsonMode.status).toBe(200);
   });

@@ -75,7 +75,8 @@ export interface FakeOpenAIInvalidJson extends FakeOpenAITiming {
 }
 
 /** One scripted answer; a `replay` step sends a fixture's recorded response (`replay(fixture)`). */
-export type FakeOpenAIStep = FakeOpenAIReply | FakeOpenAIError | FakeOpenAIReset | FakeOpenAITruncated | FakeOpenAIInvalidJson | (ReplayStep & FakeOpenAITiming);
+export type FakeOpenAIStep =
+  FakeOpenAIReply | FakeOpenAIError | FakeOpenAIReset | FakeOpenAITruncated | FakeOpenAIInvalidJson | (ReplayStep & FakeOpenAITiming);
 
 /** A request the server received. */
 export interface FakeOpenAIRequest {
@@ -146,7 +147,14 @@ export async function createFakeOpenAIServer(script: FakeOpenAIScript, options: 
     const index = scripted;
     scripted += 1;
     if (typeof script === 'function') return script(request, index);
-    return script[index] ?? { kind: 'error', status: 500, type: 'server_error', message: `fake OpenAI server: the script has no step ${index} (it has ${script.length})` };
+    return (
+      script[index] ?? {
+        kind: 'error',
+        status: 500,
+        type: 'server_error',
+        message: `fake OpenAI server: the script has no step ${index} (it has ${script.length})`,
+      }
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -166,15 +174,30 @@ export async function createFakeOpenAIServer(script: FakeOpenAIScript, options: 
     requests.push(request);
 
     if (request.method !== 'POST' || request.path !== '/v1/chat/completions') {
-      return sendError(res, { kind: 'error', status: 404, message: `Invalid URL (${request.method} ${request.path})`, type: 'invalid_request_error' }, request.index);
+      return sendError(
+        res,
+        { kind: 'error', status: 404, message: `Invalid URL (${request.method} ${request.path})`, type: 'invalid_request_error' },
+        request.index,
+      );
     }
     if (options.apiKey !== undefined && request.headers['authorization'] !== `Bearer ${options.apiKey}`) {
-      return sendError(res, { kind: 'error', status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' }, request.index);
+      return sendError(
+        res,
+        { kind: 'error', status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
+        request.index,
+      );
     }
     if (options.rejectJsonSchema && responseFormatType(request.body) === 'json_schema') {
       return sendError(
         res,
-        { kind: 'error', status: 400, message: JSON_SCHEMA_UNSUPPORTED_MESSAGE, type: 'invalid_request_error', param: 'response_format', code: null },
+        {
+          kind: 'error',
+          status: 400,
+          message: JSON_SCHEMA_UNSUPPORTED_MESSAGE,
+          type: 'invalid_request_error',
+          param: 'response_format',
+          code: null,
+        },
         request.index,
       );
     }
@@ -207,13 +230,21 @@ export async function createFakeOpenAIServer(script: FakeOpenAIScript, options: 
         return;
       case 'truncated': {
         const body = JSON.stringify(completionBody({ kind: 'reply', content: 'this answer never arrives whole' }, request));
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': `req_fake_${request.index}` });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'x-request-id': `req_fake_${request.index}`,
+        });
         res.write(body.slice(0, Math.floor(body.length / 2)), () => req.socket.destroy());
         return;
       }
       case 'invalid_json': {
         const body = step.body ?? '{"id": "chatcmpl-fake", "object": "chat.completion", "choices": [{"index": 0, "message": ';
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': `req_fake_${request.index}` });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'x-request-id': `req_fake_${request.index}`,
+        });
         res.end(body);
         return;
       }
@@ -323,7 +354,12 @@ function completionBody(step: FakeOpenAIReply, request: FakeOpenAIRequest): Reco
             completion_tokens: completionTokens,
             total_tokens: promptTokens + completionTokens,
             prompt_tokens_details: { cached_tokens: step.usage?.cachedTokens ?? 0, audio_tokens: 0 },
-            completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+            completion_tokens_details: {
+              reasoning_tokens: 0,
+              audio_tokens: 0,
+              accepted_prediction_tokens: 0,
+              rejected_prediction_tokens: 0,
+            },
           },
         }),
     service_tier: 'default',

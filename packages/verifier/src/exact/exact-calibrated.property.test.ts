@@ -41,9 +41,28 @@ const seat: fc.Arbitrary<Seat> = fc.record({
 
 /** A track record over members m0…m6, some labelled decisions; often empty, so every weight ties. */
 const trackRecord: fc.Arbitrary<TrackRecord> = fc
-  .array(fc.tuple(fc.array(fc.constantFrom<Verdict>('GO', 'NO_GO'), { minLength: 7, maxLength: 7 }), fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO'), fc.constantFrom('anthropic', 'openai')), { maxLength: 12 })
+  .array(
+    fc.tuple(
+      fc.array(fc.constantFrom<Verdict>('GO', 'NO_GO'), { minLength: 7, maxLength: 7 }),
+      fc.constantFrom<'GO' | 'NO_GO'>('GO', 'NO_GO'),
+      fc.constantFrom('anthropic', 'openai'),
+    ),
+    { maxLength: 12 },
+  )
   .map((decisions) =>
-    decisions.reduce((record, [verdicts, outcome, family], d) => recordOutcome(recordDecision(record, `d${d}`, verdicts.map((verdict, i) => ({ memberId: `m${i}`, verdict, family }))), `d${d}`, outcome), EMPTY_TRACK_RECORD),
+    decisions.reduce(
+      (record, [verdicts, outcome, family], d) =>
+        recordOutcome(
+          recordDecision(
+            record,
+            `d${d}`,
+            verdicts.map((verdict, i) => ({ memberId: `m${i}`, verdict, family })),
+          ),
+          `d${d}`,
+          outcome,
+        ),
+      EMPTY_TRACK_RECORD,
+    ),
   );
 
 const options: fc.Arbitrary<CalibratedRuleOptions> = fc.oneof(
@@ -51,7 +70,10 @@ const options: fc.Arbitrary<CalibratedRuleOptions> = fc.oneof(
   fc.record({ falseGoRate: fc.constantFrom(0, 0.05, 0.2, 0.5, 1), priorGo: fc.constantFrom(0.5, 0.3) }),
 );
 
-const voteOf = (s: Seat, i: number): Vote => ({ memberId: `m${i}`, scores: Object.fromEntries(AXES.map((axis, a) => [axis, s.invalid && a === 0 ? 11 : s.value])) });
+const voteOf = (s: Seat, i: number): Vote => ({
+  memberId: `m${i}`,
+  scores: Object.fromEntries(AXES.map((axis, a) => [axis, s.invalid && a === 0 ? 11 : s.value])),
+});
 const calibratedVoteOf = (s: Seat, i: number, verdict: Verdict): CalibratedVote => ({
   memberId: `m${i}`,
   verdict,
@@ -78,7 +100,12 @@ const BROKEN: Record<string, Maker> = {
   /** A tie is read as GO. */
   'tie is GO': (seats, calibration, options) => {
     const made = honest(seats, calibration, options);
-    if (made.status !== 'decided' || made.logOdds !== made.threshold || !made.members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0)) return made;
+    if (
+      made.status !== 'decided' ||
+      made.logOdds !== made.threshold ||
+      !made.members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0)
+    )
+      return made;
     return { ...made, verdict: 'GO' };
   },
   /** The floor "a counted member said GO" is dropped: the prior alone can make a GO. */
@@ -90,26 +117,57 @@ const BROKEN: Record<string, Maker> = {
   'no family discount': (seats, calibration, options) => {
     const made = honest(seats, calibration, options);
     if (made.status !== 'decided') return made;
-    const plain = calibratedVerdict(made.members.map((m) => ({ memberId: m.memberId, verdict: m.verdict, ...(m.confidence === undefined ? {} : { confidence: m.confidence }) })), calibration, { ...options, minValidVotes: 3 });
-    return plain.status === 'decided' ? { ...made, verdict: plain.verdict, logOdds: plain.logOdds, probabilityGo: plain.probabilityGo } : made;
+    const plain = calibratedVerdict(
+      made.members.map((m) => ({
+        memberId: m.memberId,
+        verdict: m.verdict,
+        ...(m.confidence === undefined ? {} : { confidence: m.confidence }),
+      })),
+      calibration,
+      { ...options, minValidVotes: 3 },
+    );
+    return plain.status === 'decided'
+      ? { ...made, verdict: plain.verdict, logOdds: plain.logOdds, probabilityGo: plain.probabilityGo }
+      : made;
   },
   /** An invalid vote is counted, with the verdict its (out-of-range) scores would earn. */
   'counts an invalid vote': (seats, calibration, options) => {
-    const all = seats.map((s, i) => calibratedVoteOf(s, i, verdictFor(Math.min(10, weightedScore(voteOf(s, i).scores, PRODUCT_RUBRIC)), PRODUCT_RUBRIC.thresholds)));
+    const all = seats.map((s, i) =>
+      calibratedVoteOf(s, i, verdictFor(Math.min(10, weightedScore(voteOf(s, i).scores, PRODUCT_RUBRIC)), PRODUCT_RUBRIC.thresholds)),
+    );
     return calibratedVerdict(all, calibration, { ...options, minValidVotes: 3 });
   },
   /** A stated confidence is ignored (the record still states it). */
   'ignores confidence': (seats, calibration, options) => {
     const made = honest(seats, calibration, options);
     if (made.status !== 'decided') return made;
-    const plain = calibratedVerdict(made.members.map(({ confidence: _, ...m }) => ({ memberId: m.memberId, verdict: m.verdict, ...(m.family === undefined ? {} : { family: m.family }) })), calibration, { ...options, minValidVotes: 3 });
-    return plain.status === 'decided' ? { ...made, verdict: plain.verdict, logOdds: plain.logOdds, probabilityGo: plain.probabilityGo, threshold: plain.threshold } : made;
+    const plain = calibratedVerdict(
+      made.members.map(({ confidence: _, ...m }) => ({
+        memberId: m.memberId,
+        verdict: m.verdict,
+        ...(m.family === undefined ? {} : { family: m.family }),
+      })),
+      calibration,
+      { ...options, minValidVotes: 3 },
+    );
+    return plain.status === 'decided'
+      ? { ...made, verdict: plain.verdict, logOdds: plain.logOdds, probabilityGo: plain.probabilityGo, threshold: plain.threshold }
+      : made;
   },
 };
 
 function recordOf(seats: readonly Seat[], calibrated: CalibratedDecision): DecisionRecord {
   const votes = seats.map(voteOf);
-  return { id: 'calibrated', tier: 'T1', rubric: PRODUCT_RUBRIC, minValidVotes: 3, votes, consensus: aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC, minValidVotes: 3 }), calibrated, evidence: [] };
+  return {
+    id: 'calibrated',
+    tier: 'T1',
+    rubric: PRODUCT_RUBRIC,
+    minValidVotes: 3,
+    votes,
+    consensus: aggregateConsensus(votes, { rubric: PRODUCT_RUBRIC, minValidVotes: 3 }),
+    calibrated,
+    evidence: [],
+  };
 }
 
 const claimOf = (record: DecisionRecord) => {
@@ -118,7 +176,7 @@ const claimOf = (record: DecisionRecord) => {
 };
 
 describe('the verifier recomputes the calibrated rule on its own', () => {
-  it('agrees with the honest maker: the claim is proven and the verdict it stands behind is the rule\'s', () => {
+  it("agrees with the honest maker: the claim is proven and the verdict it stands behind is the rule's", () => {
     fc.assert(
       fc.property(fc.array(seat, { minLength: 1, maxLength: 7 }), trackRecord, options, (seats, record, opts) => {
         const made = honest(seats, calibrate(record), opts);
@@ -130,7 +188,7 @@ describe('the verifier recomputes the calibrated rule on its own', () => {
     );
   });
 
-  it('refutes every broken maker whose verdict differs from the rule\'s, and never stands behind its GO', () => {
+  it("refutes every broken maker whose verdict differs from the rule's, and never stands behind its GO", () => {
     const caught = new Map(Object.keys(BROKEN).map((name) => [name, 0]));
     for (const [name, maker] of Object.entries(BROKEN)) {
       fc.assert(
@@ -162,6 +220,9 @@ describe('the verifier recomputes the calibrated rule on its own', () => {
     const twoRhos = { ...made, members: made.members.map((m, i) => (i === 0 ? { ...m, rho: 0.1 } : m)) };
     expect(claimOf(recordOf(seats, twoRhos)).claim?.reason).toMatch(/two correlations/);
     expect(claimOf(recordOf(seats, { ...made, priorGo: 2 })).claim?.reason).toMatch(/priorGo/);
-    expect(claimOf(recordOf(seats, { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: 4, minValidVotes: 3 })).claim?.reason).toMatch(/the votes meet the quorum, but the calibrated decision is "quorum_not_met"/);
+    expect(
+      claimOf(recordOf(seats, { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: 4, minValidVotes: 3 })).claim
+        ?.reason,
+    ).toMatch(/the votes meet the quorum, but the calibrated decision is "quorum_not_met"/);
   });
 });

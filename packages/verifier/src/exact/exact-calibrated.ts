@@ -15,7 +15,15 @@ export interface CheckedMember {
 
 /** The calibrated rule recomputed by the checker, or the reason the record cannot be read as one. */
 export type CheckedCalibrated =
-  | { readonly ok: true; readonly verdict: 'GO' | 'NO_GO'; readonly quorum: boolean; readonly logOdds: bigint; readonly threshold: bigint; readonly probabilityGo?: number; readonly members: readonly CheckedMember[] }
+  | {
+      readonly ok: true;
+      readonly verdict: 'GO' | 'NO_GO';
+      readonly quorum: boolean;
+      readonly logOdds: bigint;
+      readonly threshold: bigint;
+      readonly probabilityGo?: number;
+      readonly members: readonly CheckedMember[];
+    }
   | { readonly ok: false; readonly problem: string };
 
 interface StatedMember {
@@ -42,7 +50,11 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
   const record = asObject(stated);
   if (record === undefined) return { ok: false, problem: 'the calibrated decision is not an object' };
   if (recomputed.status !== 'scored') return { ok: true, verdict: 'NO_GO', quorum: false, logOdds: 0n, threshold: 0n, members: [] };
-  if (record.status !== 'decided') return { ok: false, problem: `the votes meet the quorum, but the calibrated decision is "${String(record.status)}" (a debate whose rule could not be applied records none)` };
+  if (record.status !== 'decided')
+    return {
+      ok: false,
+      problem: `the votes meet the quorum, but the calibrated decision is "${String(record.status)}" (a debate whose rule could not be applied records none)`,
+    };
   const inputs = readInputs(record);
   if (typeof inputs === 'string') return { ok: false, problem: inputs };
   const { priorGo, costOfFalseGo, costOfMissedGo, falseGoRate, alpha, beta } = inputs;
@@ -52,17 +64,20 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
   const byId = new Map(statedMembers.map((m) => [m.memberId, m]));
   if (byId.size !== statedMembers.length) return { ok: false, problem: 'a member is listed twice in the calibrated decision' };
   for (const m of statedMembers) {
-    if (!recomputed.members.some((own) => own.memberId === m.memberId)) return { ok: false, problem: `member "${m.memberId}" is weighed, but it has no valid vote` };
+    if (!recomputed.members.some((own) => own.memberId === m.memberId))
+      return { ok: false, problem: `member "${m.memberId}" is weighed, but it has no valid vote` };
   }
   const familySize = new Map<string, number>();
   const familyRho = new Map<string, number>();
   for (const own of recomputed.members) {
     const m = byId.get(own.memberId);
-    if (m === undefined) return { ok: false, problem: `member "${own.memberId}" has a valid vote, but the calibrated decision does not weigh it` };
+    if (m === undefined)
+      return { ok: false, problem: `member "${own.memberId}" has a valid vote, but the calibrated decision does not weigh it` };
     if (m.family === undefined) continue;
     familySize.set(m.family, (familySize.get(m.family) ?? 0) + 1);
     const rho = familyRho.get(m.family);
-    if (rho !== undefined && rho !== m.rho) return { ok: false, problem: `the ${m.family} family is given two correlations, ${rho} and ${m.rho}` };
+    if (rho !== undefined && rho !== m.rho)
+      return { ok: false, problem: `the ${m.family} family is given two correlations, ${rho} and ${m.rho}` };
     familyRho.set(m.family, m.rho);
   }
 
@@ -84,7 +99,11 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
   let threshold: bigint;
   if (falseGoRate === undefined) threshold = units(Math.log(costOfFalseGo / costOfMissedGo));
   else {
-    if (rated.length > MAX_RATE_MEMBERS) return { ok: false, problem: `a false-GO rate is enumerated for at most ${MAX_RATE_MEMBERS} weighted members, the record has ${rated.length}` };
+    if (rated.length > MAX_RATE_MEMBERS)
+      return {
+        ok: false,
+        problem: `a false-GO rate is enumerated for at most ${MAX_RATE_MEMBERS} weighted members, the record has ${rated.length}`,
+      };
     threshold = rateLevel(rated, Number(units(Math.log(priorGo / (1 - priorGo)))), falseGoRate, familyRho);
   }
   // Fail closed: no GO unless a member whose vote counts said GO, and a tie is NO_GO.
@@ -104,7 +123,12 @@ function units(value: number): bigint {
  * member errs (says GO) with probability 1 − reliability; a family's members copy one shared
  * error with probability √ρ. Levels are integers, so ties are exact.
  */
-function rateLevel(rated: readonly { units: number; reliability: number; family: string | undefined }[], prior: number, rate: number, rhoOf: ReadonlyMap<string, number>): bigint {
+function rateLevel(
+  rated: readonly { units: number; reliability: number; family: string | undefined }[],
+  prior: number,
+  rate: number,
+  rhoOf: ReadonlyMap<string, number>,
+): bigint {
   const mass = new Map<number, number>();
   const n = rated.length;
   for (let pattern = 0; pattern < 2 ** n; pattern += 1) {
@@ -144,13 +168,19 @@ function rateLevel(rated: readonly { units: number; reliability: number; family:
   return BigInt((levels[levels.length - 1] as number) - 1);
 }
 
-function readInputs(record: Record<string, unknown>): { priorGo: number; costOfFalseGo: number; costOfMissedGo: number; falseGoRate: number | undefined; alpha: number; beta: number } | string {
+function readInputs(
+  record: Record<string, unknown>,
+):
+  | { priorGo: number; costOfFalseGo: number; costOfMissedGo: number; falseGoRate: number | undefined; alpha: number; beta: number }
+  | string {
   const { priorGo, costOfFalseGo, costOfMissedGo, falseGoRate } = record;
   const prior = asObject(record.prior);
   if (!(typeof priorGo === 'number' && priorGo > 0 && priorGo < 1)) return 'priorGo must be a number between 0 and 1';
   if (!(isPositive(costOfFalseGo) && isPositive(costOfMissedGo))) return 'costOfFalseGo and costOfMissedGo must be finite numbers above 0';
-  if (falseGoRate !== undefined && !(typeof falseGoRate === 'number' && falseGoRate >= 0 && falseGoRate <= 1)) return 'falseGoRate must be a number from 0 to 1';
-  if (!(prior !== undefined && isPositive(prior.alpha) && isPositive(prior.beta))) return 'prior must be { alpha, beta }, both finite and above 0';
+  if (falseGoRate !== undefined && !(typeof falseGoRate === 'number' && falseGoRate >= 0 && falseGoRate <= 1))
+    return 'falseGoRate must be a number from 0 to 1';
+  if (!(prior !== undefined && isPositive(prior.alpha) && isPositive(prior.beta)))
+    return 'prior must be { alpha, beta }, both finite and above 0';
   return { priorGo, costOfFalseGo, costOfMissedGo, falseGoRate, alpha: prior.alpha, beta: prior.beta };
 }
 
@@ -161,8 +191,15 @@ function readMembers(value: unknown): StatedMember[] | string {
     const m = asObject(item);
     if (m === undefined || typeof m.memberId !== 'string') return `members[${i}] must be an object with a memberId`;
     const { evidence, right, confidence, rho, family } = m;
-    if (!(Number.isSafeInteger(evidence) && Number.isSafeInteger(right) && (right as number) >= 0 && (right as number) <= (evidence as number))) return `members[${i}]: right and evidence must be whole numbers, 0 ≤ right ≤ evidence`;
-    if (confidence !== undefined && !(typeof confidence === 'number' && confidence >= 0 && confidence <= 1)) return `members[${i}].confidence must be a number from 0 to 1`;
+    if (!(
+      Number.isSafeInteger(evidence) &&
+      Number.isSafeInteger(right) &&
+      (right as number) >= 0 &&
+      (right as number) <= (evidence as number)
+    ))
+      return `members[${i}]: right and evidence must be whole numbers, 0 ≤ right ≤ evidence`;
+    if (confidence !== undefined && !(typeof confidence === 'number' && confidence >= 0 && confidence <= 1))
+      return `members[${i}].confidence must be a number from 0 to 1`;
     if (!(typeof rho === 'number' && rho >= 0 && rho < 1)) return `members[${i}].rho must be a number in [0, 1)`;
     if (family !== undefined && typeof family !== 'string') return `members[${i}].family must be a string`;
     members.push({ memberId: m.memberId, family, evidence: evidence as number, right: right as number, confidence, rho });

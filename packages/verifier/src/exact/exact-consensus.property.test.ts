@@ -44,10 +44,14 @@ function recordBy(maker: Maker, base: DecisionRecord, votes: readonly Vote[]): D
 }
 
 const AXES = ['feasibility', 'revenue', 'cx', 'ttm', 'risk'] as const;
-const toVotes = (rows: readonly (readonly number[])[]): Vote[] => rows.map((row, i) => ({ memberId: `m${i}`, scores: Object.fromEntries(AXES.map((axis, a) => [axis, row[a] as number])) }));
+const toVotes = (rows: readonly (readonly number[])[]): Vote[] =>
+  rows.map((row, i) => ({ memberId: `m${i}`, scores: Object.fromEntries(AXES.map((axis, a) => [axis, row[a] as number])) }));
 
 /** Every whole-number row whose product-rubric score is exactly 5 or exactly 7, by target. */
-const onTheLine = new Map<number, number[][]>([[500, []], [700, []]]);
+const onTheLine = new Map<number, number[][]>([
+  [500, []],
+  [700, []],
+]);
 for (let n = 0; n < 11 ** 5; n += 1) {
   const row = [0, 1, 2, 3, 4].map((a) => Math.floor(n / 11 ** a) % 11);
   // In hundredths, exactly: .25, .25, .2, .15, .15.
@@ -57,8 +61,19 @@ for (let n = 0; n < 11 ** 5; n += 1) {
 
 /** Boards that sit exactly on a threshold (every member on the same line), or anywhere on a grid of halves. */
 const gridVotes = fc.oneof(
-  fc.constantFrom(500, 700).chain((target) => fc.array(fc.constantFrom(...(onTheLine.get(target) as number[][])), { minLength: 3, maxLength: 5 })).map(toVotes),
-  fc.array(fc.array(fc.integer({ min: 0, max: 20 }).map((halves) => halves / 2), { minLength: 5, maxLength: 5 }), { minLength: 3, maxLength: 5 }).map(toVotes),
+  fc
+    .constantFrom(500, 700)
+    .chain((target) => fc.array(fc.constantFrom(...(onTheLine.get(target) as number[][])), { minLength: 3, maxLength: 5 }))
+    .map(toVotes),
+  fc
+    .array(
+      fc.array(
+        fc.integer({ min: 0, max: 20 }).map((halves) => halves / 2),
+        { minLength: 5, maxLength: 5 },
+      ),
+      { minLength: 3, maxLength: 5 },
+    )
+    .map(toVotes),
 );
 
 describe('the checker recomputes with its own exact arithmetic', () => {
@@ -66,11 +81,23 @@ describe('the checker recomputes with its own exact arithmetic', () => {
     /** Every score cut to two decimals, as a person or a model writes it, or left as any double. */
     const toCents = (v: Vote): Vote =>
       typeof v === 'object' && v !== null && typeof v.scores === 'object' && v.scores !== null
-        ? { ...v, scores: Object.fromEntries(Object.entries(v.scores).map(([axis, s]) => [axis, typeof s === 'number' && Number.isFinite(s) ? Math.round(s * 100) / 100 : s])) }
+        ? {
+            ...v,
+            scores: Object.fromEntries(
+              Object.entries(v.scores).map(([axis, s]) => [
+                axis,
+                typeof s === 'number' && Number.isFinite(s) ? Math.round(s * 100) / 100 : s,
+              ]),
+            ),
+          }
         : v;
-    const cases = fc
-      .tuple(rubricArb({ maxAxes: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean())
-      .chain(([rubric, quorum, cents]) => fc.tuple(fc.constant(rubric), fc.constant(quorum), votesArb(rubric, { maxLength: 7, withWeight: true, withInvalid: true }).map((votes) => (cents ? votes.map(toCents) : votes))));
+    const cases = fc.tuple(rubricArb({ maxAxes: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean()).chain(([rubric, quorum, cents]) =>
+      fc.tuple(
+        fc.constant(rubric),
+        fc.constant(quorum),
+        votesArb(rubric, { maxLength: 7, withWeight: true, withInvalid: true }).map((votes) => (cents ? votes.map(toCents) : votes)),
+      ),
+    );
     fc.assert(
       fc.property(cases, ([rubric, quorum, votes]) => {
         const made = honest(votes, rubric, quorum);
@@ -111,7 +138,15 @@ describe('the checker recomputes with its own exact arithmetic', () => {
         const fair = verifyDecision(recordBy(honest, base, votes));
         expect(fair.claims.find((c) => c.claim.kind === 'score_matches_votes')?.status).toBe('proven');
       }),
-      { numRuns: 400, examples: [[fc.sample(decisionRecord({ sound: true }), { seed: 1, numRuns: 1 })[0] as DecisionRecord, [0, 1, 2].map((i) => ({ memberId: `m${i}`, scores: { feasibility: 0, revenue: 2, cx: 9, ttm: 9, risk: 9 } }))]] },
+      {
+        numRuns: 400,
+        examples: [
+          [
+            fc.sample(decisionRecord({ sound: true }), { seed: 1, numRuns: 1 })[0] as DecisionRecord,
+            [0, 1, 2].map((i) => ({ memberId: `m${i}`, scores: { feasibility: 0, revenue: 2, cx: 9, ttm: 9, risk: 9 } })),
+          ],
+        ],
+      },
     );
     // Not vacuous: the grid lands on a threshold often, and the broken makers get those wrong.
     expect(flips).toBeGreaterThan(20);
@@ -149,7 +184,11 @@ describe('exact decimals', () => {
   });
 
   it('stays exact past the safe integers: the heaviest weights on many votes', () => {
-    const votes = Array.from({ length: 40 }, (_, i): Vote => ({ memberId: `m${i}`, weight: i % 2 === 0 ? 1e6 : 0.000001, scores: { feasibility: 10, revenue: 7, cx: 7, ttm: 7, risk: i % 2 === 0 ? 7 : 0 } }));
+    const votes = Array.from({ length: 40 }, (_, i): Vote => ({
+      memberId: `m${i}`,
+      weight: i % 2 === 0 ? 1e6 : 0.000001,
+      scores: { feasibility: 10, revenue: 7, cx: 7, ttm: 7, risk: i % 2 === 0 ? 7 : 0 },
+    }));
     const made = honest(votes, PRODUCT_RUBRIC, 3);
     const checked = exactConsensus(votes, PRODUCT_RUBRIC as Rubric, 3);
     expect(checked).toMatchObject({ status: 'scored', verdict: made.verdict, score: (made as { score: number }).score });

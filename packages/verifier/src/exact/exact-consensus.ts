@@ -11,7 +11,17 @@ import {
   type Verdict,
   type Vote,
 } from '@conclave/scoring';
-import { bigScaled, decimalOf, FAST_PLACES, fastPlaces, fastScaled, nineDecimalUnits, placesOf, roundedQuotient, roundedQuotientSmall } from './exact-decimal.js';
+import {
+  bigScaled,
+  decimalOf,
+  FAST_PLACES,
+  fastPlaces,
+  fastScaled,
+  nineDecimalUnits,
+  placesOf,
+  roundedQuotient,
+  roundedQuotientSmall,
+} from './exact-decimal.js';
 import { ExactTotal, type ExactInt } from './exact-total.js';
 import { ScoreRows } from './score-rows.js';
 
@@ -43,7 +53,12 @@ export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubr
 }
 
 /** `exactConsensus`, with `rows` to read the scores into (at least a row per vote). */
-function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, minValidVotes: number, rows: Float64Array): ConsensusResult<A> {
+function consensusOfRows<A extends string>(
+  votes: readonly Vote<A>[],
+  rubric: Rubric<A>,
+  minValidVotes: number,
+  rows: Float64Array,
+): ConsensusResult<A> {
   const axes = rubric.axes;
   const width = axes.length;
   const { valid, invalid } = sortVotes(votes, rubric, rows);
@@ -52,7 +67,8 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
   const axisWeights = axes.map((axis) => rubric.weights[axis]);
   let memberPlaces = 0;
   // Whole weights (the usual ones) have no places: no need to count them.
-  for (const vote of valid) if (vote.weight !== undefined && !Number.isInteger(vote.weight)) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
+  for (const vote of valid)
+    if (vote.weight !== undefined && !Number.isInteger(vote.weight)) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
   const weights: ExactInt[] = [];
   const units: number[] = [];
   const weightTotal = new ExactTotal();
@@ -95,7 +111,14 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
     const ownVerdict = verdictOf(units[i] as number);
     if (ownVerdict === verdict) members.push({ memberId, weight, scores, score, verdict: ownVerdict });
     else {
-      const dissenter: DissentingScore<A> = { memberId, weight, scores, score, verdict: ownVerdict, direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below' };
+      const dissenter: DissentingScore<A> = {
+        memberId,
+        weight,
+        scores,
+        score,
+        verdict: ownVerdict,
+        direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below',
+      };
       members.push(dissenter);
       dissent.push(dissenter);
     }
@@ -105,7 +128,9 @@ function consensusOfRows<A extends string>(votes: readonly Vote<A>[], rubric: Ru
   for (let a = 0; a < width; a += 1) {
     const axis = axes[a] as A;
     const approx = (axisSums[a] as number) / weightSum;
-    const mean = (roundedIfClear(approx, (2 * valid.length + 6) * EPSILON * approx) ?? exactAxisMeanUnits(rows, width, a, weights, weightTotal)) / UNIT;
+    const mean =
+      (roundedIfClear(approx, (2 * valid.length + 6) * EPSILON * approx) ?? exactAxisMeanUnits(rows, width, a, weights, weightTotal)) /
+      UNIT;
     // Plain assignment would not make an own `__proto__` key.
     if (axis === '__proto__') Object.defineProperty(axisMeans, axis, { value: mean, enumerable: true, writable: true, configurable: true });
     else axisMeans[axis] = mean;
@@ -212,7 +237,11 @@ export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
  * The valid votes in order, and every invalid one with its reasons (a member voting twice loses
  * every copy). The valid votes' scores are written to `rows`, one row each in axis order.
  */
-function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, rows: Float64Array): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+function sortVotes<A extends string>(
+  votes: readonly Vote<A>[],
+  rubric: Rubric<A>,
+  rows: Float64Array,
+): { valid: Vote<A>[]; invalid: InvalidVote[] } {
   const width = rubric.axes.length;
   const reader = new ScoreRows(rubric);
   const invalid: InvalidVote[] = [];
@@ -234,7 +263,12 @@ function sortVotes<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A
   if (twice === undefined) return { valid: candidates, invalid };
   const valid: Vote<A>[] = [];
   candidates.forEach((vote, i) => {
-    if (twice.has(vote.memberId)) invalid.push({ index: indexes[i] as number, memberId: vote.memberId, reasons: [{ code: 'duplicate_member', memberId: vote.memberId }] });
+    if (twice.has(vote.memberId))
+      invalid.push({
+        index: indexes[i] as number,
+        memberId: vote.memberId,
+        reasons: [{ code: 'duplicate_member', memberId: vote.memberId }],
+      });
     else {
       // Kept rows move up in place (a row only ever moves to an earlier slot).
       rows.copyWithin(valid.length * width, i * width, (i + 1) * width);

@@ -8,8 +8,12 @@ import { ScoreRows } from './score-rows.js';
 function reshaped(rubric: Rubric, vote: Vote): fc.Arbitrary<unknown> {
   const entries = Object.entries(vote.scores);
   return fc.oneof(
-    fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }).map((shuffled) => ({ ...vote, scores: Object.fromEntries(shuffled) })),
-    fc.constantFrom(...rubric.axes).map((axis) => ({ ...vote, scores: Object.assign(Object.create({ [axis]: 5 }) as object, vote.scores) })),
+    fc
+      .shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length })
+      .map((shuffled) => ({ ...vote, scores: Object.fromEntries(shuffled) })),
+    fc
+      .constantFrom(...rubric.axes)
+      .map((axis) => ({ ...vote, scores: Object.assign(Object.create({ [axis]: 5 }) as object, vote.scores) })),
     fc.constantFrom(...rubric.axes).map((axis) => {
       const { [axis]: _dropped, ...rest } = vote.scores as Record<string, number>;
       return { ...vote, scores: Object.assign(Object.create({ [axis]: 5 }) as object, rest) };
@@ -27,7 +31,14 @@ describe('ScoreRows', () => {
     const scenario = rubricArb().chain((rubric) =>
       fc.record({
         rubric: fc.constant(rubric),
-        votes: fc.array(fc.oneof(voteArb(rubric), labelledInvalidVote(rubric).map((l) => l.vote), voteArb(rubric).chain((v) => reshaped(rubric, v))), { maxLength: 12 }),
+        votes: fc.array(
+          fc.oneof(
+            voteArb(rubric),
+            labelledInvalidVote(rubric).map((l) => l.vote),
+            voteArb(rubric).chain((v) => reshaped(rubric, v)),
+          ),
+          { maxLength: 12 },
+        ),
       }),
     );
     fc.assert(

@@ -27,7 +27,10 @@ export class ScoreRows<A extends string> {
   read(vote: Vote<A>, rows: { [index: number]: number }, at: number): boolean {
     if (vote !== null && typeof vote === 'object') {
       const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
-      const plainVote = typeof memberId === 'string' && memberId !== '' && (weight === undefined || (typeof weight === 'number' && weight > 0 && weight <= MAX_MEMBER_WEIGHT));
+      const plainVote =
+        typeof memberId === 'string' &&
+        memberId !== '' &&
+        (weight === undefined || (typeof weight === 'number' && weight > 0 && weight <= MAX_MEMBER_WEIGHT));
       if (plainVote && scores !== null && typeof scores === 'object' && this.#walk(scores, rows, at)) return true;
     }
     // Anything unusual (an invalid vote, an inherited key, keys out of the rubric) is decided by the rule itself.

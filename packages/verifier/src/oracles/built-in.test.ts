@@ -29,7 +29,12 @@ function record(scores: readonly number[], over: Partial<DecisionRecord> = {}): 
 }
 
 /** A deep copy of the record, changed by `change`: a maker who lied. */
-function tampered(original: DecisionRecord, change: (copy: { consensus: Record<string, unknown> & { members: Record<string, unknown>[]; dissent: Record<string, unknown>[] } }) => void): DecisionRecord {
+function tampered(
+  original: DecisionRecord,
+  change: (copy: {
+    consensus: Record<string, unknown> & { members: Record<string, unknown>[]; dissent: Record<string, unknown>[] };
+  }) => void,
+): DecisionRecord {
   const copy = structuredClone(original);
   change(copy as unknown as Parameters<typeof change>[0]);
   return copy;
@@ -41,7 +46,8 @@ function claim(report: VerificationReport, kind: BuiltInClaimKind): ClaimResult 
   return found;
 }
 
-const statusOf = (r: DecisionRecord, kind: BuiltInClaimKind, options?: Parameters<typeof verifyDecision>[1]) => claim(verifyDecision(r, options), kind);
+const statusOf = (r: DecisionRecord, kind: BuiltInClaimKind, options?: Parameters<typeof verifyDecision>[1]) =>
+  claim(verifyDecision(r, options), kind);
 
 describe('the built-in claims', () => {
   it('checks every record for one claim per built-in oracle, built-in ones first and required', () => {
@@ -94,7 +100,10 @@ describe('verdict_matches_score', () => {
   });
 
   it('is proven for NO_GO without a quorum', () => {
-    expect(statusOf(record([8]), 'verdict_matches_score')).toMatchObject({ status: 'proven', reason: 'no quorum, and the verdict is NO_GO' });
+    expect(statusOf(record([8]), 'verdict_matches_score')).toMatchObject({
+      status: 'proven',
+      reason: 'no quorum, and the verdict is NO_GO',
+    });
   });
 
   it('is refuted when the maker upgrades the verdict (tampered verdict)', () => {
@@ -149,14 +158,21 @@ describe('score_matches_votes', () => {
       r.consensus.score = 6.4;
     });
     const found = statusOf(lied, 'score_matches_votes');
-    expect(found).toMatchObject({ status: 'refuted', reason: 'the votes give a score of 6, the record says 6.4', details: { recorded: 6.4, recomputed: 6 } });
+    expect(found).toMatchObject({
+      status: 'refuted',
+      reason: 'the votes give a score of 6, the record says 6.4',
+      details: { recorded: 6.4, recomputed: 6 },
+    });
   });
 
   it('is refuted when an axis mean is forged', () => {
     const lied = tampered(record([6, 6, 6]), (r) => {
       r.consensus.axisMeans = { q: 9 };
     });
-    expect(statusOf(lied, 'score_matches_votes')).toMatchObject({ status: 'refuted', reason: 'the votes give a mean of 6 on q, the record says 9' });
+    expect(statusOf(lied, 'score_matches_votes')).toMatchObject({
+      status: 'refuted',
+      reason: 'the votes give a mean of 6 on q, the record says 9',
+    });
   });
 
   it('is refuted when a vote was changed after the consensus was computed', () => {
@@ -168,16 +184,25 @@ describe('score_matches_votes', () => {
   it('is refuted when the record claims a quorum the votes do not give', () => {
     const honest = record([8, 8, 8, 8]);
     const lied: DecisionRecord = { ...honest, votes: honest.votes.slice(0, 2) };
-    expect(statusOf(lied, 'score_matches_votes')).toMatchObject({ status: 'refuted', reason: 'the votes give "quorum_not_met", the record says "scored"' });
+    expect(statusOf(lied, 'score_matches_votes')).toMatchObject({
+      status: 'refuted',
+      reason: 'the votes give "quorum_not_met", the record says "scored"',
+    });
   });
 
   it('is refuted when the record hides a quorum the votes do give', () => {
     const lied: DecisionRecord = { ...record([8, 8, 8]), consensus: record([8]).consensus };
-    expect(statusOf(lied, 'score_matches_votes')).toMatchObject({ status: 'refuted', reason: 'the votes give "scored", the record says "quorum_not_met"' });
+    expect(statusOf(lied, 'score_matches_votes')).toMatchObject({
+      status: 'refuted',
+      reason: 'the votes give "scored", the record says "quorum_not_met"',
+    });
   });
 
   it('is proven when neither the record nor the votes meet the quorum', () => {
-    expect(statusOf(record([8, 8]), 'score_matches_votes')).toMatchObject({ status: 'proven', reason: 'the votes do not meet the quorum, as the record says' });
+    expect(statusOf(record([8, 8]), 'score_matches_votes')).toMatchObject({
+      status: 'proven',
+      reason: 'the votes do not meet the quorum, as the record says',
+    });
   });
 });
 
@@ -294,18 +319,30 @@ describe('go_has_validation', () => {
   });
 
   it('is refuted for a GO whose only signals failed', () => {
-    const failing = [item('e1', { kind: 'test', validation: [signal(false), { kind: 'gate', name: 'gate:build', passed: false }] }), item('e2')];
+    const failing = [
+      item('e1', { kind: 'test', validation: [signal(false), { kind: 'gate', name: 'gate:build', passed: false }] }),
+      item('e2'),
+    ];
     const found = statusOf(record([8, 8, 8], { evidence: failing }), 'go_has_validation');
-    expect(found).toMatchObject({ status: 'refuted', reason: 'a GO needs at least one passing gate or test among the evidence, and there is none' });
+    expect(found).toMatchObject({
+      status: 'refuted',
+      reason: 'a GO needs at least one passing gate or test among the evidence, and there is none',
+    });
   });
 
   it('is refuted for a GO resting on opinions alone, however strong', () => {
-    const opinions = [item('e1', { kind: 'model_statement', strength: 1, confidence: 1 }), item('e2', { kind: 'human', strength: 1, confidence: 1 })];
+    const opinions = [
+      item('e1', { kind: 'model_statement', strength: 1, confidence: 1 }),
+      item('e2', { kind: 'human', strength: 1, confidence: 1 }),
+    ];
     expect(statusOf(record([9, 9, 9], { evidence: opinions }), 'go_has_validation').status).toBe('refuted');
   });
 
   it('is refuted when a signal says "passed" in anything but a boolean', () => {
-    const sneaky = [item('e1', { kind: 'test', validation: [{ kind: 'test', name: 'npm test', passed: 'true' as unknown as boolean }] }), item('e2')];
+    const sneaky = [
+      item('e1', { kind: 'test', validation: [{ kind: 'test', name: 'npm test', passed: 'true' as unknown as boolean }] }),
+      item('e2'),
+    ];
     expect(verifyDecision(record([8, 8, 8], { evidence: sneaky })).approved).toBe(false);
   });
 
@@ -319,7 +356,10 @@ describe('go_has_validation', () => {
 
 describe('evidence_diverse', () => {
   it('is proven with two kinds of source and no dominant source', () => {
-    expect(statusOf(record([8, 8, 8]), 'evidence_diverse')).toMatchObject({ status: 'proven', reason: '2 kinds of source, none above a share of 0.5' });
+    expect(statusOf(record([8, 8, 8]), 'evidence_diverse')).toMatchObject({
+      status: 'proven',
+      reason: '2 kinds of source, none above a share of 0.5',
+    });
   });
 
   it('is refuted for a monoculture of one kind', () => {

@@ -20,10 +20,21 @@ export const calibratedRuleMatchesVotes: Oracle<'calibrated_rule_matches_votes'>
     if (!checked.ok) return refuted(`the calibrated decision cannot be recomputed: ${checked.problem}`);
     const { verdict, probabilityGo } = stated as { verdict?: unknown; probabilityGo?: unknown };
     if (!checked.quorum) {
-      return verdict === 'NO_GO' ? proven('no quorum, and the calibrated verdict is NO_GO') : refuted(`no quorum, yet the calibrated verdict is ${String(verdict)}`);
+      return verdict === 'NO_GO'
+        ? proven('no quorum, and the calibrated verdict is NO_GO')
+        : refuted(`no quorum, yet the calibrated verdict is ${String(verdict)}`);
     }
-    const details = { logOdds: Number(checked.logOdds) / 1e9, threshold: Number(checked.threshold) / 1e9, recomputed: checked.verdict, recorded: String(verdict) };
-    if (verdict !== checked.verdict) return refuted(`the calibrated rule gives ${checked.verdict} (log odds ${details.logOdds} against ${details.threshold}), the record says ${String(verdict)}`, details);
+    const details = {
+      logOdds: Number(checked.logOdds) / 1e9,
+      threshold: Number(checked.threshold) / 1e9,
+      recomputed: checked.verdict,
+      recorded: String(verdict),
+    };
+    if (verdict !== checked.verdict)
+      return refuted(
+        `the calibrated rule gives ${checked.verdict} (log odds ${details.logOdds} against ${details.threshold}), the record says ${String(verdict)}`,
+        details,
+      );
     if (!(typeof probabilityGo === 'number' && Math.abs(probabilityGo - (checked.probabilityGo as number)) <= PROBABILITY_TOLERANCE)) {
       return refuted(`the votes give P(GO is right) ${checked.probabilityGo}, the record says ${String(probabilityGo)}`, details);
     }

@@ -29,10 +29,14 @@ export const evidenceDiverse: Oracle<'evidence_diverse'> = {
       }
     }
     let problems: string[] | undefined;
-    if (kinds.length < policy.minKinds) (problems ??= []).push(`${kinds.length} kind${kinds.length === 1 ? '' : 's'} of source (${kinds.join(', ')}); at least ${policy.minKinds} needed`);
+    if (kinds.length < policy.minKinds)
+      (problems ??= []).push(
+        `${kinds.length} kind${kinds.length === 1 ? '' : 's'} of source (${kinds.join(', ')}); at least ${policy.minKinds} needed`,
+      );
     for (let j = 0; j < sources.length; j += 1) {
       const count = counts[j] as number;
-      if (count / total > policy.maxSourceShare) (problems ??= []).push(`source "${sources[j]}" supplies ${count} of ${total} items, above a share of ${policy.maxSourceShare}`);
+      if (count / total > policy.maxSourceShare)
+        (problems ??= []).push(`source "${sources[j]}" supplies ${count} of ${total} items, above a share of ${policy.maxSourceShare}`);
     }
     return problems === undefined
       ? proven(diverseReason(kinds.length, policy.maxSourceShare))
@@ -44,6 +48,7 @@ export const evidenceDiverse: Oracle<'evidence_diverse'> = {
 let last: { readonly kinds: number; readonly share: number; readonly reason: string } | undefined;
 
 function diverseReason(kinds: number, share: number): string {
-  if (last === undefined || last.kinds !== kinds || !Object.is(last.share, share)) last = { kinds, share, reason: `${kinds} kinds of source, none above a share of ${share}` };
+  if (last === undefined || last.kinds !== kinds || !Object.is(last.share, share))
+    last = { kinds, share, reason: `${kinds} kinds of source, none above a share of ${share}` };
   return last.reason;
 }

@@ -28,7 +28,8 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
           const member = members[i] as (typeof members)[number];
           const found = real[i] as MemberScore;
           matched[i] = found;
-          if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
+          if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE))
+            problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
         }
       } else {
         const recordedIds = idsOf(members);
@@ -42,7 +43,8 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
           const found = at < 0 ? undefined : real[at];
           matched[i] = found;
           if (found === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
-          else if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
+          else if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE))
+            problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
         }
       }
     }
@@ -54,13 +56,19 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
       const twin = matched[i];
       const own = twin !== undefined && twin.scores === member.scores ? twin.score : exactMemberUnits(member.scores, rubric) / 1e9;
       const earned = twin !== undefined && twin.scores === member.scores ? twin.verdict : exactVerdict(own, rubric.thresholds);
-      if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE)) problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
+      if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE))
+        problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
       if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
       if (earned !== consensus.verdict) dissenters.push(member.memberId);
     }
     let missing: string[] = [];
     let invented: string[] = [];
-    if (!sameIds(consensus.dissent, dissenters.map((memberId) => ({ memberId })))) {
+    if (
+      !sameIds(
+        consensus.dissent,
+        dissenters.map((memberId) => ({ memberId })),
+      )
+    ) {
       const recorded = idsOf(consensus.dissent);
       missing = dissenters.filter((id) => !recorded.has(id));
       const expected = dissenters.length > SHORT_LIST ? new Set(dissenters) : undefined;
@@ -69,7 +77,9 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     if (missing.length > 0) problems.push(`dissent left out: ${missing.join(', ')}`);
     if (invented.length > 0) problems.push(`listed as dissent but agreeing: ${invented.join(', ')}`);
     return problems.length === 0
-      ? proven(`every member's verdict follows from its scores; ${dissenters.length} dissent${dissenters.length === 1 ? 's' : ''}`, { dissent: dissenters })
+      ? proven(`every member's verdict follows from its scores; ${dissenters.length} dissent${dissenters.length === 1 ? 's' : ''}`, {
+          dissent: dissenters,
+        })
       : refuted(problems.join('; '), { problems, dissent: dissenters });
   },
 };

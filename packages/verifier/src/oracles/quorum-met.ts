@@ -12,9 +12,13 @@ export const quorumMet: Oracle<'quorum_met'> = {
   prove(_claim, record, context) {
     const recomputed = context.recomputed();
     const details = { validVotes: recomputed.validVotes, minValidVotes: record.minValidVotes };
-    if (recomputed.status !== 'scored') return refuted(`only ${recomputed.validVotes} valid votes; the quorum is ${record.minValidVotes}`, details);
+    if (recomputed.status !== 'scored')
+      return refuted(`only ${recomputed.validVotes} valid votes; the quorum is ${record.minValidVotes}`, details);
     if (recomputed.validVotes < MIN_VALID_VOTES) {
-      return refuted(`only ${recomputed.validVotes} valid votes; the record's quorum of ${record.minValidVotes} is below the floor of ${MIN_VALID_VOTES}`, { ...details, floor: MIN_VALID_VOTES });
+      return refuted(
+        `only ${recomputed.validVotes} valid votes; the record's quorum of ${record.minValidVotes} is below the floor of ${MIN_VALID_VOTES}`,
+        { ...details, floor: MIN_VALID_VOTES },
+      );
     }
     return proven(`${recomputed.validVotes} valid votes meet the quorum of ${record.minValidVotes}`, details);
   },

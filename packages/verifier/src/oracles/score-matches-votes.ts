@@ -11,13 +11,17 @@ export const scoreMatchesVotes: Oracle<'score_matches_votes'> = {
     if (recorded.status !== recomputed.status) {
       return refuted(`the votes give "${recomputed.status}", the record says "${recorded.status}"`);
     }
-    if (recorded.verdict !== recomputed.verdict) return refuted(`the votes give ${recomputed.verdict}, the record says ${recorded.verdict}`);
+    if (recorded.verdict !== recomputed.verdict)
+      return refuted(`the votes give ${recomputed.verdict}, the record says ${recorded.verdict}`);
     if (recorded.validVotes !== recomputed.validVotes) {
       return refuted(`the votes hold ${recomputed.validVotes} valid votes, the record says ${String(recorded.validVotes)}`);
     }
     if (recorded.status === 'scored' && recomputed.status === 'scored') {
       if (!(Math.abs(recorded.score - recomputed.score) <= SCORE_TOLERANCE)) {
-        return refuted(`the votes give a score of ${recomputed.score}, the record says ${recorded.score}`, { recorded: recorded.score, recomputed: recomputed.score });
+        return refuted(`the votes give a score of ${recomputed.score}, the record says ${recorded.score}`, {
+          recorded: recorded.score,
+          recomputed: recomputed.score,
+        });
       }
       for (const axis of record.rubric.axes) {
         const a = recorded.axisMeans[axis];

@@ -9,11 +9,17 @@ export const verdictMatchesScore: Oracle<'verdict_matches_score'> = {
   prove(_claim, record) {
     const { consensus, rubric } = record;
     if (consensus.status === 'quorum_not_met') {
-      return consensus.verdict === 'NO_GO' ? proven('no quorum, and the verdict is NO_GO') : refuted(`no quorum, yet the verdict is ${String((consensus as { verdict: unknown }).verdict)}`);
+      return consensus.verdict === 'NO_GO'
+        ? proven('no quorum, and the verdict is NO_GO')
+        : refuted(`no quorum, yet the verdict is ${String((consensus as { verdict: unknown }).verdict)}`);
     }
     const earned = exactVerdict(consensus.score, rubric.thresholds);
     return earned === consensus.verdict
       ? proven(`a score of ${consensus.score} earns ${earned}`)
-      : refuted(`a score of ${consensus.score} earns ${earned}, but the record says ${consensus.verdict}`, { score: consensus.score, earned, recorded: consensus.verdict });
+      : refuted(`a score of ${consensus.score} earns ${earned}, but the record says ${consensus.verdict}`, {
+          score: consensus.score,
+          earned,
+          recorded: consensus.verdict,
+        });
   },
 };

@@ -9,12 +9,21 @@ import type { LoopRuntime } from './loop-runtime.js';
  * failed evaluations) halts the run. The gate waits for the guardian's model calls, so it is a
  * step; undefined when there is no guardian or it lets the attempt start.
  */
-export async function guardianGate(rt: LoopRuntime, taskId: string, attempt: number): Promise<Extract<HaltReason, { kind: 'guardian_blocked' }> | undefined> {
+export async function guardianGate(
+  rt: LoopRuntime,
+  taskId: string,
+  attempt: number,
+): Promise<Extract<HaltReason, { kind: 'guardian_blocked' }> | undefined> {
   const guardian = rt.options.guardian;
   if (guardian === undefined) return undefined;
   const gate = await rt.runStep(stepName(taskId, attempt, 'guardian'), (): Promise<JobStart> => guardian.beforeJob());
   if (gate.started) return undefined;
-  const why = gate.block?.kind === 'misaligned' ? `misaligned: ${gate.block.rationale}` : gate.block?.kind === 'failures' ? `${gate.block.count} guardian evaluations failed in a row` : gate.reason;
+  const why =
+    gate.block?.kind === 'misaligned'
+      ? `misaligned: ${gate.block.rationale}`
+      : gate.block?.kind === 'failures'
+        ? `${gate.block.count} guardian evaluations failed in a row`
+        : gate.reason;
   return { kind: 'guardian_blocked', reason: why };
 }
 
@@ -34,6 +43,16 @@ export async function reportToGuardian(rt: LoopRuntime, attempt: AttemptState, m
 /** What the guardian hears of an attempt: the decision, the failing gates, the builder's own account. */
 function progressOf(runId: string, attempt: AttemptState, message: string): ProgressReport {
   const failing = (attempt.report?.gates ?? []).filter((gate) => !gate.passed).map((gate) => `${gate.name}: ${gate.reason}`);
-  const summary = [message, failing.length > 0 ? `failing gates: ${failing.join('; ')}` : '', attempt.build === undefined ? '' : `builder: ${attempt.build.summary}`].filter((part) => part !== '').join('\n');
-  return { id: `${runId}:${attempt.taskId}#${attempt.attempt}`, kind: attempt.disposition === 'completed' ? 'task_completed' : 'attempt', summary: summary.slice(0, 4_000) };
+  const summary = [
+    message,
+    failing.length > 0 ? `failing gates: ${failing.join('; ')}` : '',
+    attempt.build === undefined ? '' : `builder: ${attempt.build.summary}`,
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+  return {
+    id: `${runId}:${attempt.taskId}#${attempt.attempt}`,
+    kind: attempt.disposition === 'completed' ? 'task_completed' : 'attempt',
+    summary: summary.slice(0, 4_000),
+  };
 }

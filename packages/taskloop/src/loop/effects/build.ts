@@ -25,6 +25,12 @@ export async function build(rt: LoopRuntime, taskId: string, attempt: number, fe
     }),
   );
   rt.usage.costUsd += result.costUsd ?? 0;
-  timeline(rt, { state: feedback === undefined ? 'build' : 'retry', taskId, attempt, durationMs: Math.round(performance.now() - started), detail: result.ok ? 'ran' : result.failure.kind });
+  timeline(rt, {
+    state: feedback === undefined ? 'build' : 'retry',
+    taskId,
+    attempt,
+    durationMs: Math.round(performance.now() - started),
+    detail: result.ok ? 'ran' : result.failure.kind,
+  });
   return late ?? { type: 'built', result };
 }

@@ -15,10 +15,16 @@ export async function checkSpec(rt: LoopRuntime, taskId: string, attempt: number
     const actual = 'actual' in checked ? checked.actual : 'missing';
     return { type: 'halt', reason: { kind: 'spec_modified', expected: rt.run.specSha256, actual } };
   }
-  if (checked.sha256 !== rt.run.specSha256) return { type: 'halt', reason: { kind: 'spec_modified', expected: rt.run.specSha256, actual: checked.sha256 } };
-  const exhausted = await rt.runStep(stepName(taskId, attempt, 'budget'), (): Promise<HaltReason | null> => Promise.resolve(budgetExhausted(rt) ?? null));
+  if (checked.sha256 !== rt.run.specSha256)
+    return { type: 'halt', reason: { kind: 'spec_modified', expected: rt.run.specSha256, actual: checked.sha256 } };
+  const exhausted = await rt.runStep(stepName(taskId, attempt, 'budget'), (): Promise<HaltReason | null> =>
+    Promise.resolve(budgetExhausted(rt) ?? null),
+  );
   if (exhausted !== null) return { type: 'halt', reason: exhausted };
   const ledger = await rt.ledger.check();
-  if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? { type: 'halt', reason: { kind: 'ledger_tampered', diff: ledger.diff } } : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
+  if (!ledger.ok)
+    return ledger.kind === 'ledger_tampered'
+      ? { type: 'halt', reason: { kind: 'ledger_tampered', diff: ledger.diff } }
+      : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
   return { type: 'spec_ok' };
 }

@@ -14,7 +14,11 @@ import { timeline, type LoopRuntime } from './loop-runtime.js';
 export async function commit(rt: LoopRuntime, attempt: AttemptState): Promise<LoopEvent> {
   const message = redactSecrets(attemptCommitMessage(attempt), rt.secrets);
   const evidence = rt.attempt.evidenceDir ?? join(CONCLAVE_DIR, 'runs', rt.run.runId);
-  const committed = await commitAttempt(rt.workspace, message, redactDeep({ 'Conclave-Evidence': evidence, 'Conclave-Run': rt.run.runId }, rt.secrets));
+  const committed = await commitAttempt(
+    rt.workspace,
+    message,
+    redactDeep({ 'Conclave-Evidence': evidence, 'Conclave-Run': rt.run.runId }, rt.secrets),
+  );
   if (!committed.ok) return { type: 'halt', reason: { kind: 'io_error', message: `${committed.message} (${committed.fix})` } };
   timeline(rt, { state: 'commit', taskId: attempt.taskId, attempt: attempt.attempt, detail: message });
   await reportToGuardian(rt, attempt, message);

@@ -12,6 +12,7 @@ export async function flip(rt: LoopRuntime, taskId: string): Promise<LoopEvent> 
     timeline(rt, { state: 'flip', taskId, detail: flipped.flipped.join(', ') });
     return { type: 'flipped' };
   }
-  if (flipped.kind === 'ledger_tampered') return haltTampered(rt, flipped.diff, rt.attempt.evidenceDir ?? join(CONCLAVE_DIR, 'runs', rt.run.runId));
+  if (flipped.kind === 'ledger_tampered')
+    return haltTampered(rt, flipped.diff, rt.attempt.evidenceDir ?? join(CONCLAVE_DIR, 'runs', rt.run.runId));
   return { type: 'halt', reason: { kind: 'io_error', message: flipped.message } };
 }

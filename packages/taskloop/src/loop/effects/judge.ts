@@ -26,7 +26,10 @@ export async function judge(rt: LoopRuntime, attempt: AttemptState): Promise<Loo
   if (read?.ok === false) return { type: 'halt', reason: { kind: 'state_tampered', message: read.message, fix: STATE_TAMPERED_FIX } };
   const earlier = read?.attempts ?? [];
   // A builder that edited plan.md halts the run here, before anything is recorded as its work.
-  if (!ledger.ok) return ledger.kind === 'ledger_tampered' ? haltTampered(rt, ledger.diff, attemptDir(rt.run.runId, attempt.taskId, attempt.attempt)) : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
+  if (!ledger.ok)
+    return ledger.kind === 'ledger_tampered'
+      ? haltTampered(rt, ledger.diff, attemptDir(rt.run.runId, attempt.taskId, attempt.attempt))
+      : { type: 'halt', reason: { kind: 'io_error', message: ledger.message } };
   const { items } = rt.ledger.plan;
   const item = items.find((candidate) => candidate.id === attempt.taskId);
   const siblings = items.filter((candidate) => candidate.parentId === item?.parentId && candidate.line > (item?.line ?? 0)).slice(0, 3);
@@ -57,12 +60,27 @@ export async function judge(rt: LoopRuntime, attempt: AttemptState): Promise<Loo
   rt.attempt.judged = output;
   rt.usage.costUsd += output.bundle.costUsd ?? 0;
   const outcome = output.bundle.outcome === undefined ? '' : `, rule table: ${output.bundle.outcome} (${output.bundle.ruleId ?? ''})`;
-  timeline(rt, { state: 'judge', taskId: attempt.taskId, attempt: attempt.attempt, durationMs: Math.round(performance.now() - started), detail: `${output.judged.complete ? 'proven complete' : 'not proven complete'}${outcome}` });
+  timeline(rt, {
+    state: 'judge',
+    taskId: attempt.taskId,
+    attempt: attempt.attempt,
+    durationMs: Math.round(performance.now() - started),
+    detail: `${output.judged.complete ? 'proven complete' : 'not proven complete'}${outcome}`,
+  });
   return late ?? { type: 'judged', judged: output.judged };
 }
 
 /** The depth-0 build verifier's build: the configured command, run like a shell gate (same policy, environment and limits). */
 async function runBuildCommand(rt: LoopRuntime, taskId: string, command: string): Promise<GateEvidence> {
   const report = await runGates([{ type: 'shell', name: 'build', run: command }], gateContext(rt, taskId, 'strict'));
-  return report.gates[0] ?? { name: 'build', type: 'shell', command, passed: false, durationMs: 0, reason: report.skipped[0]?.reason ?? 'the build command did not run' };
+  return (
+    report.gates[0] ?? {
+      name: 'build',
+      type: 'shell',
+      command,
+      passed: false,
+      durationMs: 0,
+      reason: report.skipped[0]?.reason ?? 'the build command did not run',
+    }
+  );
 }

@@ -67,7 +67,15 @@ export function contextOf(rt: LoopRuntime, taskId: string): TaskContext {
   if (child !== undefined) return child;
   const item = rt.ledger.plan.items.find((candidate) => candidate.id === taskId);
   const { spec } = rt;
-  return { taskId, depth: 0, title: item?.text ?? taskId, acceptance: spec.acceptance, constraints: spec.constraints, grants: spec.grants, maxRetries: spec.budgets.maxRetries };
+  return {
+    taskId,
+    depth: 0,
+    title: item?.text ?? taskId,
+    acceptance: spec.acceptance,
+    constraints: spec.constraints,
+    grants: spec.grants,
+    maxRetries: spec.budgets.maxRetries,
+  };
 }
 
 /** The environment a task's builder and gates get: the scrubbed base plus the task's granted variables. */

@@ -14,7 +14,9 @@ import { endTask, startTask } from './task-clock.js';
 export function selectTask(rt: LoopRuntime, skip: readonly string[]): LoopEvent {
   endTask(rt);
   const { plan } = rt.ledger;
-  const next = plan.items.find((item) => isRunnable(plan, item) && !skip.includes(item.id) && !item.childIds.some((id) => skip.includes(id)));
+  const next = plan.items.find(
+    (item) => isRunnable(plan, item) && !skip.includes(item.id) && !item.childIds.some((id) => skip.includes(id)),
+  );
   if (next === undefined) return { type: 'plan_complete' };
   // Every record read back is verified first: a builder's evidence.json decides nothing.
   const read = readSignedAttempts(rt.workspace, rt.run.runId, next.id, rt.key);
@@ -23,17 +25,28 @@ export function selectTask(rt: LoopRuntime, skip: readonly string[]): LoopEvent 
   if (last?.decision === 'passed') {
     const dir = attemptDir(rt.run.runId, next.id, last.attempt);
     // Only a passed attempt a resume inherited may tick a box without this process's own build and gates.
-    if (!rt.inherited.has(dir)) return { type: 'halt', reason: { kind: 'state_tampered', message: `${dir} claims a pass this run never recorded`, fix: STATE_TAMPERED_FIX } };
+    if (!rt.inherited.has(dir))
+      return {
+        type: 'halt',
+        reason: { kind: 'state_tampered', message: `${dir} claims a pass this run never recorded`, fix: STATE_TAMPERED_FIX },
+      };
     return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
   }
-  if (last?.disposition !== undefined && last.disposition !== 'completed') return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
+  if (last?.disposition !== undefined && last.disposition !== 'completed')
+    return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
   rt.task = startTask(rt, next.id);
   const context = contextOf(rt, next.id);
   const ownRetries = context.maxRetries === rt.spec.budgets.maxRetries ? {} : { maxRetries: context.maxRetries };
   // The task was split and its children are done (it is runnable again): verify it, build nothing.
   if (last?.split?.ok === true) return { type: 'selected', taskId: next.id, attempt: last.attempt + 1, reverify: true, ...ownRetries };
   const feedback = last === undefined ? undefined : feedbackFrom(attemptFromBundle(last), context.maxRetries);
-  return { type: 'selected', taskId: next.id, attempt: (last?.attempt ?? 0) + 1, ...(feedback === undefined ? {} : { feedback }), ...ownRetries };
+  return {
+    type: 'selected',
+    taskId: next.id,
+    attempt: (last?.attempt ?? 0) + 1,
+    ...(feedback === undefined ? {} : { feedback }),
+    ...ownRetries,
+  };
 }
 
 /** A recorded attempt as the loop's state holds it, for the next attempt's feedback. */
@@ -43,9 +56,7 @@ function attemptFromBundle(bundle: EvidenceBundle): AttemptState {
     attempt: bundle.attempt,
     decision: bundle.decision,
     report: { level: bundle.level, gates: bundle.gates, passed: bundle.gatesPassed, skipped: bundle.skippedGates },
-    ...(bundle.builder === null
-      ? {}
-      : { build: buildFromBundle(bundle.builder) }),
+    ...(bundle.builder === null ? {} : { build: buildFromBundle(bundle.builder) }),
   };
 }
 

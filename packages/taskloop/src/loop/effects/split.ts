@@ -24,12 +24,20 @@ export async function split(rt: LoopRuntime, attempt: AttemptState): Promise<Loo
   const { judgement } = rt.options;
   const task = contextOf(rt, attempt.taskId);
   if (judgement === undefined) return { type: 'split_failed', message: 'no judgement is configured, so nothing can plan a split' };
-  if (task.depth + 1 > rt.spec.budgets.maxDepth) return { type: 'split_failed', message: `max_depth: task ${task.taskId} is at depth ${task.depth}, the limit is ${rt.spec.budgets.maxDepth}` };
+  if (task.depth + 1 > rt.spec.budgets.maxDepth)
+    return {
+      type: 'split_failed',
+      message: `max_depth: task ${task.taskId} is at depth ${task.depth}, the limit is ${rt.spec.budgets.maxDepth}`,
+    };
   const { judged } = rt.attempt;
   const failures = [...(judged?.judgement?.reasons ?? []), ...(judged?.fingerprintMessages ?? [])];
   const { value: plan, late } = await timedStep(rt, stepName(task.taskId, attempt.attempt, 'split-plan'), (): Promise<SplitPlan> => {
     const planner = judgement.splitPlanner ?? createModelSplitPlanner(judgement.verifiers, { timeoutMs: modelTimeoutMs(rt) });
-    return planSplit(planner, { parent: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints, depth: task.depth }, failures: [...new Set(failures)].slice(0, 12), signal: signalOf(rt) });
+    return planSplit(planner, {
+      parent: { id: task.taskId, title: task.title, acceptance: task.acceptance, constraints: task.constraints, depth: task.depth },
+      failures: [...new Set(failures)].slice(0, 12),
+      signal: signalOf(rt),
+    });
   });
   // The planner's calls are the judgement's cost too: counted now, and kept in the bundle for a resumed run.
   const cost = exchangesCostUsd(plan.exchanges) ?? 0;
@@ -37,11 +45,18 @@ export async function split(rt: LoopRuntime, attempt: AttemptState): Promise<Loo
   const planned = `${JSON.stringify({ ok: plan.ok, ...(plan.ok ? { children: plan.children } : { message: plan.message, ...(plan.rejected === undefined ? {} : { rejected: plan.rejected }) }), exchanges: plan.exchanges }, null, 2)}\n`;
   if (judged !== undefined) {
     const costUsd = (judged.bundle.costUsd ?? 0) + cost;
-    rt.attempt.judged = { ...judged, bundle: { ...judged.bundle, ...(costUsd === 0 ? {} : { costUsd }) }, files: { ...judged.files, 'split-planner.json': planned } };
+    rt.attempt.judged = {
+      ...judged,
+      bundle: { ...judged.bundle, ...(costUsd === 0 ? {} : { costUsd }) },
+      files: { ...judged.files, 'split-planner.json': planned },
+    };
   }
   if (late !== undefined) return late;
   if (!plan.ok) return { type: 'split_failed', message: plan.message };
-  const appended = await rt.ledger.appendSubtasks(task.taskId, plan.children.map((child) => redactSecrets(child.title, rt.secrets)));
+  const appended = await rt.ledger.appendSubtasks(
+    task.taskId,
+    plan.children.map((child) => redactSecrets(child.title, rt.secrets)),
+  );
   if (!appended.ok) {
     if (appended.kind === 'ledger_tampered') return { type: 'halt', reason: { kind: 'ledger_tampered', diff: appended.diff } };
     return { type: 'split_failed', message: appended.message };
@@ -65,6 +80,11 @@ export async function split(rt: LoopRuntime, attempt: AttemptState): Promise<Loo
   const written = await writeFileAtomic(join(dir, SPLIT_FILE), splitRecordText(redactDeep(record, rt.secrets), rt.key), { sync: false });
   if (!written.ok) return { type: 'halt', reason: { kind: 'io_error', message: written.message } };
   for (const child of children) rt.contexts.set(child.taskId, child);
-  timeline(rt, { state: 'split', taskId: task.taskId, attempt: attempt.attempt, detail: `split into ${children.map((child) => child.taskId).join(', ')}` });
+  timeline(rt, {
+    state: 'split',
+    taskId: task.taskId,
+    attempt: attempt.attempt,
+    detail: `split into ${children.map((child) => child.taskId).join(', ')}`,
+  });
   return { type: 'split_done', children: children.map((child) => child.taskId) };
 }

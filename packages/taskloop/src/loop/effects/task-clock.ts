@@ -32,7 +32,13 @@ export function startTask(rt: Clocked, taskId: string): TaskDeadline {
   const runMs = runRemainingMs(rt);
   const byRun = runMs < taskMs;
   const timeoutMs = Math.max(0, Math.min(taskMs, runMs));
-  return { id: taskId, deadline: performance.now() + timeoutMs, byRun, controller, timer: setTimeout(() => controller.abort(new Error(byRun ? 'the run budget ran out' : 'task timeout')), timeoutMs) };
+  return {
+    id: taskId,
+    deadline: performance.now() + timeoutMs,
+    byRun,
+    controller,
+    timer: setTimeout(() => controller.abort(new Error(byRun ? 'the run budget ran out' : 'task timeout')), timeoutMs),
+  };
 }
 
 /** Ends the current task's deadline (its timer must not outlive it). */
@@ -70,12 +76,16 @@ export function lateEvent(rt: Clocked): LoopEvent | undefined {
 }
 
 /** The first of the run's budgets (attempts, wall-clock, cost) that leaves no room for another attempt. */
-export function budgetExhausted(rt: Clocked & { readonly usage: { readonly attempts: number; readonly costUsd: number } }): BudgetExhausted | undefined {
+export function budgetExhausted(
+  rt: Clocked & { readonly usage: { readonly attempts: number; readonly costUsd: number } },
+): BudgetExhausted | undefined {
   const { maxAttempts, runTimeoutMs, maxCostUsd } = rt.spec.budgets;
   const { attempts, costUsd } = rt.usage;
-  if (maxAttempts !== undefined && attempts >= maxAttempts) return { kind: 'budget_exhausted', budget: 'attempts', limit: maxAttempts, used: attempts };
+  if (maxAttempts !== undefined && attempts >= maxAttempts)
+    return { kind: 'budget_exhausted', budget: 'attempts', limit: maxAttempts, used: attempts };
   if (runTimeoutMs !== undefined && runRemainingMs(rt) <= 0) return wallClockExhausted(rt, runTimeoutMs);
-  if (maxCostUsd !== undefined && costUsd >= maxCostUsd) return { kind: 'budget_exhausted', budget: 'cost', limit: maxCostUsd, used: Math.round(costUsd * 1e6) / 1e6 };
+  if (maxCostUsd !== undefined && costUsd >= maxCostUsd)
+    return { kind: 'budget_exhausted', budget: 'cost', limit: maxCostUsd, used: Math.round(costUsd * 1e6) / 1e6 };
   return undefined;
 }
 
