@@ -1,5 +1,13 @@
 import type { ModelAdapter } from '@conclave/core';
-import { calibrate, EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type TrackRecord, type Verdict } from '@conclave/scoring';
+import {
+  calibrate,
+  EMPTY_TRACK_RECORD,
+  recordDecision,
+  recordOutcome,
+  verdictFor,
+  type TrackRecord,
+  type Verdict,
+} from '@conclave/scoring';
 import { fault, misbehavingAdapter, scriptedAdapter, type ScriptedReply } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -265,7 +273,11 @@ describe('the calibrated rule fails closed (property)', () => {
             expect(result.decision.members.length).toBeGreaterThanOrEqual(b.minValidVotes);
             // A member whose vote counted, and whose own score earns GO, said GO.
             expect(result.decision.members.some((m) => m.verdict === 'GO' && m.weight > 0)).toBe(true);
-            for (const m of result.decision.members) expect(result.transcript.find((c) => c.memberId === m.memberId)?.score).toBeDefined();
+            // Each counted member's verdict is the one its own transcript score earns under the board's thresholds.
+            for (const m of result.decision.members) {
+              const own = result.transcript.find((c) => c.memberId === m.memberId);
+              expect(own && verdictFor(own.score, b.rubric.thresholds)).toBe(m.verdict);
+            }
           }
         },
       ),

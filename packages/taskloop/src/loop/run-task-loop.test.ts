@@ -20,6 +20,27 @@ async function evidence(dir: string, runId: string, task: string, attempt: numbe
   ) as EvidenceBundle;
 }
 
+/** The steps of a two-task run whose flaky agent fails each task's first attempt: build, retry, then pass and tick. */
+const FLAKY_TWO_TASK_STEPS = [
+  'build',
+  'validate',
+  'commit',
+  'retry',
+  'validate',
+  'judge',
+  'flip',
+  'commit',
+  'build',
+  'validate',
+  'commit',
+  'retry',
+  'validate',
+  'judge',
+  'flip',
+  'commit',
+  'finish',
+];
+
 describe('runTaskLoop (real git repository, real child-process builder, real gates)', () => {
   it('builds, validates, retries with feedback, ticks each box only after the gates pass, and commits every attempt', async () => {
     const { dir, git } = await repo();
@@ -78,25 +99,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { state: string });
-    expect(timeline.map((e) => e.state)).toEqual([
-      'build',
-      'validate',
-      'commit',
-      'retry',
-      'validate',
-      'judge',
-      'flip',
-      'commit',
-      'build',
-      'validate',
-      'commit',
-      'retry',
-      'validate',
-      'judge',
-      'flip',
-      'commit',
-      'finish',
-    ]);
+    expect(timeline.map((e) => e.state)).toEqual(FLAKY_TWO_TASK_STEPS);
     // The run's git shell ends with the run: nothing of it is left running.
     await noChildShellLeft();
   }, 60_000);
@@ -121,25 +124,7 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
       onProgress: (entry) => entries.push(entry.state),
     });
     expect(result.outcome).toBe('completed');
-    expect(events.map((e) => e.type)).toEqual([
-      'build',
-      'validate',
-      'commit',
-      'retry',
-      'validate',
-      'judge',
-      'flip',
-      'commit',
-      'build',
-      'validate',
-      'commit',
-      'retry',
-      'validate',
-      'judge',
-      'flip',
-      'commit',
-      'finish',
-    ]);
+    expect(events.map((e) => e.type)).toEqual(FLAKY_TWO_TASK_STEPS);
     expect(entries).toEqual(events.map((e) => e.type));
     expect(events.map((e) => e.at)).toEqual(events.map((_, i) => 1_005 + 5 * i));
     expect(events[0]).toEqual(expect.objectContaining({ type: 'build', taskId: 'first', attempt: 1 }));
