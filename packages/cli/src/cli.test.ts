@@ -395,7 +395,11 @@ describe('conclave meet and adr approve', () => {
       decision: { status: 'provisional' },
     });
     expect(code).toBe(3);
-    expect((await runMain(['meet', brief, '--max-rounds', '1'], { cwd })).code).toBe(3);
+    const human = await runMain(['meet', brief, '--max-rounds', '1'], { cwd });
+    expect(human.code).toBe(3);
+    // Offline, the brief's anthropic majority never sat, so no family warning names it.
+    expect(human.stdout).toContain('Meeting (offline members)');
+    expect(human.stdout).not.toContain('family holds');
   }, 60_000);
 
   it('reports a bad brief with file:line:column and the fix', async () => {

@@ -121,8 +121,8 @@ export function renderEmission(gate: EmissionDecision, tier: string, verificatio
 }
 
 /** The meeting's outcome, decision, dissent and ADR draft status. */
-export function renderMeeting(meeting: MeetingResult, question: string, adr?: AdrDraft, label = 'Meeting'): string {
-  const lines = [`${label}: "${question}"`];
+export function renderMeeting(meeting: MeetingResult, question: string, adr: AdrDraft | undefined, offline: boolean): string {
+  const lines = [`${offline ? 'Meeting (offline members)' : 'Meeting'}: "${question}"`];
   const rounds = meeting.record.rounds.filter((round) => round.round > 0);
   const adversarial = rounds.filter((round) => round.adversarial).length;
   lines.push(
@@ -130,7 +130,11 @@ export function renderMeeting(meeting: MeetingResult, question: string, adr?: Ad
   );
   const lastCuration = rounds.at(-1)?.curation;
   if (lastCuration?.by === 'facilitator') lines.push(`  facilitator, last round: ${lastCuration.summary}`);
-  for (const warning of meeting.warnings) lines.push(`  warning: ${warning.message}`);
+  for (const warning of meeting.warnings) {
+    // Offline, the brief's models never sat: a warning about their families would describe another panel.
+    if (offline && (warning.kind === 'correlated_judges' || warning.kind === 'family_majority')) continue;
+    lines.push(`  warning: ${warning.message}`);
+  }
   if (meeting.synthesis) {
     const { decision, dissent } = meeting.synthesis;
     lines.push(`  decision: ${decision.title} (${decision.status}), confidence ${meeting.synthesis.confidence.toFixed(2)}`);

@@ -50,6 +50,7 @@ export type { PlainData, PlainDataLimits, PlainDataRefusal, PlainDataResult } fr
 export { describePlainDataRefusal, MAX_PLAIN_DEPTH, MAX_PLAIN_NODES, MAX_PLAIN_STRING_LENGTH, toPlainData } from './plain-data.js';
 export { mulberry32 } from './mulberry32.js';
 export { parseModelRef } from './model-ref.js';
+export { modelFamily } from './model-family.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export { priceUsage } from './pricing.js';
 export type { Prepared, ProviderAdapter, ProviderAdapterOptions, ProviderAdapterSpec } from './provider-adapter.js';

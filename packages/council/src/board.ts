@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from '@conclave/core';
+import { modelFamily, parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from '@conclave/core';
 import {
   formatPath,
   MAX_MEMBER_WEIGHT,
@@ -15,7 +15,6 @@ import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.
 import { boardCountIssues } from './board-limits.js';
 import { boardInputSchema, type BoardInput } from './board-schema.js';
 import { MEAN_SCORE_RULE, type DecisionRule } from './decision-rule.js';
-import { modelFamily } from './model-family.js';
 import { DEFAULT_PROVIDERS } from './model-ref.js';
 
 /** The default cap on calls in flight across a whole debate. */

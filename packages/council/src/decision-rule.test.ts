@@ -1,4 +1,4 @@
-import type { ModelAdapter } from '@conclave/core';
+import { modelFamily, type ModelAdapter } from '@conclave/core';
 import {
   calibrate,
   EMPTY_TRACK_RECORD,
@@ -14,7 +14,6 @@ import { describe, expect, it } from 'vitest';
 import { defineBoard, loadBoard, type Board } from './board.js';
 import type { DebateEvent } from './debate-event.js';
 import { DebateEngine } from './debate-engine.js';
-import { modelFamily } from './model-family.js';
 
 const known = { isKnownModel: () => true };
 const scores = (value: number) => ({ feasibility: value, revenue: value, cx: value, ttm: value, risk: value });

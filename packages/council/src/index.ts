@@ -15,7 +15,7 @@ export { DebateEngine } from './debate-engine.js';
 export type { DebateEvent } from './debate-event.js';
 export type { DebateDecision, DecisionRule, EffectiveWeight, Voter } from './decision-rule.js';
 export { applyDecisionRule, MEAN_SCORE_RULE } from './decision-rule.js';
-export { modelFamily } from './model-family.js';
+export { modelFamily } from './model-family-alias.js';
 export type { DebateResult, DebateUsage, MemberTiming, DebateStopReason, StopReason } from './debate-result.js';
 export type { MemberFailure, MemberFailureReason } from './member-failure.js';
 export { DEFAULT_PROVIDERS } from './model-ref.js';

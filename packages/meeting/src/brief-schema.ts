@@ -46,6 +46,8 @@ export const memberInputSchema = z.strictObject({
   context: z.array(z.string(), { error: 'context must be a list of context item ids' }).optional(),
   /** A model reference, `provider:model`. */
   model: z.string({ error: 'model must be a model reference such as "anthropic:claude-sonnet-4-5"' }),
+  /** The model family it belongs to (default: derived from `model`); members of one family tend to err together. */
+  family: id('a family').optional(),
   /** The facilitator runs the room and writes the synthesis, and still holds views. */
   facilitator: z.boolean({ error: 'facilitator must be true or false' }).optional(),
 });

@@ -38,6 +38,17 @@ describe('loadBrief', () => {
     }
   });
 
+  it("derives each member's model family, or takes the one declared, and rejects a malformed one at its path", () => {
+    const base = briefInput();
+    const brief = loadBrief({
+      ...base,
+      roster: base.roster.map((m, i) => (i === 0 ? { ...m, family: 'house-model' } : m)),
+    })._unsafeUnwrap();
+    expect(brief.roster.map((m) => m.family)).toEqual(['house-model', 'openai', 'anthropic', 'openai', 'anthropic']);
+    const issues = issuesOf({ ...base, roster: base.roster.map((m, i) => (i === 1 ? { ...m, family: 'not a family!' } : m)) });
+    expect(issues.map((i) => [i.code, i.path.join('.')])).toEqual([['schema', 'roster.1.family']]);
+  });
+
   it('reports too many options and too many members', () => {
     const base = briefInput();
     const options = Array.from({ length: 7 }, (_, i) => ({ id: `o${i}`, title: `O${i}`, summary: 's' }));

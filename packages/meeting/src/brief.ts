@@ -1,4 +1,4 @@
-import { parseModelRef, readBoundedInput, schemaIssueFix } from '@conclave/core';
+import { modelFamily, parseModelRef, readBoundedInput, schemaIssueFix } from '@conclave/core';
 import { err, ok, type Result } from 'neverthrow';
 import type { IssuePath } from '@conclave/scoring';
 import type { z } from 'zod';
@@ -27,6 +27,8 @@ export interface RosterMember {
   /** Ids of the context items this member sees (every item when the brief named none). */
   readonly context: readonly string[];
   readonly model: string;
+  /** Its model family: declared in the brief, or derived from `model` (`modelFamily` in @conclave/core). */
+  readonly family: string;
   readonly facilitator: boolean;
 }
 
@@ -169,6 +171,7 @@ function normalise(input: z.output<typeof briefInputSchema>): Brief {
           disposition: member.disposition,
           context: Object.freeze([...(member.context ?? allContext)]),
           model: member.model,
+          family: member.family ?? modelFamily(member.model),
           facilitator: member.facilitator ?? false,
         }),
       ),

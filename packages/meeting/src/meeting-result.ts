@@ -1,4 +1,5 @@
 import type { AdapterFailure, Usage } from '@conclave/core';
+import type { FamilyMajority } from '@conclave/scoring';
 import type { RoundVerdict } from './convergence.js';
 import type { RoundCuration } from './curation.js';
 import type { GroupthinkTrigger } from './groupthink.js';
@@ -56,6 +57,8 @@ export interface RoleRecord {
 /** Something a reader of the decision should weigh. */
 export type MeetingWarning =
   | { readonly kind: 'correlated_judges'; readonly family: string; readonly message: string }
+  /** One model family holds more than half of the seats: its members are not independent voices. */
+  | ({ readonly kind: 'family_majority' } & FamilyMajority)
   | { readonly kind: 'synthesis_fallback'; readonly message: string }
   | { readonly kind: 'curation_fallback'; readonly round: number; readonly message: string };
 

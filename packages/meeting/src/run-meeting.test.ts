@@ -425,6 +425,40 @@ describe('runMeeting: budgets, abort, warnings', () => {
     expect(mixed.record.families.families).toEqual(['anthropic', 'openai']);
   });
 
+  it('warns, in the result and as an event, when one model family holds most of the seats', async () => {
+    const { loadBrief } = await import('./brief.js');
+    const { briefInput } = await import('./test-support/meeting-fixtures.js');
+    const input = briefInput();
+    const plans = steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' });
+    // The fixture seats three anthropic models and two openai ones.
+    const events: MeetingEvent[] = [];
+    const mixed = await run(plans, { maxRounds: 1, onEvent: (event) => events.push(event) }, testBrief()).result;
+    const expected = { family: 'anthropic', share: 0.6, members: ['sre', 'cfo', 'data'] };
+    expect(mixed.warnings).toContainEqual(expect.objectContaining({ kind: 'family_majority', ...expected }));
+    expect(events.filter((e) => e.type === 'family_majority')).toEqual([expect.objectContaining(expected)]);
+    expect(mixed.record.families.majority).toMatchObject(expected);
+
+    // Declared families replace derived ones: five labs, no majority, no warning.
+    const declared = loadBrief({ ...input, roster: input.roster.map((m, i) => ({ ...m, family: `lab${i}` })) })._unsafeUnwrap();
+    const spread = await run(plans, { maxRounds: 1 }, declared).result;
+    expect(spread.outcome).not.toBe('invalid_input');
+    expect(spread.warnings.filter((w) => w.kind === 'family_majority' || w.kind === 'correlated_judges')).toEqual([]);
+    expect(spread.record.families.families).toEqual(['lab0', 'lab1', 'lab2', 'lab3', 'lab4']);
+
+    // One OpenAI-compatible server hosting three model families is three families, as in a debate.
+    const hosted = loadBrief({
+      ...input,
+      roster: input.roster.map((m, i) => ({
+        ...m,
+        model: `local:${['llama-3.3-70b', 'qwen2.5-72b', 'mistral-large', 'llama-3.1-8b', 'qwen3-32b'][i]}`,
+      })),
+    })._unsafeUnwrap();
+    expect(hosted.roster.map((m) => m.family)).toEqual(['meta', 'qwen', 'mistral', 'meta', 'qwen']);
+    const noMajority = await run(plans, { maxRounds: 1 }, hosted).result;
+    expect(noMajority.record.families).toEqual({ families: ['meta', 'mistral', 'qwen'], correlated: false });
+    expect(noMajority.warnings.filter((w) => w.kind === 'family_majority')).toEqual([]);
+  });
+
   it('rejects a brief that did not come from the loader, as data', async () => {
     const meeting = await runMeeting({ question: 'x' } as unknown as Brief, { adapters: {} });
     expect(meeting.outcome).toBe('invalid_input');

@@ -152,7 +152,7 @@ class MeetingRun {
       brief.roster.map((m) => m.id),
     );
     const nameOf = (id: string): string => names.get(id) ?? id;
-    const families = modelFamilies(brief.roster.map((m) => m.model));
+    const families = modelFamilies(brief.roster);
     const warnings: MeetingWarning[] = [];
     if (families.correlated) {
       warnings.push({
@@ -161,7 +161,9 @@ class MeetingRun {
         message: `every member runs on the "${families.families[0] ?? ''}" model family, so their priors are correlated and agreement is weaker evidence`,
       });
     }
+    if (families.majority !== undefined) warnings.push({ kind: 'family_majority', ...families.majority });
     this.#emit({ type: 'meeting_started', question: brief.question, members: brief.roster.map((m) => m.id) });
+    if (families.majority !== undefined) this.#emit({ type: 'family_majority', ...families.majority });
 
     this.#governor.follow(this.#options.signal);
 

@@ -199,5 +199,8 @@ describe('an offline run names no model family it did not use', () => {
     );
     expect(summary).toContain(`Model families${records.meeting.result.record.families.families.join(', ')}`);
     for (const role of records.meeting.result.record.roles) expect(summary).toContain(role.model);
+    // Three of the brief's five seats are anthropic models: a live report says so; an offline one does not.
+    expect(summary).toContain('family_majority: the anthropic family holds 60 % of the weight (3 members)');
+    expect(text(renderReport(records.meeting))).not.toContain('family_majority');
   });
 });

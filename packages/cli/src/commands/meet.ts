@@ -108,7 +108,7 @@ export async function runMeetingFor(
     meeting,
     ...(adr === undefined ? {} : { adr }),
     record,
-    text: renderMeeting(meeting, brief.question, adr, choice.offline ? 'Meeting (offline members)' : 'Meeting'),
+    text: renderMeeting(meeting, brief.question, adr, choice.offline),
   };
 }
 

@@ -50,7 +50,10 @@ function renderSummary(record: MeetingRunRecord, context: SectionContext): SafeH
   const result = record.result;
   const id = sectionId(context, 'summary');
   const rounds = result.record?.rounds ?? [];
-  const warnings = result.warnings ?? [];
+  // Offline, warnings about the brief's model families describe a panel that never sat.
+  const warnings = (result.warnings ?? []).filter(
+    (w) => !(record.offline && (w.kind === 'correlated_judges' || w.kind === 'family_majority')),
+  );
   const question = result.synthesis?.question ?? record.brief?.title ?? record.brief?.id;
   return html`<section aria-labelledby="${id}">${heading(context.level, 'Meeting summary', id)}${question === undefined ? '' : html`<p class="lede">Question: ${question}</p>`}${facts(
     [

@@ -1,4 +1,4 @@
-import { parseModelRef } from '@conclave/core';
+import { parseModelRef } from './model-ref.js';
 
 /** Leading words of model names and the family they belong to, for providers that serve many families. */
 const NAME_FAMILIES: readonly (readonly [RegExp, string])[] = [
