@@ -61,6 +61,8 @@ export function meetingListener(progress: Progress): (event: MeetingEvent) => vo
       case 'meeting_finished':
         progress.event(`meeting finished: ${event.outcome}`);
         break;
+      // The warning is printed with the result (`Warning: ...`), once; offline it names no family.
+      case 'family_majority':
       case 'table_curated':
         break;
     }
