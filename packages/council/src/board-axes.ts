@@ -1,12 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { BoardIssue, BoardIssueCode } from './board-issue.js';
-import { isLoadedBoard, type Board } from './board.js';
-
-/** Options for `withAxes`. */
-export interface WithAxesOptions {
-  /** The board's file, named in every issue so the message points at it. */
-  readonly file?: string;
-}
+import { isLoadedBoard, type Board, type LoadBoardOptions } from './board.js';
 
 /**
  * Narrows a board read from a file (`Board<string>`) to the axis names the code reads: `Board<A>`
@@ -22,7 +16,8 @@ export interface WithAxesOptions {
 export function withAxes<const A extends string>(
   board: Board,
   axes: readonly A[],
-  options: WithAxesOptions = {},
+  /** The board's `file`, named in every issue so the message points at it. */
+  options: Pick<LoadBoardOptions, 'file'> = {},
 ): Result<Board<A>, BoardIssue[]> {
   const at = options.file === undefined ? {} : { file: options.file };
   const issue = (code: BoardIssueCode, path: BoardIssue['path'], message: string, fix: string): BoardIssue => ({

@@ -7,7 +7,6 @@ export { boardCountIssues, MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } fr
 export type { BoardInput, MemberInput, PhaseInput } from './board-schema.js';
 export { boardInputSchema } from './board-schema.js';
 export { parseBoard } from './board-text.js';
-export type { WithAxesOptions } from './board-axes.js';
 export { withAxes } from './board-axes.js';
 export type { Board, Fact, LoadBoardOptions, Member, Phase } from './board.js';
 export { DEFAULT_CONCURRENCY, isLoadedBoard, loadBoard } from './board.js';
