@@ -49,11 +49,17 @@ describe('rubric axes on a board', () => {
     expectTypeOf(board.facts).items.toEqualTypeOf<Fact<Axis>>();
   });
 
-  it('the product rubric types the product axes; an untyped rubric or none gives string axes, as before', () => {
+  it('the product rubric and axes written inline type the board; an untyped rubric or none gives string axes, as before', () => {
     const product = defineBoard({ id: 'p', rubric: PRODUCT_RUBRIC, phases: [{ name: 'analysis', members: reviewers }] });
     expectTypeOf(product).toEqualTypeOf<Board<ProductAxis>>();
     const untyped = defineBoard({ id: 'u', phases: [{ name: 'analysis', members: reviewers }] });
     expectTypeOf(untyped).toEqualTypeOf<Board>();
+    const inline = defineBoard({
+      id: 'i',
+      rubric: { axes: ['correctness', 'safety'], weights: { correctness: 0.5, safety: 0.5 } },
+      phases: [{ name: 'review', members: reviewers }],
+    });
+    expectTypeOf(inline).toEqualTypeOf<Board<Axis>>();
     const input: BoardInput = { id: 'i', rubric: 'product', phases: [{ name: 'analysis', members: reviewers }] };
     expectTypeOf(defineBoard(input)).toEqualTypeOf<Board<string>>();
     expectTypeOf(loadBoard).returns.toEqualTypeOf<Result<Board<string>, BoardIssue[]>>();

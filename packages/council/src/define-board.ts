@@ -7,8 +7,8 @@ type FactInput = NonNullable<BoardInput['facts']>[number];
 
 /**
  * What `defineBoard` accepts: a board as data (`BoardInput`), typed by its rubric's axis names `A`
- * when the rubric's type names them (`defineRubric`, `PRODUCT_RUBRIC`, or inline axes written
- * `as const`). A priority or a fact on another axis is then a compile error. `A` is inferred from
+ * when the rubric's type names them (`defineRubric`, `PRODUCT_RUBRIC`, or a rubric whose axes are
+ * written inline). A priority or a fact on another axis is then a compile error. `A` is inferred from
  * the rubric alone (`NoInfer` elsewhere), and a typed `A` needs that rubric: with no rubric, or
  * `'product'`, or a rubric whose type says `string`, the board is `Board<string>`.
  */
