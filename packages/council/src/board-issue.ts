@@ -12,6 +12,7 @@ export type BoardIssueCode =
   | 'duplicate_phase_name'
   | 'empty_phase'
   | 'unknown_axis'
+  | 'missing_axis'
   | 'bad_weight'
   | 'rubric'
   | 'unknown_model'

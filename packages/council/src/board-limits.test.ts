@@ -4,7 +4,8 @@ import { BoardError } from './board-issue.js';
 import { MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from './board-limits.js';
 import type { BoardInput, PhaseInput } from './board-schema.js';
 import { parseBoard } from './board-text.js';
-import { defineBoard, loadBoard } from './board.js';
+import { defineBoard } from './define-board.js';
+import { loadBoard } from './board.js';
 
 /** Phases of the given sizes with board-unique member ids. */
 const board = (sizes: readonly number[], persona = 'A careful analyst'): BoardInput => {

@@ -3,7 +3,8 @@ import { PRODUCT_RUBRIC } from '@conclave/scoring';
 import { revokedProxy, throwingProxy, withThrowingGetter } from '@conclave/testing';
 import { BoardError, formatBoardIssue } from './board-issue.js';
 import type { BoardInput } from './board-schema.js';
-import { defineBoard, isLoadedBoard, loadBoard } from './board.js';
+import { defineBoard } from './define-board.js';
+import { isLoadedBoard, loadBoard } from './board.js';
 
 const member = (id: string, extra: Record<string, unknown> = {}) => ({ id, persona: `persona of ${id}`, model: 'offline:m', ...extra });
 

@@ -11,17 +11,17 @@ import {
   type Rubric,
 } from '@conclave/scoring';
 import type { z } from 'zod';
-import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.js';
+import type { BoardIssue, BoardIssueCode } from './board-issue.js';
 import { boardCountIssues } from './board-limits.js';
-import { boardInputSchema, type BoardInput } from './board-schema.js';
+import { boardInputSchema } from './board-schema.js';
 import { MEAN_SCORE_RULE, type DecisionRule } from './decision-rule.js';
 import { DEFAULT_PROVIDERS } from './model-ref.js';
 
 /** The default cap on calls in flight across a whole debate. */
 export const DEFAULT_CONCURRENCY = 16;
 
-/** A validated council member. */
-export interface Member {
+/** A validated council member; `A` is the rubric's axis names. */
+export interface Member<A extends string = string> {
   readonly id: string;
   readonly persona: string;
   /** A model reference, `provider:model`. */
@@ -30,20 +30,20 @@ export interface Member {
   /** Its model family: declared on the board, or derived from `model` (`modelFamily`). */
   readonly family: string;
   /** How much the member cares about each rubric axis; every axis is present (default 1). */
-  readonly priorities: Readonly<Record<string, number>>;
+  readonly priorities: Readonly<Record<A, number>>;
 }
 
-/** A validated phase. */
-export interface Phase {
+/** A validated phase; `A` is the rubric's axis names. */
+export interface Phase<A extends string = string> {
   readonly name: string;
   readonly description?: string;
   readonly contrarian: boolean;
-  readonly members: readonly Member[];
+  readonly members: readonly Member<A>[];
 }
 
-/** A structured fact the council weighs. */
-export interface Fact {
-  readonly axis: string;
+/** A structured fact the council weighs, on one axis of the rubric. */
+export interface Fact<A extends string = string> {
+  readonly axis: A;
   readonly value: number;
   readonly note: string;
 }
@@ -55,19 +55,23 @@ declare const loadedBoard: unique symbol;
  * last, unique ids, a valid rubric, known model references and a reachable quorum. Only
  * `loadBoard`, `parseBoard` and `defineBoard` make one, so an engine can never run a board
  * whose contrarian speaks early.
+ *
+ * `A` is the rubric's axis names: `defineBoard` infers them from a typed rubric (`defineRubric`,
+ * `PRODUCT_RUBRIC`), `withAxes` checks them on a board from a file, and the debate carries them
+ * into its votes, transcript, events and result. A board read from data is `Board<string>`.
  */
-export interface Board {
+export interface Board<A extends string = string> {
   readonly [loadedBoard]: true;
   readonly id: string;
   readonly title?: string;
   readonly question: string;
-  readonly rubric: Rubric;
+  readonly rubric: Rubric<A>;
   readonly minValidVotes: number;
   /** The rule that turns the votes into the verdict (default: the mean-score rule). */
   readonly decision: DecisionRule;
   readonly concurrency: { readonly global: number; readonly perAdapter: Readonly<Record<string, number>> };
-  readonly facts: readonly Fact[];
-  readonly phases: readonly Phase[];
+  readonly facts: readonly Fact<A>[];
+  readonly phases: readonly Phase<A>[];
 }
 
 /** Options for loading a board. */
@@ -125,29 +129,6 @@ export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Resul
   const board = normalise(parsed.data, rubric);
   loadedBoards.add(board);
   return ok(board);
-}
-
-/**
- * Defines a board in code; throws a `BoardError` listing every problem. Use `loadBoard` or
- * `parseBoard` for boards that come from files or users.
- *
- * @example
- * const board = defineBoard({
- *   id: 'launch',
- *   question: 'Should we launch {{question}}?',
- *   phases: [
- *     { name: 'analysis', members: [{ id: 'cfo', persona: 'A careful CFO', model: 'offline:cfo' }] },
- *     { name: 'challenge', contrarian: true, members: [{ id: 'skeptic', persona: 'Finds the flaw', model: 'offline:skeptic' }] },
- *   ],
- * });
- */
-export function defineBoard(input: BoardInput, options: LoadBoardOptions = {}): Board {
-  return loadBoard(input, options).match(
-    (board) => board,
-    (issues) => {
-      throw new BoardError(issues);
-    },
-  );
 }
 
 type Add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) => void;

@@ -4,15 +4,15 @@ export interface CitedEvidence {
   readonly source?: string;
 }
 
-/** One member's valid contribution to a debate: its statement and its scores. */
-export interface Contribution {
+/** One member's valid contribution to a debate: its statement and its scores on the rubric's axes `A`. */
+export interface Contribution<A extends string = string> {
   readonly phase: string;
   readonly phaseIndex: number;
   readonly memberId: string;
   readonly model: string;
   readonly contrarian: boolean;
   readonly statement: string;
-  readonly scores: Readonly<Record<string, number>>;
+  readonly scores: Readonly<Record<A, number>>;
   /** The member's rubric-weighted score. */
   readonly score: number;
   readonly evidence: readonly CitedEvidence[];

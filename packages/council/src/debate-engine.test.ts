@@ -11,7 +11,8 @@ import {
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMBER_WEIGHT } from '@conclave/scoring';
-import { defineBoard, type Board } from './board.js';
+import { defineBoard } from './define-board.js';
+import type { Board } from './board.js';
 import type { DebateEvent } from './debate-event.js';
 import { DebateEngine } from './debate-engine.js';
 import { buildPhaseRequests } from './prompt.js';

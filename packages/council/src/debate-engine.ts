@@ -15,8 +15,8 @@ import {
 import {
   aggregateConsensus,
   MIN_VALID_VOTES,
-  PRODUCT_RUBRIC,
   type Calibration,
+  type ConsensusResult,
   type InvalidVoteReason,
   type Vote,
 } from '@conclave/scoring';
@@ -33,8 +33,8 @@ import { renderQuestion } from './question.js';
 /** A cap on calls in flight: one number for the whole debate, or global and per-adapter caps. */
 export type ConcurrencyOption = number | { readonly global?: number; readonly perAdapter?: Readonly<Record<string, number>> };
 
-/** What one debate run needs besides the board. */
-export interface DebateOptions {
+/** What one debate run needs besides the board; `A` is the board's rubric axes (of the extra facts and the events). */
+export interface DebateOptions<A extends string = string> {
   /** The question; fills `{{question}}` in the board's question template. */
   readonly question: string;
   /** Values for the template's other `{{placeholders}}`. */
@@ -42,7 +42,7 @@ export interface DebateOptions {
   /** Background every member sees; an object is shown as JSON. */
   readonly context?: string | Readonly<Record<string, unknown>>;
   /** Structured facts added to the board's own. */
-  readonly facts?: readonly Fact[];
+  readonly facts?: readonly Fact<A>[];
   /** Where each member's model reference finds its adapter. */
   readonly adapters: AdapterSource;
   /** Cancels every call in flight; the debate stops with `aborted` and is NO_GO. */
@@ -59,7 +59,7 @@ export interface DebateOptions {
   readonly calibration?: Calibration;
   /** Stop starting calls once this many calls or tokens (input + output) have been used. */
   readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
-  readonly onEvent?: EventListener<DebateEvent>;
+  readonly onEvent?: EventListener<DebateEvent<A>>;
   /**
    * Runs each member call as a named, journaled step (ADR 0035): `debate/<board>/<phase>/<member>/<attempt>`.
    * The default runs it directly; a durable engine (`@conclave/restate`) journals it, so a
@@ -79,7 +79,8 @@ export interface DebateEngineOptions {
  * run IN PARALLEL (bounded by global and per-adapter caps). A member's request is built only
  * from the question, the context and the contributions of EARLIER phases, so no member sees a
  * same-phase peer, and the contrarian phase, which the loader guarantees is last, is built only
- * after every other statement exists. Every failure becomes data; `run` never rejects.
+ * after every other statement exists. Every failure becomes data; `run` never rejects. The
+ * board's rubric axes `A` type the result's votes, transcript and consensus and the events.
  *
  * @example
  * const result = await new DebateEngine().run(board, { question: 'Launch in Brazil?', adapters: { offline: createOfflineAdapter() } });
@@ -93,25 +94,26 @@ export class DebateEngine {
   }
 
   /** Runs a debate with the system clock. */
-  static run(board: Board, options: DebateOptions): Promise<DebateResult> {
+  static run<A extends string>(board: Board<A>, options: DebateOptions<NoInfer<A>>): Promise<DebateResult<A>> {
     return new DebateEngine().run(board, options);
   }
 
   /** Runs one debate to completion (or to its stop) and resolves to its full record. */
-  run(board: Board, options: DebateOptions): Promise<DebateResult> {
+  run<A extends string>(board: Board<A>, options: DebateOptions<NoInfer<A>>): Promise<DebateResult<A>> {
     return new DebateRun(board, options, this.#clock).execute();
   }
 }
 
-type MemberOutcome = { readonly ok: true; readonly contribution: Contribution } | { readonly ok: false; readonly failure: MemberFailure };
+type MemberOutcome<A extends string> =
+  { readonly ok: true; readonly contribution: Contribution<A> } | { readonly ok: false; readonly failure: MemberFailure };
 
 /** The mutable state of one run, kept in one place so the engine class stays stateless. */
-class DebateRun {
-  readonly #board: Board;
-  readonly #options: DebateOptions;
+class DebateRun<A extends string> {
+  readonly #board: Board<A>;
+  readonly #options: DebateOptions<A>;
   readonly #clock: Clock;
   /** The event sink, made only when someone listens (`#emit` is called only then). */
-  readonly #events: ReturnType<typeof createEventSink<DebateEvent>> | undefined;
+  readonly #events: ReturnType<typeof createEventSink<DebateEvent<A>>> | undefined;
   /**
    * Whether anyone hears the events. Nothing else reads them, so without a listener none is
    * built: on a debate of one-member phases the events were a fifth of the engine's own work.
@@ -129,7 +131,7 @@ class DebateRun {
   /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
   readonly #governor: CallGovernor;
 
-  constructor(board: Board, options: DebateOptions, clock: Clock) {
+  constructor(board: Board<A>, options: DebateOptions<A>, clock: Clock) {
     this.#board = board;
     this.#options = options;
     this.#clock = clock;
@@ -147,7 +149,7 @@ class DebateRun {
     });
   }
 
-  async execute(): Promise<DebateResult> {
+  async execute(): Promise<DebateResult<A>> {
     const board = this.#board;
     // A value that did not come from the loader is not trusted even for its shape.
     const trusted = isLoadedBoard(board);
@@ -160,9 +162,9 @@ class DebateRun {
 
     this.#governor.follow(this.#options.signal);
 
-    const transcript: Contribution[] = [];
+    const transcript: Contribution<A>[] = [];
     /** One vote per contribution, in transcript order, with the member's board weight. */
-    const votes: Vote[] = [];
+    const votes: Vote<A>[] = [];
     const failures: MemberFailure[] = [];
     const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
@@ -171,7 +173,7 @@ class DebateRun {
     const earlier = new EarlierPhases({ board, question, ...(context === undefined ? {} : { context }), facts });
 
     for (let phaseIndex = 0; phaseIndex < phases.length; phaseIndex += 1) {
-      const phase = phases[phaseIndex] as Phase;
+      const phase = phases[phaseIndex] as Phase<A>;
       if (this.#stop) {
         for (const member of phase.members) failures.push(this.#notRun(phase, phaseIndex, member));
         continue;
@@ -190,17 +192,17 @@ class DebateRun {
       // A phase of one member awaits its one call: the same outcome without `Promise.all`'s own promises and turns.
       const outcomes =
         members.length === 1
-          ? [await this.#runMember(phase, phaseIndex, members[0] as Member, requests[0] as ModelRequest)]
+          ? [await this.#runMember(phase, phaseIndex, members[0] as Member<A>, requests[0] as ModelRequest)]
           : await Promise.all(members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)));
-      const contributions: Contribution[] = [];
+      const contributions: Contribution<A>[] = [];
       const phaseFailures: MemberFailure[] = [];
       for (let m = 0; m < outcomes.length; m += 1) {
-        const outcome = outcomes[m] as MemberOutcome;
+        const outcome = outcomes[m] as MemberOutcome<A>;
         if (outcome.ok) {
           const { contribution } = outcome;
           contributions.push(contribution);
           transcript.push(contribution);
-          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: (phase.members[m] as Member).weight });
+          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: (phase.members[m] as Member<A>).weight });
         } else {
           phaseFailures.push(outcome.failure);
           failures.push(outcome.failure);
@@ -213,9 +215,10 @@ class DebateRun {
     }
     this.#governor.dispose();
 
-    const consensus = trusted
+    // A value that is not a loaded board cast no votes: its consensus is the quorum not met, NO_GO.
+    const consensus: ConsensusResult<A> = trusted
       ? aggregateConsensus(votes, { rubric: board.rubric, minValidVotes: board.minValidVotes })
-      : aggregateConsensus([], { rubric: PRODUCT_RUBRIC, minValidVotes: MIN_VALID_VOTES });
+      : { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: 0, minValidVotes: MIN_VALID_VOTES, invalid: [] };
     // The loader refuses whatever the consensus would not count, so this list is empty; should
     // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
     for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
@@ -254,8 +257,8 @@ class DebateRun {
     };
   }
 
-  async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
-    const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome => {
+  async #runMember(phase: Phase<A>, phaseIndex: number, member: Member<A>, request: ModelRequest): Promise<MemberOutcome<A>> {
+    const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome<A> => {
       if (this.#listening)
         this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
       return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
@@ -267,7 +270,7 @@ class DebateRun {
     const adapter = bound.adapter;
 
     return this.#limiterFor(adapter.id)(() =>
-      this.#globalLimiter()(async (): Promise<MemberOutcome> => {
+      this.#globalLimiter()(async (): Promise<MemberOutcome<A>> => {
         // Re-checked when the slot opens: the debate may have stopped while this member queued.
         if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
         if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
@@ -397,9 +400,9 @@ class DebateRun {
    * Stamps and emits an event. Every caller passes a fresh object literal, so it is stamped in
    * place: a spread into a new object cost more than the rest of the emit on a small board.
    */
-  #emit(event: DistributiveOmit<DebateEvent, 'at'>): void {
+  #emit(event: DistributiveOmit<DebateEvent<A>, 'at'>): void {
     (event as { at?: number }).at = this.#clock.now() - this.#started;
-    this.#events?.emit(event as DebateEvent);
+    this.#events?.emit(event as DebateEvent<A>);
   }
 }
 

@@ -3,8 +3,8 @@ import type { FamilyMajority, Verdict } from '@conclave/scoring';
 import type { MemberFailureReason } from './member-failure.js';
 import type { DebateStopReason } from './debate-result.js';
 
-/** Progress and trace events of a debate, keyed by `type`. */
-export type DebateEvent =
+/** Progress and trace events of a debate, keyed by `type`; `A` is the rubric's axis names (the scores of `member_finished`). */
+export type DebateEvent<A extends string = string> =
   | (EventBase<'debate_started'> & { readonly boardId: string; readonly question: string; readonly phases: readonly string[] })
   | (EventBase<'phase_started'> & {
       readonly phase: string;
@@ -16,7 +16,7 @@ export type DebateEvent =
   | (EventBase<'member_finished'> & {
       readonly phase: string;
       readonly memberId: string;
-      readonly scores: Readonly<Record<string, number>>;
+      readonly scores: Readonly<Record<A, number>>;
       readonly score: number;
       readonly latencyMs: number;
       readonly usage: Usage;

@@ -2,7 +2,7 @@ import { recordSteps, replaySteps, type ModelAdapter } from '@conclave/core';
 import { fault, misbehavingAdapter, scriptedAdapter } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineBoard } from './board.js';
+import { defineBoard } from './define-board.js';
 import { DebateEngine } from './debate-engine.js';
 import type { DebateResult } from './debate-result.js';
 

@@ -32,9 +32,10 @@ export interface DebateUsage extends Usage {
 /**
  * Everything a debate produced. Act on `verdict`: it is the consensus verdict only when every
  * phase ran (`status: 'completed'`); a stopped debate is NO_GO whatever its partial votes say,
- * because the phases that did not run (the contrarian above all) never had their say.
+ * because the phases that did not run (the contrarian above all) never had their say. `A` is the
+ * rubric's axis names, carried from the board into the consensus, the transcript and the votes.
  */
-export interface DebateResult {
+export interface DebateResult<A extends string = string> {
   readonly boardId: string;
   /** The question as the members saw it, placeholders filled. */
   readonly question: string;
@@ -43,16 +44,16 @@ export interface DebateResult {
   /** The board's rule's verdict (`decision.verdict`) for a completed debate; NO_GO for a stopped one. */
   readonly verdict: Verdict;
   /** The consensus over the votes that were cast (for a stopped debate, over the partial votes). */
-  readonly consensus: ConsensusResult;
+  readonly consensus: ConsensusResult<A>;
   /**
    * The board's decision rule applied to the consensus: the rule, each member's effective weight
    * and why, P(GO is right), and a warning when one model family holds most of the weight.
    */
   readonly decision: DebateDecision;
   /** Every valid contribution, phase by phase, members in declared order. */
-  readonly transcript: readonly Contribution[];
+  readonly transcript: readonly Contribution<A>[];
   /** The votes fed to the consensus, one per contribution. */
-  readonly votes: readonly Vote[];
+  readonly votes: readonly Vote<A>[];
   /** Every member that produced no vote, and why. */
   readonly failures: readonly MemberFailure[];
   readonly usage: DebateUsage;

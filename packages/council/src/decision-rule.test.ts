@@ -11,7 +11,8 @@ import {
 import { fault, misbehavingAdapter, scriptedAdapter, type ScriptedReply } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineBoard, loadBoard, type Board } from './board.js';
+import { defineBoard } from './define-board.js';
+import { loadBoard, type Board } from './board.js';
 import type { DebateEvent } from './debate-event.js';
 import { DebateEngine } from './debate-engine.js';
 

@@ -7,8 +7,11 @@ export { boardCountIssues, MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } fr
 export type { BoardInput, MemberInput, PhaseInput } from './board-schema.js';
 export { boardInputSchema } from './board-schema.js';
 export { parseBoard } from './board-text.js';
+export { withAxes } from './board-axes.js';
 export type { Board, Fact, LoadBoardOptions, Member, Phase } from './board.js';
-export { DEFAULT_CONCURRENCY, defineBoard, isLoadedBoard, loadBoard } from './board.js';
+export { DEFAULT_CONCURRENCY, isLoadedBoard, loadBoard } from './board.js';
+export type { BoardDefinition } from './define-board.js';
+export { defineBoard } from './define-board.js';
 export type { CitedEvidence, Contribution } from './contribution.js';
 export type { ConcurrencyOption, DebateEngineOptions, DebateOptions } from './debate-engine.js';
 export { DebateEngine } from './debate-engine.js';

@@ -44,10 +44,10 @@ export function memberReplySchema(rubric: Rubric): z.ZodType {
   return schema;
 }
 
-/** A reply that parsed into a valid vote. */
-export interface ParsedReply {
+/** A reply that parsed into a valid vote on the rubric's axes `A`. */
+export interface ParsedReply<A extends string = string> {
   readonly statement: string;
-  readonly scores: Readonly<Record<string, number>>;
+  readonly scores: Readonly<Record<A, number>>;
   readonly score: number;
   readonly evidence: readonly CitedEvidence[];
   /** The member's stated confidence that its verdict is right, when it gave one (in [0, 1]). */
@@ -59,11 +59,11 @@ export interface ParsedReply {
  * Prefers the adapter's structured `value`; otherwise reads JSON from the text, tolerating a
  * code fence or prose around the object.
  */
-export function parseMemberReply(
+export function parseMemberReply<A extends string>(
   reply: { readonly text: string; readonly value?: unknown },
   memberId: string,
-  rubric: Rubric,
-): { ok: true; reply: ParsedReply } | { ok: false; reason: MemberFailureReason } {
+  rubric: Rubric<A>,
+): { ok: true; reply: ParsedReply<A> } | { ok: false; reason: MemberFailureReason } {
   const raw = reply.value !== undefined ? reply.value : extractJson(reply.text);
   if (raw === undefined) {
     return { ok: false, reason: { kind: 'unparseable_reply', message: 'the reply contains no JSON object', excerpt: excerpt(reply.text) } };
@@ -79,7 +79,8 @@ export function parseMemberReply(
   }
   const reasons = checkVote({ memberId, scores: data.scores }, rubric);
   if (reasons.length > 0) return { ok: false, reason: { kind: 'invalid_vote', reasons } };
-  const scores = data.scores as Record<string, number>;
+  // checkVote found a finite 0–10 score on every rubric axis and no other key: the reply's scores are a vote on `A`.
+  const scores = data.scores as Record<A, number>;
   return {
     ok: true,
     reply: {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { safeRun } from '@conclave/core';
 import { describe, expect, it } from 'vitest';
 import { parseBoard } from './board-text.js';
-import { defineBoard } from './board.js';
+import { defineBoard } from './define-board.js';
 import { DebateEngine } from './debate-engine.js';
 import { createOfflineAdapter } from './offline-adapter.js';
 

@@ -25,12 +25,13 @@ interface RecordBase {
   readonly title?: string;
 }
 
-export interface DebateRunRecord extends RecordBase {
+/** A saved debate; `A` is the board's rubric axes, carried into the result and the decision record. */
+export interface DebateRunRecord<A extends string = string> extends RecordBase {
   readonly kind: 'debate';
   readonly board: { readonly id: string; readonly path?: string };
-  readonly result: DebateResult;
+  readonly result: DebateResult<A>;
   /** The decision record built from the debate, when it went through the gates. */
-  readonly decision?: DecisionRecord;
+  readonly decision?: DecisionRecord<A>;
   readonly verification?: VerificationReport;
   readonly panel?: PanelVerdict;
   readonly emission?: EmissionDecision;

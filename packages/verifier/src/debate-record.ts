@@ -5,23 +5,23 @@ import type { Tier } from './tier.js';
 
 /**
  * The parts of a council board the record needs. Structural, so the verifier depends on no
- * council code: `@conclave/council`'s `Board` fits as it is.
+ * council code: `@conclave/council`'s `Board` fits as it is. `A` is the rubric's axis names.
  */
-export interface DebateBoardShape {
+export interface DebateBoardShape<A extends string = string> {
   readonly id: string;
-  readonly rubric: Rubric;
+  readonly rubric: Rubric<A>;
   readonly minValidVotes: number;
   readonly facts: readonly { readonly axis: string; readonly value: number; readonly note: string }[];
 }
 
-/** The parts of a debate result the record needs; `@conclave/council`'s `DebateResult` fits. */
-export interface DebateResultShape {
+/** The parts of a debate result the record needs; `@conclave/council`'s `DebateResult` fits. `A` is the rubric's axis names. */
+export interface DebateResultShape<A extends string = string> {
   readonly question: string;
-  readonly consensus: ConsensusResult;
-  readonly votes: readonly Vote[];
+  readonly consensus: ConsensusResult<A>;
+  readonly votes: readonly Vote<A>[];
   readonly transcript: readonly {
     readonly memberId: string;
-    readonly scores: Readonly<Record<string, number>>;
+    readonly scores: Readonly<Record<A, number>>;
     readonly statement: string;
     readonly evidence: readonly { readonly claim: string }[];
   }[];
@@ -33,16 +33,17 @@ export interface DebateResultShape {
  * A debate as a decision record the verifier can check: the votes and the consensus as the
  * engine computed them, the board's facts as document evidence, and each member's citations as
  * model statements. Gates or tests that ran for the decision come in as validation signals.
+ * The board's rubric axes `A` carry into the record's rubric, votes and consensus.
  *
  * @example
  * const result = await DebateEngine.run(board, { question, adapters });
  * const gate = emissionGate(decisionRecordFromDebate(board, result, { tier: 'T3', validation: [{ kind: 'test', name: 'e2e', passed: true }] }));
  */
-export function decisionRecordFromDebate(
-  board: DebateBoardShape,
-  result: DebateResultShape,
+export function decisionRecordFromDebate<A extends string = string>(
+  board: DebateBoardShape<A>,
+  result: DebateResultShape<A>,
   options: { readonly tier: Tier; readonly validation?: readonly ValidationSignal[] },
-): DecisionRecord {
+): DecisionRecord<A> {
   const facts: Evidence[] = board.facts.map((fact, i) => ({
     id: `fact-${i + 1}`,
     sourceId: `board:${board.id}`,
