@@ -1,5 +1,7 @@
 import type { CalibratedDecision, ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
 import type { Claim } from './claim.js';
+import type { PreRead } from './exact/pre-read.js';
+import { NOT_NUMBERS, plainVote, ROW, ScoreRows } from './exact/score-rows.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
 import { freezeOnce } from './freeze-once.js';
@@ -60,14 +62,24 @@ export function decisionView(record: DecisionRecord): DecisionView {
  * An object of numbers (scores, means) is copied by a spread, which also copies its symbol-keyed
  * properties: no reader of the private view looks at those, and `freezeView` removes them.
  */
-export function privateView(record: DecisionRecord): DecisionView {
+export function privateView(record: DecisionRecord, preRead?: PreRead): DecisionView {
   const evidence = listOf(record.evidence);
   const copier = new Copier();
   const id = plain(record.id, copier) as string;
   const tier = plain(record.tier, copier) as Tier;
   const rubric = frozenCopy(record.rubric, copier) as DeepReadonly<Rubric>;
   const minValidVotes = plain(record.minValidVotes, copier) as number;
-  const votes = votesView(listOf(record.votes), copier);
+  const voteList = listOf(record.votes);
+  // The rubric is the view's own (a frozen copy, or frozen plain data): its axes cannot change.
+  // One it makes malformed is reported before anything reads the rows.
+  const axes: unknown = rubric !== null && typeof rubric === 'object' ? rubric.axes : undefined;
+  let reader: ScoreRows<string> | undefined;
+  if (preRead !== undefined && Array.isArray(axes)) {
+    reader = new ScoreRows(rubric);
+    preRead.reserve(voteList.length, axes.length);
+  }
+  const votes = votesView(voteList, copier, reader, preRead, Array.isArray(axes) ? axes.length : 0);
+  if (reader !== undefined && preRead !== undefined) preRead.votes = votes;
   const consensus = consensusView(record.consensus, copier);
   const evidenceView = evidence.length === 0 ? NO_ITEMS : new Array<EvidenceView>(evidence.length);
   for (let i = 0; i < evidence.length; i += 1) (evidenceView as EvidenceView[])[i] = evidenceItemView(evidence[i] as Evidence, copier);
@@ -142,8 +154,17 @@ function freeze(value: unknown): value is object {
   return true;
 }
 
-/** The votes; a vote that is not an object is passed on as it is (the shape check reports it). */
-function votesView(votes: readonly Vote[], copier: Copier): readonly DeepReadonly<Vote>[] {
+/**
+ * The votes; a vote that is not an object is passed on as it is (the shape check reports it).
+ * With a reader, each vote's scores are read into `preRead` as they are copied.
+ */
+function votesView(
+  votes: readonly Vote[],
+  copier: Copier,
+  reader: ScoreRows<string> | undefined,
+  preRead: PreRead | undefined,
+  width: number,
+): readonly DeepReadonly<Vote>[] {
   if (votes.length === 0) return NO_ITEMS;
   const copies = new Array<DeepReadonly<Vote>>(votes.length);
   for (let i = 0; i < votes.length; i += 1) {
@@ -153,9 +174,18 @@ function votesView(votes: readonly Vote[], copier: Copier): readonly DeepReadonl
       continue;
     }
     const memberId = plain(vote.memberId, copier) as string;
-    const scores = copier.scores(vote.scores, -1);
-    const weight: unknown = vote.weight;
-    copies[i] = weight === undefined ? { memberId, scores } : { memberId, scores, weight: plain(weight, copier) as number };
+    if (reader === undefined || preRead === undefined) {
+      const scores = copier.scores(vote.scores, -1);
+      const weight: unknown = vote.weight;
+      copies[i] = weight === undefined ? { memberId, scores } : { memberId, scores, weight: plain(weight, copier) as number };
+      continue;
+    }
+    const scores = copier.voteScores(vote.scores, reader, preRead.rows, i * width);
+    const rowRead = copier.rowRead;
+    const given: unknown = vote.weight;
+    const weight = plain(given, copier) as number;
+    copies[i] = given === undefined ? { memberId, scores } : { memberId, scores, weight };
+    if (rowRead && plainVote(memberId, weight)) preRead.valid[i] = 1;
   }
   return copies;
 }
@@ -248,6 +278,32 @@ class Copier {
       if (known !== undefined) return known as Vote['scores'];
     }
     const copy = this.numbers(value);
+    this.#scores.add(value, copy);
+    return copy;
+  }
+
+  /** Whether the last scores `voteScores` copied made a valid row (read into the rows given). */
+  rowRead = false;
+
+  /**
+   * A vote's scores, as `scores` copies them; one walk over the copy both checks that it holds
+   * numbers only and reads it as a row of `reader`'s rubric at `at` (`rowRead` says whether
+   * it made a valid one).
+   */
+  voteScores(value: unknown, reader: ScoreRows<string>, rows: Float64Array, at: number): Vote['scores'] {
+    this.rowRead = false;
+    if (value === null || typeof value !== 'object') return frozenCopy(value, this) as Vote['scores'];
+    let copy: Vote['scores'];
+    if (Array.isArray(value)) copy = frozenCopy(value, this) as Vote['scores'];
+    else {
+      const spread: Record<string, unknown> = { ...value };
+      const found = reader.readCopy(spread, rows, at);
+      if (found === NOT_NUMBERS) copy = frozenCopy(value, this) as Vote['scores'];
+      else {
+        copy = spread as Vote['scores'];
+        this.rowRead = found === ROW;
+      }
+    }
     this.#scores.add(value, copy);
     return copy;
   }

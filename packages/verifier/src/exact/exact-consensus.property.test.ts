@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../decision-record.js';
 import { verifyDecision } from '../verify-decision.js';
 import { exactConsensus, exactVerdict } from './exact-consensus.js';
+import { privateView } from '../decision-view.js';
 import { bigScaled, decimalOf, roundedQuotient } from './exact-decimal.js';
+import { PreRead } from './pre-read.js';
 
 type Maker = (votes: readonly Vote[], rubric: Rubric, minValidVotes: number) => ConsensusResult;
 
@@ -114,6 +116,42 @@ describe('the checker recomputes with its own exact arithmetic', () => {
         for (const axis of rubric.axes) expect(close(checked.axisMeans[axis] as number, made.axisMeans[axis] as number)).toBe(true);
         expect(checked.members.map((m) => m.memberId)).toEqual(made.members.map((m) => m.memberId));
         checked.members.forEach((m, i) => expect(close(m.score, made.members[i]!.score)).toBe(true));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives the same result from the rows the private view read as from reading the votes itself', () => {
+    // Some members vote twice (every copy is dropped, and the rows after them move up), anywhere in the list.
+    const withRepeats = (votes: Vote[], repeats: readonly (readonly [number, number])[]): Vote[] => {
+      const list = [...votes];
+      for (const [from, to] of repeats) if (list.length > 0) list.splice(to % (list.length + 1), 0, { ...list[from % list.length]! });
+      return list;
+    };
+    const cases = fc.tuple(rubricArb({ maxAxes: 5 }), fc.integer({ min: 1, max: 5 })).chain(([rubric, quorum]) =>
+      fc.tuple(
+        fc.constant(rubric),
+        fc.constant(quorum),
+        fc
+          .tuple(
+            votesArb(rubric, { maxLength: 24, withWeight: true, withInvalid: true }),
+            fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
+          )
+          .map(([votes, repeats]) => withRepeats(votes, repeats)),
+      ),
+    );
+    fc.assert(
+      fc.property(decisionRecord(), cases, (base, [rubric, quorum, votes]) => {
+        const record: DecisionRecord = { ...base, rubric, minValidVotes: quorum, votes };
+        const preRead = PreRead.take();
+        try {
+          const view = privateView(record, preRead);
+          expect(preRead.votes).toBe(view.votes);
+          const fresh = exactConsensus(view.votes, view.rubric as Rubric, quorum);
+          expect(exactConsensus(view.votes, view.rubric as Rubric, quorum, preRead)).toEqual(fresh);
+        } finally {
+          preRead.give();
+        }
       }),
       { numRuns: 500 },
     );
