@@ -24,6 +24,7 @@ import {
 } from './exact-decimal.js';
 import { ExactTotal, weightedSums, type ExactInt } from './exact-total.js';
 import type { PreRead } from './pre-read.js';
+import { MemberIds } from './member-ids.js';
 import { ScoreRows } from './score-rows.js';
 
 /** Scores are rounded to nine decimals: the checker counts them in units of 10^-9. */
@@ -258,21 +259,25 @@ function sortVotes<A extends string>(
   const invalid: InvalidVote[] = [];
   const candidates: Vote<A>[] = [];
   const indexes: number[] = [];
-  const ids = new MemberIds();
+  const ids = new MemberIds(votes.length);
   let twice: Set<string> | undefined;
-  for (let index = 0; index < votes.length; index += 1) {
-    const vote = votes[index] as Vote<A>;
-    const at = candidates.length * width;
-    if (read !== undefined && read[index] === 1) {
-      if (at !== index * width) rows.copyWithin(at, index * width, index * width + width);
-    } else if (!reader.read(vote, rows, at)) {
-      const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
-      invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
-      continue;
+  try {
+    for (let index = 0; index < votes.length; index += 1) {
+      const vote = votes[index] as Vote<A>;
+      const at = candidates.length * width;
+      if (read !== undefined && read[index] === 1) {
+        if (at !== index * width) rows.copyWithin(at, index * width, index * width + width);
+      } else if (!reader.read(vote, rows, at)) {
+        const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
+        invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
+        continue;
+      }
+      if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
+      candidates.push(vote);
+      indexes.push(index);
     }
-    if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
-    candidates.push(vote);
-    indexes.push(index);
+  } finally {
+    ids.release();
   }
   if (twice === undefined) return { valid: candidates, invalid };
   const valid: Vote<A>[] = [];
@@ -291,26 +296,6 @@ function sortVotes<A extends string>(
   });
   invalid.sort((a, b) => a.index - b.index);
   return { valid, invalid };
-}
-
-/** The member ids seen so far: a short list is searched, a longer one kept in a Set, so many votes cost linear time. */
-class MemberIds {
-  readonly #list: string[] = [];
-  #set: Set<string> | undefined = undefined;
-
-  /** Adds an id; false when it was there already. */
-  add(id: string): boolean {
-    const set = this.#set;
-    if (set !== undefined) {
-      const before = set.size;
-      return set.add(id).size !== before;
-    }
-    const list = this.#list;
-    if (list.includes(id)) return false;
-    list.push(id);
-    if (list.length > SHORT_LIST) this.#set = new Set(list);
-    return true;
-  }
 }
 
 /** A row of scores: a list of numbers or typed scratch space. */
@@ -339,9 +324,6 @@ class RowScratch {
 }
 
 const ROW_SCRATCH = new RowScratch();
-
-/** Id lists up to this long are searched; longer ones are kept in a Set. */
-const SHORT_LIST = 16;
 
 /** A number as an exact integer count of 10^-places: a plain number when it is small, a bigint otherwise. */
 function scaled(x: number, places: number): ExactInt {
