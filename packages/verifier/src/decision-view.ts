@@ -167,6 +167,7 @@ function votesView(
 ): readonly DeepReadonly<Vote>[] {
   if (votes.length === 0) return NO_ITEMS;
   const copies = new Array<DeepReadonly<Vote>>(votes.length);
+  copier.reserve(votes.length);
   for (let i = 0; i < votes.length; i += 1) {
     const vote = votes[i] as Vote;
     if (vote === null || typeof vote !== 'object') {
@@ -282,6 +283,12 @@ class Copier {
     return copy;
   }
 
+  /** Room for `count` votes' scores and as many members, before any is copied. */
+  reserve(count: number): void {
+    this.#scores.reserve(count);
+    this.#members.reserve(count);
+  }
+
   /** Whether the last scores `voteScores` copied made a valid row (read into the rows given). */
   rowRead = false;
 
@@ -350,17 +357,28 @@ class Copier {
  * for the `Map` once, never a linear search per lookup.
  */
 class CopyIndex<From, To> {
-  readonly #from: From[] = [];
-  readonly #to: To[] = [];
+  #from: From[] = [];
+  #to: To[] = [];
+  /** How many are listed (the lists may have room for more). */
+  #count = 0;
   /** First position of each object, once a long list has missed. */
   #index: Map<From, number> | undefined = undefined;
   /** Positions scanned forward so far; past twice the list's length, a miss builds the `Map`. */
   #scanned = 0;
 
+  /** Room for `count` copies, made at once rather than grown one at a time; only before the first is added. */
+  reserve(count: number): void {
+    if (this.#count > 0) return;
+    this.#from = new Array<From>(count);
+    this.#to = new Array<To>(count);
+  }
+
   add(from: From, to: To): void {
-    this.#from.push(from);
-    this.#to.push(to);
-    if (this.#index !== undefined && !this.#index.has(from)) this.#index.set(from, this.#from.length - 1);
+    const at = this.#count;
+    this.#from[at] = from;
+    this.#to[at] = to;
+    this.#count = at + 1;
+    if (this.#index !== undefined && !this.#index.has(from)) this.#index.set(from, at);
   }
 
   /** The copy at a position `indexOf` gave. */
@@ -371,7 +389,7 @@ class CopyIndex<From, To> {
   /** The copy of `from`, or undefined; position `hint` is tried first. */
   find(from: From, hint: number): To | undefined {
     const list = this.#from;
-    if (list[hint] === from) return this.#to[hint];
+    if (hint < this.#count && list[hint] === from) return this.#to[hint];
     const at = this.#search(from);
     return at < 0 ? undefined : this.#to[at];
   }
@@ -382,8 +400,9 @@ class CopyIndex<From, To> {
    */
   indexAtOrAfter(from: From, start: number): number {
     const list = this.#from;
-    if (this.#index === undefined && this.#scanned <= 2 * list.length) {
-      for (let i = start; i < list.length; i += 1) {
+    const count = this.#count;
+    if (this.#index === undefined && this.#scanned <= 2 * count) {
+      for (let i = start; i < count; i += 1) {
         this.#scanned += 1;
         if (list[i] === from) return i;
       }
@@ -393,11 +412,15 @@ class CopyIndex<From, To> {
 
   #search(from: From): number {
     const list = this.#from;
-    if (list.length <= SHORT_LIST) return list.indexOf(from);
+    const count = this.#count;
+    if (count <= SHORT_LIST) {
+      for (let i = 0; i < count; i += 1) if (list[i] === from) return i;
+      return -1;
+    }
     if (this.#index === undefined) {
       const index = new Map<From, number>();
       // Built backwards so that, as with `indexOf`, the first copy of an object is the one found.
-      for (let i = list.length - 1; i >= 0; i -= 1) index.set(list[i] as From, i);
+      for (let i = count - 1; i >= 0; i -= 1) index.set(list[i] as From, i);
       this.#index = index;
     }
     return this.#index.get(from) ?? -1;
