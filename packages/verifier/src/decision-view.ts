@@ -71,10 +71,11 @@ export function privateView(record: DecisionRecord, preRead?: PreRead): Decision
   const minValidVotes = plain(record.minValidVotes, copier) as number;
   const voteList = listOf(record.votes);
   // The rubric is the view's own (a frozen copy, or frozen plain data): its axes cannot change.
-  // One it makes malformed is reported before anything reads the rows.
+  // One it makes malformed is reported before anything reads the rows. Rows are read only for
+  // a rubric of a usual size, so a malformed one (axes by the million) never sizes them.
   const axes: unknown = rubric !== null && typeof rubric === 'object' ? rubric.axes : undefined;
   let reader: ScoreRows<string> | undefined;
-  if (preRead !== undefined && Array.isArray(axes)) {
+  if (preRead !== undefined && Array.isArray(axes) && axes.length <= MAX_PRE_READ_AXES) {
     reader = new ScoreRows(rubric);
     preRead.reserve(voteList.length, axes.length);
   }
@@ -444,6 +445,9 @@ function listOf<T>(value: readonly T[] | undefined): readonly T[] {
 }
 
 const NO_ITEMS: readonly never[] = Object.freeze([]);
+
+/** The most axes a rubric may have for the view to read the votes' rows (more are read by the recomputation itself). */
+const MAX_PRE_READ_AXES = 64;
 const NO_SIGNALS: readonly ValidationSignalView[] = NO_ITEMS;
 
 /** Deeper than any real record; deeper means a cycle (or an attack), and copying stops. */

@@ -157,6 +157,26 @@ describe('the checker recomputes with its own exact arithmetic', () => {
     );
   });
 
+  it('reads the votes itself for a rubric of more than 64 axes (the view reads no rows for it), with the same result', () => {
+    const axes = Array.from({ length: 65 }, (_, i) => `a${i}`);
+    const rubric = { axes, weights: Object.fromEntries(axes.map((axis, i) => [axis, i === 0 ? 1 : 0])), thresholds: { go: 7, pivot: 5 } };
+    const votes = Array.from({ length: 4 }, (_, v) => ({
+      memberId: `m${v}`,
+      scores: Object.fromEntries(axes.map((axis) => [axis, 6 + v])),
+    }));
+    const base = fc.sample(decisionRecord({ sound: true }), { numRuns: 1, seed: 1 })[0]!;
+    const preRead = PreRead.take();
+    try {
+      const view = privateView({ ...base, rubric, minValidVotes: 3, votes }, preRead);
+      expect(preRead.votes).toBeUndefined();
+      const checked = exactConsensus(view.votes, view.rubric as Rubric, 3, preRead);
+      expect(checked).toEqual(exactConsensus(view.votes, view.rubric as Rubric, 3));
+      expect(checked).toMatchObject({ status: 'scored', score: 7.5, verdict: 'GO' });
+    } finally {
+      preRead.give();
+    }
+  });
+
   it('refutes a maker without its rounding, or with a strict threshold, on every boundary case it gets wrong', () => {
     let flips = 0;
     fc.assert(
