@@ -159,7 +159,12 @@ describe('the checker recomputes with its own exact arithmetic', () => {
 
   it('reads the votes itself for a rubric of more than 64 axes (the view reads no rows for it), with the same result', () => {
     const axes = Array.from({ length: 65 }, (_, i) => `a${i}`);
-    const rubric = { axes, weights: Object.fromEntries(axes.map((axis, i) => [axis, i === 0 ? 1 : 0])), thresholds: { go: 7, pivot: 5 } };
+    const rubric = {
+      id: 'wide',
+      axes,
+      weights: Object.fromEntries(axes.map((axis, i) => [axis, i === 0 ? 1 : 0])),
+      thresholds: { go: 7, pivot: 5 },
+    };
     const votes = Array.from({ length: 4 }, (_, v) => ({
       memberId: `m${v}`,
       scores: Object.fromEntries(axes.map((axis) => [axis, 6 + v])),
