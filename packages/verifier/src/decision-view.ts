@@ -1,5 +1,7 @@
 import type { CalibratedDecision, ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
 import type { Claim } from './claim.js';
+import type { PreRead } from './exact/pre-read.js';
+import { NOT_NUMBERS, plainVote, ROW, ScoreRows } from './exact/score-rows.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
 import { freezeOnce } from './freeze-once.js';
@@ -60,14 +62,25 @@ export function decisionView(record: DecisionRecord): DecisionView {
  * An object of numbers (scores, means) is copied by a spread, which also copies its symbol-keyed
  * properties: no reader of the private view looks at those, and `freezeView` removes them.
  */
-export function privateView(record: DecisionRecord): DecisionView {
+export function privateView(record: DecisionRecord, preRead?: PreRead): DecisionView {
   const evidence = listOf(record.evidence);
   const copier = new Copier();
   const id = plain(record.id, copier) as string;
   const tier = plain(record.tier, copier) as Tier;
   const rubric = frozenCopy(record.rubric, copier) as DeepReadonly<Rubric>;
   const minValidVotes = plain(record.minValidVotes, copier) as number;
-  const votes = votesView(listOf(record.votes), copier);
+  const voteList = listOf(record.votes);
+  // The rubric is the view's own (a frozen copy, or frozen plain data): its axes cannot change.
+  // One it makes malformed is reported before anything reads the rows. Rows are read only for
+  // a rubric of a usual size, so a malformed one (axes by the million) never sizes them.
+  const axes: unknown = rubric !== null && typeof rubric === 'object' ? rubric.axes : undefined;
+  let reader: ScoreRows<string> | undefined;
+  if (preRead !== undefined && Array.isArray(axes) && axes.length <= MAX_PRE_READ_AXES) {
+    reader = new ScoreRows(rubric);
+    preRead.reserve(voteList.length, axes.length);
+  }
+  const votes = votesView(voteList, copier, reader, preRead, Array.isArray(axes) ? axes.length : 0);
+  if (reader !== undefined && preRead !== undefined) preRead.votes = votes;
   const consensus = consensusView(record.consensus, copier);
   const evidenceView = evidence.length === 0 ? NO_ITEMS : new Array<EvidenceView>(evidence.length);
   for (let i = 0; i < evidence.length; i += 1) (evidenceView as EvidenceView[])[i] = evidenceItemView(evidence[i] as Evidence, copier);
@@ -142,10 +155,20 @@ function freeze(value: unknown): value is object {
   return true;
 }
 
-/** The votes; a vote that is not an object is passed on as it is (the shape check reports it). */
-function votesView(votes: readonly Vote[], copier: Copier): readonly DeepReadonly<Vote>[] {
+/**
+ * The votes; a vote that is not an object is passed on as it is (the shape check reports it).
+ * With a reader, each vote's scores are read into `preRead` as they are copied.
+ */
+function votesView(
+  votes: readonly Vote[],
+  copier: Copier,
+  reader: ScoreRows<string> | undefined,
+  preRead: PreRead | undefined,
+  width: number,
+): readonly DeepReadonly<Vote>[] {
   if (votes.length === 0) return NO_ITEMS;
   const copies = new Array<DeepReadonly<Vote>>(votes.length);
+  copier.reserve(votes.length);
   for (let i = 0; i < votes.length; i += 1) {
     const vote = votes[i] as Vote;
     if (vote === null || typeof vote !== 'object') {
@@ -153,9 +176,18 @@ function votesView(votes: readonly Vote[], copier: Copier): readonly DeepReadonl
       continue;
     }
     const memberId = plain(vote.memberId, copier) as string;
-    const scores = copier.scores(vote.scores, -1);
-    const weight: unknown = vote.weight;
-    copies[i] = weight === undefined ? { memberId, scores } : { memberId, scores, weight: plain(weight, copier) as number };
+    if (reader === undefined || preRead === undefined) {
+      const scores = copier.scores(vote.scores, -1);
+      const weight: unknown = vote.weight;
+      copies[i] = weight === undefined ? { memberId, scores } : { memberId, scores, weight: plain(weight, copier) as number };
+      continue;
+    }
+    const scores = copier.voteScores(vote.scores, reader, preRead.rows, i * width);
+    const rowRead = copier.rowRead;
+    const given: unknown = vote.weight;
+    const weight = plain(given, copier) as number;
+    copies[i] = given === undefined ? { memberId, scores } : { memberId, scores, weight };
+    if (rowRead && plainVote(memberId, weight)) preRead.valid[i] = 1;
   }
   return copies;
 }
@@ -252,6 +284,38 @@ class Copier {
     return copy;
   }
 
+  /** Room for `count` votes' scores and as many members, before any is copied. */
+  reserve(count: number): void {
+    this.#scores.reserve(count);
+    this.#members.reserve(count);
+  }
+
+  /** Whether the last scores `voteScores` copied made a valid row (read into the rows given). */
+  rowRead = false;
+
+  /**
+   * A vote's scores, as `scores` copies them; one walk over the copy both checks that it holds
+   * numbers only and reads it as a row of `reader`'s rubric at `at` (`rowRead` says whether
+   * it made a valid one).
+   */
+  voteScores(value: unknown, reader: ScoreRows<string>, rows: Float64Array, at: number): Vote['scores'] {
+    this.rowRead = false;
+    if (value === null || typeof value !== 'object') return frozenCopy(value, this) as Vote['scores'];
+    let copy: Vote['scores'];
+    if (Array.isArray(value)) copy = frozenCopy(value, this) as Vote['scores'];
+    else {
+      const spread: Record<string, unknown> = { ...value };
+      const found = reader.readCopy(spread, rows, at);
+      if (found === NOT_NUMBERS) copy = frozenCopy(value, this) as Vote['scores'];
+      else {
+        copy = spread as Vote['scores'];
+        this.rowRead = found === ROW;
+      }
+    }
+    this.#scores.add(value, copy);
+    return copy;
+  }
+
   /** Scores or means: a copy of an object of numbers, or the generic (frozen) copy of anything else. */
   numbers(value: unknown): Readonly<Record<string, number>> {
     return ((value !== null && typeof value === 'object' && flatNumbers(value)) || frozenCopy(value, this)) as Readonly<
@@ -294,17 +358,28 @@ class Copier {
  * for the `Map` once, never a linear search per lookup.
  */
 class CopyIndex<From, To> {
-  readonly #from: From[] = [];
-  readonly #to: To[] = [];
+  #from: From[] = [];
+  #to: To[] = [];
+  /** How many are listed (the lists may have room for more). */
+  #count = 0;
   /** First position of each object, once a long list has missed. */
   #index: Map<From, number> | undefined = undefined;
   /** Positions scanned forward so far; past twice the list's length, a miss builds the `Map`. */
   #scanned = 0;
 
+  /** Room for `count` copies, made at once rather than grown one at a time; only before the first is added. */
+  reserve(count: number): void {
+    if (this.#count > 0) return;
+    this.#from = new Array<From>(count);
+    this.#to = new Array<To>(count);
+  }
+
   add(from: From, to: To): void {
-    this.#from.push(from);
-    this.#to.push(to);
-    if (this.#index !== undefined && !this.#index.has(from)) this.#index.set(from, this.#from.length - 1);
+    const at = this.#count;
+    this.#from[at] = from;
+    this.#to[at] = to;
+    this.#count = at + 1;
+    if (this.#index !== undefined && !this.#index.has(from)) this.#index.set(from, at);
   }
 
   /** The copy at a position `indexOf` gave. */
@@ -315,7 +390,7 @@ class CopyIndex<From, To> {
   /** The copy of `from`, or undefined; position `hint` is tried first. */
   find(from: From, hint: number): To | undefined {
     const list = this.#from;
-    if (list[hint] === from) return this.#to[hint];
+    if (hint < this.#count && list[hint] === from) return this.#to[hint];
     const at = this.#search(from);
     return at < 0 ? undefined : this.#to[at];
   }
@@ -326,8 +401,9 @@ class CopyIndex<From, To> {
    */
   indexAtOrAfter(from: From, start: number): number {
     const list = this.#from;
-    if (this.#index === undefined && this.#scanned <= 2 * list.length) {
-      for (let i = start; i < list.length; i += 1) {
+    const count = this.#count;
+    if (this.#index === undefined && this.#scanned <= 2 * count) {
+      for (let i = start; i < count; i += 1) {
         this.#scanned += 1;
         if (list[i] === from) return i;
       }
@@ -337,11 +413,15 @@ class CopyIndex<From, To> {
 
   #search(from: From): number {
     const list = this.#from;
-    if (list.length <= SHORT_LIST) return list.indexOf(from);
+    const count = this.#count;
+    if (count <= SHORT_LIST) {
+      for (let i = 0; i < count; i += 1) if (list[i] === from) return i;
+      return -1;
+    }
     if (this.#index === undefined) {
       const index = new Map<From, number>();
       // Built backwards so that, as with `indexOf`, the first copy of an object is the one found.
-      for (let i = list.length - 1; i >= 0; i -= 1) index.set(list[i] as From, i);
+      for (let i = count - 1; i >= 0; i -= 1) index.set(list[i] as From, i);
       this.#index = index;
     }
     return this.#index.get(from) ?? -1;
@@ -365,6 +445,9 @@ function listOf<T>(value: readonly T[] | undefined): readonly T[] {
 }
 
 const NO_ITEMS: readonly never[] = Object.freeze([]);
+
+/** The most axes a rubric may have for the view to read the votes' rows (more are read by the recomputation itself). */
+const MAX_PRE_READ_AXES = 64;
 const NO_SIGNALS: readonly ValidationSignalView[] = NO_ITEMS;
 
 /** Deeper than any real record; deeper means a cycle (or an attack), and copying stops. */

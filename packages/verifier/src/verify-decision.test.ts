@@ -590,3 +590,65 @@ describe('verifyDecision: the recorded vote count and the policy', () => {
     }
   });
 });
+
+describe('a verification inside another', () => {
+  /** A sound record of `count` members, so that more than a few ids and rows are in play. */
+  const wide = (count: number): DecisionRecord =>
+    buildDecisionRecord({
+      rubric,
+      votes: Array.from({ length: count }, (_, i) => ({ memberId: `w${i}`, scores: { q: 7 + (i % 3) } })),
+      evidence: EVIDENCE,
+    });
+
+  it('started while the record is being read (a getter) gives both the reports they give alone', () => {
+    const inner = wide(40);
+    const alone = verifyDecision(inner);
+    let nested: VerificationReport | undefined;
+    // One vote out of range: the inner verification must not lend the outer one its idea of which votes are valid.
+    const plain = buildDecisionRecord({
+      rubric,
+      votes: Array.from({ length: 30 }, (_, i) => ({ memberId: `v${i}`, scores: { q: i === 5 ? 11 : 8 } })),
+      evidence: EVIDENCE,
+    });
+    const [first, ...rest] = plain.votes;
+    const hostile: DecisionRecord = {
+      ...plain,
+      votes: [
+        {
+          memberId: first!.memberId,
+          get scores() {
+            nested = verifyDecision(inner);
+            return { ...first!.scores };
+          },
+        },
+        ...rest,
+      ],
+    };
+    const report = verifyDecision(hostile);
+    expect(report).toEqual(verifyDecision(plain));
+    expect(resultFor(report, 'quorum_met').reason).toBe('29 valid votes meet the quorum of 3');
+    expect(nested).toEqual(alone);
+  });
+
+  it('started by a custom oracle gives both the reports they give alone, and the context it was given still reads afterwards', () => {
+    const inner = wide(25);
+    const alone = verifyDecision(inner);
+    let nested: VerificationReport | undefined;
+    let later: (() => unknown) | undefined;
+    const reentrant: Oracle = {
+      name: 'reentrant',
+      kind: 'reentrant',
+      prove(_claim, _view, context) {
+        nested = verifyDecision(inner);
+        later = () => context.recomputed();
+        return proven('checked another record');
+      },
+    };
+    const record = { ...wide(20), claims: [custom('reentrant')] };
+    const report = verifyDecision(record, { oracles: createOracleRegistry([reentrant]) });
+    expect(report.approved).toBe(true);
+    expect(nested).toEqual(alone);
+    // Read after the verification ended (its rows handed back): the same consensus.
+    expect(later!()).toMatchObject({ status: 'scored', verdict: record.consensus.verdict, validVotes: 20 });
+  });
+});

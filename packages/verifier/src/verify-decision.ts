@@ -4,6 +4,7 @@ import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
 import { exactCalibrated } from './exact/exact-calibrated.js';
 import { exactConsensus } from './exact/exact-consensus.js';
+import { PreRead } from './exact/pre-read.js';
 import { freezeOnce } from './freeze-once.js';
 import { copyDetails } from './finding-details.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
@@ -63,9 +64,19 @@ export function verifyDecision(record: DecisionRecord, options: VerifyOptions = 
  * it to code other than the verifier's own freezes it first (`freezeView`). Internal to the package.
  */
 export function verifyWithView(record: DecisionRecord, options: VerifyOptions): { report: VerificationReport; view?: DecisionView } {
+  // Lent for this verification only: given back however it ends (see `PreRead`).
+  const preRead = PreRead.take();
+  try {
+    return verifyRead(record, options, preRead);
+  } finally {
+    preRead.give();
+  }
+}
+
+function verifyRead(record: DecisionRecord, options: VerifyOptions, preRead: PreRead): { report: VerificationReport; view?: DecisionView } {
   let view: DecisionView;
   try {
-    view = privateView(record);
+    view = privateView(record, preRead);
   } catch (thrown) {
     return {
       report: {
@@ -77,10 +88,10 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
       },
     };
   }
-  return { report: verifyView(view, record, options), view };
+  return { report: verifyView(view, record, options, preRead), view };
 }
 
-function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyOptions): VerificationReport {
+function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyOptions, preRead: PreRead): VerificationReport {
   const policy = options.policy === undefined ? DEFAULT_EVIDENCE_POLICY : evidencePolicy(options.policy);
   const builtIn = builtInClaims(view, policy);
   const custom = view.claims as readonly Claim[];
@@ -98,7 +109,24 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   // Built-in oracles read the private view and the recomputed consensus as they are (they are
   // the verifier's own code and only read; a test runs them on frozen copies to prove it); any
   // other oracle gets the view frozen and a context whose recomputation is deep-frozen first.
-  const context = new BuiltInContext(view, policy);
+  const context = new BuiltInContext(view, policy, preRead);
+  try {
+    return verifyWellFormed(view, options, builtIn, custom, results, context);
+  } finally {
+    // The rows are lent for this verification only; a later recomputation reads the votes.
+    context.forgetRows();
+  }
+}
+
+/** `verifyView` for a well-formed record: every claim decided, built-in ones first. */
+function verifyWellFormed(
+  view: DecisionView,
+  options: VerifyOptions,
+  builtIn: readonly Claim[],
+  custom: readonly Claim[],
+  results: ClaimResult[],
+  context: BuiltInContext,
+): VerificationReport {
   let approved = true;
   for (let i = 0; i < builtIn.length; i += 1) {
     const found = decideWith(builtIn[i] as Claim, BUILT_IN_ORACLES[i] as Oracle, view, context, true);
@@ -270,17 +298,29 @@ class BuiltInContext implements OracleContext {
   #recomputed: ConsensusResult | undefined = undefined;
   #others: OracleContext | undefined = undefined;
   readonly #view: DecisionView;
+  /** The rows the view read as it copied the votes, until they are used or the verification ends. */
+  #preRead: PreRead | undefined;
   constructor(
     view: DecisionView,
     readonly policy: EvidencePolicy,
+    preRead: PreRead,
   ) {
     this.#view = view;
+    this.#preRead = preRead;
   }
 
   recomputed(): ConsensusResult {
+    if (this.#recomputed !== undefined) return this.#recomputed;
     const view = this.#view;
+    const preRead = this.#preRead;
+    this.#preRead = undefined;
     // The checker's own exact arithmetic, never the maker's `aggregateConsensus` (ADR 0033).
-    return (this.#recomputed ??= exactConsensus(view.votes, view.rubric, view.minValidVotes));
+    return (this.#recomputed = exactConsensus(view.votes, view.rubric, view.minValidVotes, preRead));
+  }
+
+  /** Drops the rows the view read: they are lent for one verification only. */
+  forgetRows(): void {
+    this.#preRead = undefined;
   }
 
   /** The frozen context any oracle that is not built in gets. */

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../decision-record.js';
 import { verifyDecision } from '../verify-decision.js';
 import { exactConsensus, exactVerdict } from './exact-consensus.js';
+import { privateView } from '../decision-view.js';
 import { bigScaled, decimalOf, roundedQuotient } from './exact-decimal.js';
+import { PreRead } from './pre-read.js';
 
 type Maker = (votes: readonly Vote[], rubric: Rubric, minValidVotes: number) => ConsensusResult;
 
@@ -117,6 +119,67 @@ describe('the checker recomputes with its own exact arithmetic', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('gives the same result from the rows the private view read as from reading the votes itself', () => {
+    // Some members vote twice (every copy is dropped, and the rows after them move up), anywhere in the list.
+    const withRepeats = (votes: Vote[], repeats: readonly (readonly [number, number])[]): Vote[] => {
+      const list = [...votes];
+      for (const [from, to] of repeats) if (list.length > 0) list.splice(to % (list.length + 1), 0, { ...list[from % list.length]! });
+      return list;
+    };
+    const cases = fc.tuple(rubricArb({ maxAxes: 5 }), fc.integer({ min: 1, max: 5 })).chain(([rubric, quorum]) =>
+      fc.tuple(
+        fc.constant(rubric),
+        fc.constant(quorum),
+        fc
+          .tuple(
+            votesArb(rubric, { maxLength: 24, withWeight: true, withInvalid: true }),
+            fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
+          )
+          .map(([votes, repeats]) => withRepeats(votes, repeats)),
+      ),
+    );
+    fc.assert(
+      fc.property(decisionRecord(), cases, (base, [rubric, quorum, votes]) => {
+        const record: DecisionRecord = { ...base, rubric, minValidVotes: quorum, votes };
+        const preRead = PreRead.take();
+        try {
+          const view = privateView(record, preRead);
+          expect(preRead.votes).toBe(view.votes);
+          const fresh = exactConsensus(view.votes, view.rubric as Rubric, quorum);
+          expect(exactConsensus(view.votes, view.rubric as Rubric, quorum, preRead)).toEqual(fresh);
+        } finally {
+          preRead.give();
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads the votes itself for a rubric of more than 64 axes (the view reads no rows for it), with the same result', () => {
+    const axes = Array.from({ length: 65 }, (_, i) => `a${i}`);
+    const rubric = {
+      id: 'wide',
+      axes,
+      weights: Object.fromEntries(axes.map((axis, i) => [axis, i === 0 ? 1 : 0])),
+      thresholds: { go: 7, pivot: 5 },
+    };
+    const votes = Array.from({ length: 4 }, (_, v) => ({
+      memberId: `m${v}`,
+      scores: Object.fromEntries(axes.map((axis) => [axis, 6 + v])),
+    }));
+    const base = fc.sample(decisionRecord({ sound: true }), { numRuns: 1, seed: 1 })[0]!;
+    const preRead = PreRead.take();
+    try {
+      const view = privateView({ ...base, rubric, minValidVotes: 3, votes }, preRead);
+      expect(preRead.votes).toBeUndefined();
+      const checked = exactConsensus(view.votes, view.rubric as Rubric, 3, preRead);
+      expect(checked).toEqual(exactConsensus(view.votes, view.rubric as Rubric, 3));
+      expect(checked).toMatchObject({ status: 'scored', score: 7.5, verdict: 'GO' });
+    } finally {
+      preRead.give();
+    }
   });
 
   it('refutes a maker without its rounding, or with a strict threshold, on every boundary case it gets wrong', () => {

@@ -22,7 +22,9 @@ import {
   roundedQuotient,
   roundedQuotientSmall,
 } from './exact-decimal.js';
-import { ExactTotal, type ExactInt } from './exact-total.js';
+import { ExactTotal, weightedSums, type ExactInt } from './exact-total.js';
+import type { PreRead } from './pre-read.js';
+import { MemberIds } from './member-ids.js';
 import { ScoreRows } from './score-rows.js';
 
 /** Scores are rounded to nine decimals: the checker counts them in units of 10^-9. */
@@ -39,29 +41,41 @@ const MAX_UNITS = MAX_SCORE * UNIT;
  * and the quorum, follow the same rules as the maker's (`checkVote`; a member that votes twice
  * has every copy dropped). The spread is reported for reading, not checked, and is not exact.
  */
-export function exactConsensus<A extends string>(votes: readonly Vote<A>[], rubric: Rubric<A>, minValidVotes: number): ConsensusResult<A> {
+export function exactConsensus<A extends string>(
+  votes: readonly Vote<A>[],
+  rubric: Rubric<A>,
+  minValidVotes: number,
+  preRead?: PreRead,
+): ConsensusResult<A> {
+  // Rows the private view read while it copied these very votes (under this rubric) are used
+  // as they are, and used up: the rows of the valid votes move up over them.
+  if (preRead !== undefined && preRead.votes === votes) return consensusOfRows(votes, rubric, minValidVotes, preRead.rows, preRead.valid);
   const axes = rubric.axes;
   const width = axes.length;
   // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`), in scratch
   // space kept between calls: a fresh list of this size was a tenth of a 100-vote recomputation.
   const rows = ROW_SCRATCH.take(votes.length * width);
   try {
-    return consensusOfRows(votes, rubric, minValidVotes, rows);
+    return consensusOfRows(votes, rubric, minValidVotes, rows, undefined);
   } finally {
     ROW_SCRATCH.give(rows);
   }
 }
 
-/** `exactConsensus`, with `rows` to read the scores into (at least a row per vote). */
+/**
+ * `exactConsensus`, with `rows` to read the scores into (at least a row per vote). With `read`,
+ * row i of `rows` already holds vote i's scores wherever `read[i]` is 1, and that vote is valid.
+ */
 function consensusOfRows<A extends string>(
   votes: readonly Vote<A>[],
   rubric: Rubric<A>,
   minValidVotes: number,
   rows: Float64Array,
+  read: Uint8Array | undefined,
 ): ConsensusResult<A> {
   const axes = rubric.axes;
   const width = axes.length;
-  const { valid, invalid } = sortVotes(votes, rubric, rows);
+  const { valid, invalid } = sortVotes(votes, rubric, rows, read);
   if (valid.length < minValidVotes) return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
 
   const axisWeights = axes.map((axis) => rubric.weights[axis]);
@@ -69,10 +83,8 @@ function consensusOfRows<A extends string>(
   // Whole weights (the usual ones) have no places: no need to count them.
   for (const vote of valid)
     if (vote.weight !== undefined && !Number.isInteger(vote.weight)) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
-  const weights: ExactInt[] = [];
-  const units: number[] = [];
-  const weightTotal = new ExactTotal();
-  const scoreTotal = new ExactTotal();
+  const weights = new Array<ExactInt>(valid.length);
+  const units = new Array<number>(valid.length);
   // Per axis, the member-weighted sum in floating point, for the axis means' first try.
   const axisSums = new Float64Array(width);
   let weightSum = 0;
@@ -89,13 +101,11 @@ function consensusOfRows<A extends string>(
       approx += (axisWeights[a] as number) * score;
       axisSums[a] = (axisSums[a] as number) + plainWeight * score;
     }
-    const memberUnits = unitsOfRow(approx, rows, at, axisWeights);
-    weights.push(weight);
-    units.push(memberUnits);
-    weightTotal.add(weight, 1);
-    scoreTotal.add(weight, memberUnits);
+    weights[i] = weight;
+    units[i] = unitsOfRow(approx, rows, at, axisWeights);
     weightSum += plainWeight;
   }
+  const { total: scoreTotal, weight: weightTotal } = weightedSums(weights, units);
   const scoreUnits = ratioUnits(scoreTotal, weightTotal);
   const verdictOf = verdictRule(rubric.thresholds);
   const verdict = verdictOf(scoreUnits);
@@ -190,21 +200,20 @@ function unitsOfRow(approx: number, rows: Row, at: number, axisWeights: readonly
 }
 
 /** Axis `axis`'s member-weighted mean over the score rows (`width` to a row), in units of 10^-9, in exact decimals. */
-function exactAxisMeanUnits(rows: Row, width: number, axis: number, weights: readonly ExactInt[], weightTotal: ExactTotal): number {
+function exactAxisMeanUnits(rows: Row, width: number, axis: number, weights: readonly ExactInt[], weightTotal: ExactInt): number {
   let scorePlaces = 0;
   for (let i = 0; i < weights.length; i += 1) scorePlaces = Math.max(scorePlaces, placesOf(rows[i * width + axis] as number));
   const total = new ExactTotal();
   for (let i = 0; i < weights.length; i += 1) total.add(weights[i] as ExactInt, scaled(rows[i * width + axis] as number, scorePlaces));
   // The total counts 10^-(weight places + score places) and the weights 10^-(weight places): the mean counts 10^-scorePlaces.
-  return meanUnits(total.value(), weightTotal.value(), scorePlaces);
+  return meanUnits(total.value(), BigInt(weightTotal), scorePlaces);
 }
 
 /** A ratio of exact totals (the weighted mean of member scores in units) rounded to a whole unit, halves up, within 0–10. */
-function ratioUnits(num: ExactTotal, den: ExactTotal): number {
-  const n = num.small();
-  const d = den.small();
-  if (n !== undefined && d !== undefined && Number.isSafeInteger(2 * n + d)) return clamp(roundedQuotientSmall(n, d));
-  return clamp(Number(roundedQuotient(num.value(), den.value())));
+function ratioUnits(num: ExactInt, den: ExactInt): number {
+  if (typeof num === 'number' && typeof den === 'number' && Number.isSafeInteger(2 * num + den))
+    return clamp(roundedQuotientSmall(num, den));
+  return clamp(Number(roundedQuotient(BigInt(num), BigInt(den))));
 }
 
 /** The unit round-off of a double, with room to spare: 2^-52. */
@@ -235,30 +244,40 @@ export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
 
 /**
  * The valid votes in order, and every invalid one with its reasons (a member voting twice loses
- * every copy). The valid votes' scores are written to `rows`, one row each in axis order.
+ * every copy). The valid votes' scores are written to `rows`, one row each in axis order. Where
+ * `read[i]` is 1, vote i is valid and its row is already at row i: it moves up to its place
+ * (never down, so no row not yet used is written over).
  */
 function sortVotes<A extends string>(
   votes: readonly Vote<A>[],
   rubric: Rubric<A>,
   rows: Float64Array,
+  read: Uint8Array | undefined,
 ): { valid: Vote<A>[]; invalid: InvalidVote[] } {
   const width = rubric.axes.length;
   const reader = new ScoreRows(rubric);
   const invalid: InvalidVote[] = [];
   const candidates: Vote<A>[] = [];
   const indexes: number[] = [];
-  const ids = new MemberIds();
+  const ids = new MemberIds(votes.length);
   let twice: Set<string> | undefined;
-  for (let index = 0; index < votes.length; index += 1) {
-    const vote = votes[index] as Vote<A>;
-    if (!reader.read(vote, rows, candidates.length * width)) {
-      const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
-      invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
-      continue;
+  try {
+    for (let index = 0; index < votes.length; index += 1) {
+      const vote = votes[index] as Vote<A>;
+      const at = candidates.length * width;
+      if (read !== undefined && read[index] === 1) {
+        if (at !== index * width) rows.copyWithin(at, index * width, index * width + width);
+      } else if (!reader.read(vote, rows, at)) {
+        const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
+        invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
+        continue;
+      }
+      if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
+      candidates.push(vote);
+      indexes.push(index);
     }
-    if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
-    candidates.push(vote);
-    indexes.push(index);
+  } finally {
+    ids.release();
   }
   if (twice === undefined) return { valid: candidates, invalid };
   const valid: Vote<A>[] = [];
@@ -277,26 +296,6 @@ function sortVotes<A extends string>(
   });
   invalid.sort((a, b) => a.index - b.index);
   return { valid, invalid };
-}
-
-/** The member ids seen so far: a short list is searched, a longer one kept in a Set, so many votes cost linear time. */
-class MemberIds {
-  readonly #list: string[] = [];
-  #set: Set<string> | undefined = undefined;
-
-  /** Adds an id; false when it was there already. */
-  add(id: string): boolean {
-    const set = this.#set;
-    if (set !== undefined) {
-      const before = set.size;
-      return set.add(id).size !== before;
-    }
-    const list = this.#list;
-    if (list.includes(id)) return false;
-    list.push(id);
-    if (list.length > SHORT_LIST) this.#set = new Set(list);
-    return true;
-  }
 }
 
 /** A row of scores: a list of numbers or typed scratch space. */
@@ -325,9 +324,6 @@ class RowScratch {
 }
 
 const ROW_SCRATCH = new RowScratch();
-
-/** Id lists up to this long are searched; longer ones are kept in a Set. */
-const SHORT_LIST = 16;
 
 /** A number as an exact integer count of 10^-places: a plain number when it is small, a bigint otherwise. */
 function scaled(x: number, places: number): ExactInt {

@@ -33,3 +33,41 @@ export class ExactTotal {
     return this.#big === undefined ? this.#small : undefined;
   }
 }
+
+/** A sum of products and the sum of the weights, exactly. */
+export interface WeightedSums {
+  /** Σ weights[i] · values[i]. */
+  readonly total: ExactInt;
+  /** Σ weights[i]. */
+  readonly weight: ExactInt;
+}
+
+/**
+ * `bigWeightedSums`, summed in plain numbers when every weight is a number: the terms are
+ * non-negative integers, so while the final sums are safe integers every partial sum and product
+ * was too (a product or partial sum past 2^53 leaves the final one there), and plain numbers add
+ * them exactly. Past that, or with a bigint weight, the sums are made again in bigints.
+ */
+export function weightedSums(weights: readonly ExactInt[], values: readonly number[]): WeightedSums {
+  let total = 0;
+  let weight = 0;
+  for (let i = 0; i < weights.length; i += 1) {
+    const w = weights[i] as ExactInt;
+    if (typeof w !== 'number') return bigWeightedSums(weights, values);
+    total += w * (values[i] as number);
+    weight += w;
+  }
+  return Number.isSafeInteger(total) && Number.isSafeInteger(weight) ? { total, weight } : bigWeightedSums(weights, values);
+}
+
+/** The weighted sums in bigints, for non-negative integer weights and values. */
+export function bigWeightedSums(weights: readonly ExactInt[], values: readonly number[]): { total: bigint; weight: bigint } {
+  let total = 0n;
+  let weight = 0n;
+  for (let i = 0; i < weights.length; i += 1) {
+    const w = BigInt(weights[i] as ExactInt);
+    total += w * BigInt(values[i] as number);
+    weight += w;
+  }
+  return { total, weight };
+}

@@ -2,7 +2,7 @@ import { isValidVote, type Rubric, type Vote } from '@conclave/scoring';
 import { labelledInvalidVote, rubric as rubricArb, vote as voteArb } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScoreRows } from './score-rows.js';
+import { NOT_NUMBERS, plainVote, ROW, ScoreRows } from './score-rows.js';
 
 /** A vote's scores rebuilt in another shape: keys shuffled, an inherited key, an extra key, a key taken away. */
 function reshaped(rubric: Rubric, vote: Vote): fc.Arbitrary<unknown> {
@@ -50,6 +50,43 @@ describe('ScoreRows', () => {
           const valid = reader.read(vote as Vote, rows, 0);
           expect(valid).toBe(isValidVote(vote, rubric));
           if (valid) expect(rows.slice(0, rubric.axes.length)).toEqual(rubric.axes.map((axis) => (vote as Vote).scores[axis]));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads the private view's copy of a vote's scores in one walk: numbers only, and a row exactly when the vote is valid", () => {
+    const scenario = rubricArb().chain((rubric) =>
+      fc.record({
+        rubric: fc.constant(rubric),
+        votes: fc.array(
+          fc.oneof(
+            voteArb(rubric),
+            labelledInvalidVote(rubric).map((l) => l.vote),
+            voteArb(rubric).chain((v) => reshaped(rubric, v)),
+            voteArb(rubric).map((v) => ({ ...v, scores: { ...v.scores, [rubric.axes[0] as string]: 'high' } })),
+          ),
+          { maxLength: 12 },
+        ),
+      }),
+    );
+    fc.assert(
+      fc.property(scenario, ({ rubric, votes }) => {
+        const reader = new ScoreRows(rubric);
+        const rows: number[] = [];
+        for (const vote of votes) {
+          if (vote === null || typeof vote !== 'object') continue;
+          const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
+          if (scores === null || typeof scores !== 'object') continue;
+          // What the view walks: its own copy of the scores.
+          const copy: Record<string, unknown> = { ...scores };
+          const found = reader.readCopy(copy, rows, 0);
+          const numbers = Object.values(copy).every((value) => typeof value === 'number');
+          expect(found === NOT_NUMBERS).toBe(!numbers);
+          const valid = isValidVote({ ...vote, scores: copy }, rubric);
+          expect(found === ROW && plainVote(memberId, weight)).toBe(valid);
+          if (valid) expect(rows.slice(0, rubric.axes.length)).toEqual(rubric.axes.map((axis) => copy[axis]));
         }
       }),
       { numRuns: 300 },

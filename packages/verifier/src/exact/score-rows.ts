@@ -27,17 +27,52 @@ export class ScoreRows<A extends string> {
   read(vote: Vote<A>, rows: { [index: number]: number }, at: number): boolean {
     if (vote !== null && typeof vote === 'object') {
       const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
-      const plainVote =
-        typeof memberId === 'string' &&
-        memberId !== '' &&
-        (weight === undefined || (typeof weight === 'number' && weight > 0 && weight <= MAX_MEMBER_WEIGHT));
-      if (plainVote && scores !== null && typeof scores === 'object' && this.#walk(scores, rows, at)) return true;
+      if (plainVote(memberId, weight) && scores !== null && typeof scores === 'object' && this.#walk(scores, rows, at)) return true;
     }
     // Anything unusual (an invalid vote, an inherited key, keys out of the rubric) is decided by the rule itself.
     if (!isValidVote(vote, this.#rubric)) return false;
     const axes = this.#axes;
     for (let a = 0; a < axes.length; a += 1) rows[at + a] = vote.scores[axes[a] as A];
     return true;
+  }
+
+  /**
+   * The private view's one walk over a scores object it has just copied (its own, which nothing
+   * else can change): `NOT_NUMBERS` as soon as a value is not a number (the view then copies it
+   * another way), else `ROW` when the scores make a valid row (written at `at`, as `read`
+   * writes it) or `OTHER` when they do not. A vote whose scores give `ROW` is valid exactly
+   * when `plainVote` holds for its member id and weight; any other is left to `read`.
+   */
+  readCopy(scores: object, rows: { [index: number]: number }, at: number): CopyRead {
+    const order = this.#order;
+    const slots = this.#slots;
+    let row = true;
+    let count = 0;
+    let last = '';
+    for (const key in scores) {
+      const value: unknown = (scores as Record<string, unknown>)[key];
+      if (typeof value !== 'number') return NOT_NUMBERS;
+      if (!row) continue;
+      let slot: number;
+      if (order[count] === key) slot = slots[count] as number;
+      else {
+        slot = this.#axes.indexOf(key as A);
+        if (slot < 0) {
+          row = false;
+          continue;
+        }
+        order[count] = key;
+        slots[count] = slot;
+      }
+      if (!(value >= 0 && value <= MAX_SCORE)) {
+        row = false;
+        continue;
+      }
+      rows[at + slot] = value;
+      count += 1;
+      last = key;
+    }
+    return row && count === this.#axes.length && count > 0 && Object.prototype.hasOwnProperty.call(scores, last) ? ROW : OTHER;
   }
 
   /**
@@ -67,4 +102,19 @@ export class ScoreRows<A extends string> {
     }
     return count === this.#axes.length && count > 0 && Object.prototype.hasOwnProperty.call(scores, last);
   }
+}
+
+/** What `readCopy` found: a value that is not a number, a valid row, or numbers that make no valid row. */
+export type CopyRead = typeof NOT_NUMBERS | typeof ROW | typeof OTHER;
+export const NOT_NUMBERS = 0;
+export const ROW = 1;
+export const OTHER = 2;
+
+/** Whether a vote's member id and weight are as `isValidVote` wants them (its scores aside). */
+export function plainVote(memberId: unknown, weight: unknown): boolean {
+  return (
+    typeof memberId === 'string' &&
+    memberId !== '' &&
+    (weight === undefined || (typeof weight === 'number' && weight > 0 && weight <= MAX_MEMBER_WEIGHT))
+  );
 }

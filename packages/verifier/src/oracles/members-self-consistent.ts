@@ -1,5 +1,7 @@
 import type { MemberScore } from '@conclave/scoring';
 import { exactMemberUnits, exactVerdict } from '../exact/exact-consensus.js';
+import type { OracleFinding } from '../claim.js';
+import type { DecisionView } from '../decision-view.js';
 import type { Oracle } from '../oracle.js';
 import { proven, refuted, SCORE_TOLERANCE, unprovable } from './finding.js';
 
@@ -15,74 +17,111 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     const { consensus, rubric } = record;
     if (consensus.status !== 'scored') return unprovable('there is no scored consensus whose members could be checked');
     const members = consensus.members;
-    const problems: string[] = [];
     // Self-consistent is not enough: a maker could rewrite a dissenter's scores to hide it.
     const truth = context.recomputed();
+    // The usual case, an honest record: the same members in the same order.
+    if (truth.status === 'scored' && sameIds(members, truth.members)) return inOrder(consensus, truth.members, rubric);
+    const problems: string[] = [];
     // The recomputed member behind each recorded one (by member id), when there is one.
     const matched = new Array<MemberScore | undefined>(members.length);
     if (truth.status === 'scored') {
       const real = truth.members;
-      if (sameIds(members, real)) {
-        // The usual case, an honest record: the same members in the same order.
-        for (let i = 0; i < members.length; i += 1) {
-          const member = members[i] as (typeof members)[number];
-          const found = real[i] as MemberScore;
-          matched[i] = found;
-          if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE))
-            problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
-        }
-      } else {
-        const recordedIds = idsOf(members);
-        let left: string[] | undefined;
-        for (const m of real) if (!recordedIds.has(m.memberId)) (left ??= []).push(m.memberId);
-        if (left !== undefined) problems.push(`members left out: ${left.join(', ')}`);
-        const realIds = idsOf(real);
-        for (let i = 0; i < members.length; i += 1) {
-          const member = members[i] as (typeof members)[number];
-          const at = realIds.indexOf(member.memberId);
-          const found = at < 0 ? undefined : real[at];
-          matched[i] = found;
-          if (found === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
-          else if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE))
-            problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
-        }
+      const recordedIds = idsOf(members);
+      let left: string[] | undefined;
+      for (const m of real) if (!recordedIds.has(m.memberId)) (left ??= []).push(m.memberId);
+      if (left !== undefined) problems.push(`members left out: ${left.join(', ')}`);
+      const realIds = idsOf(real);
+      for (let i = 0; i < members.length; i += 1) {
+        const member = members[i] as RecordedMember;
+        const at = realIds.indexOf(member.memberId);
+        const found = at < 0 ? undefined : real[at];
+        matched[i] = found;
+        if (found === undefined) problems.push(`${member.memberId}: listed as a member but cast no valid vote`);
+        else if (!(Math.abs(found.score - member.score) <= SCORE_TOLERANCE))
+          problems.push(`${member.memberId}: the votes give a score of ${found.score}, recorded ${member.score}`);
       }
     }
     const dissenters: string[] = [];
-    for (let i = 0; i < members.length; i += 1) {
-      const member = members[i] as (typeof members)[number];
-      // A member whose scores are the very (frozen) object its recomputed twin was scored from
-      // already has that score and verdict: both were just computed exactly from those scores.
-      const twin = matched[i];
-      const own = twin !== undefined && twin.scores === member.scores ? twin.score : exactMemberUnits(member.scores, rubric) / 1e9;
-      const earned = twin !== undefined && twin.scores === member.scores ? twin.verdict : exactVerdict(own, rubric.thresholds);
-      if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE))
-        problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
-      if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
-      if (earned !== consensus.verdict) dissenters.push(member.memberId);
-    }
-    let missing: string[] = [];
-    let invented: string[] = [];
-    if (
-      !sameIds(
-        consensus.dissent,
-        dissenters.map((memberId) => ({ memberId })),
-      )
-    ) {
-      const recorded = idsOf(consensus.dissent);
-      missing = dissenters.filter((id) => !recorded.has(id));
-      const expected = dissenters.length > SHORT_LIST ? new Set(dissenters) : undefined;
-      invented = recorded.distinct().filter((id) => !(expected !== undefined ? expected.has(id) : dissenters.includes(id)));
-    }
-    if (missing.length > 0) problems.push(`dissent left out: ${missing.join(', ')}`);
-    if (invented.length > 0) problems.push(`listed as dissent but agreeing: ${invented.join(', ')}`);
-    return problems.length === 0
-      ? proven(`every member's verdict follows from its scores; ${dissenters.length} dissent${dissenters.length === 1 ? 's' : ''}`, {
-          dissent: dissenters,
-        })
-      : refuted(problems.join('; '), { problems, dissent: dissenters });
+    for (let i = 0; i < members.length; i += 1)
+      ownProblems(members[i] as RecordedMember, matched[i], consensus.verdict, rubric, problems, dissenters);
+    return withDissent(consensus.dissent, dissenters, problems);
   },
 };
+
+type ScoredView = Extract<DecisionView['consensus'], { status: 'scored' }>;
+type RecordedMember = ScoredView['members'][number];
+
+/**
+ * The check when the recorded members are the recomputed ones in the same order (an honest
+ * record): one pass over both lists, with no lookups. It finds what the general check finds, and
+ * lists it in the same order: every recomputed score that differs first, then each member's own.
+ */
+function inOrder(consensus: ScoredView, real: readonly MemberScore[], rubric: DecisionView['rubric']): OracleFinding {
+  const members = consensus.members;
+  let differ: string[] | undefined;
+  const own: string[] = [];
+  const dissenters: string[] = [];
+  for (let i = 0; i < members.length; i += 1) {
+    const member = members[i] as RecordedMember;
+    const twin = real[i] as MemberScore;
+    if (!(Math.abs(twin.score - member.score) <= SCORE_TOLERANCE))
+      (differ ??= []).push(`${member.memberId}: the votes give a score of ${twin.score}, recorded ${member.score}`);
+    ownProblems(member, twin, consensus.verdict, rubric, own, dissenters);
+  }
+  return withDissent(consensus.dissent, dissenters, differ === undefined ? own : [...differ, ...own]);
+}
+
+/**
+ * One member's own score and verdict checked against its axis scores (its problems added to
+ * `problems`), and the member added to `dissenters` when the verdict its scores earn is not the
+ * consensus's.
+ */
+function ownProblems(
+  member: RecordedMember,
+  twin: MemberScore | undefined,
+  verdict: ScoredView['verdict'],
+  rubric: DecisionView['rubric'],
+  problems: string[],
+  dissenters: string[],
+): void {
+  // A member whose scores are the very (frozen) object its recomputed twin was scored from
+  // already has that score and verdict: both were just computed exactly from those scores.
+  const same = twin !== undefined && twin.scores === member.scores;
+  const own = same ? twin.score : exactMemberUnits(member.scores, rubric) / 1e9;
+  const earned = same ? twin.verdict : exactVerdict(own, rubric.thresholds);
+  if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE))
+    problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
+  if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
+  if (earned !== verdict) dissenters.push(member.memberId);
+}
+
+/** The finding, once the recorded dissent is compared with the members whose own verdict differs. */
+function withDissent(dissent: readonly { readonly memberId: string }[], dissenters: string[], problems: string[]): OracleFinding {
+  if (!sameIdList(dissent, dissenters)) {
+    const recorded = idsOf(dissent);
+    const missing = dissenters.filter((id) => !recorded.has(id));
+    const expected = dissenters.length > SHORT_LIST ? new Set(dissenters) : undefined;
+    const invented = recorded.distinct().filter((id) => !(expected !== undefined ? expected.has(id) : dissenters.includes(id)));
+    if (missing.length > 0) problems.push(`dissent left out: ${missing.join(', ')}`);
+    if (invented.length > 0) problems.push(`listed as dissent but agreeing: ${invented.join(', ')}`);
+  }
+  return problems.length === 0
+    ? proven(`every member's verdict follows from its scores; ${dissenters.length} dissent${dissenters.length === 1 ? 's' : ''}`, {
+        dissent: dissenters,
+      })
+    : refuted(problems.join('; '), { problems, dissent: dissenters });
+}
+
+/** `sameIds` of a list of members and a list of ids. */
+function sameIdList(a: readonly { readonly memberId: string }[], ids: readonly string[]): boolean {
+  if (a.length !== ids.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = (a[i] as { readonly memberId: string }).memberId;
+    const y = ids[i] as string;
+    if (x !== y && !(x !== x && y !== y)) return false;
+  }
+  return true;
+}
 
 /** Whether two lists hold the same member ids in the same order (no id missing, none invented). */
 function sameIds(a: readonly { readonly memberId: string }[], b: readonly { readonly memberId: string }[]): boolean {
