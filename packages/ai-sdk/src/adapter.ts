@@ -1,15 +1,13 @@
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
 import {
   defineProviderAdapter,
-  describePlainDataRefusal,
   joinTextRuns,
-  toPlainData,
   type CallScope,
   type ClassifiedFailure,
-  type ModelRequest,
-  type ModelRunResult,
   type ProviderAdapter,
   type ProviderAdapterOptions,
-} from '@conclave/core';
+} from '@conclave/core/adapter-kit';
+import { describePlainDataRefusal, toPlainData } from '@conclave/core/data';
 import {
   generateText,
   NoObjectGeneratedError,

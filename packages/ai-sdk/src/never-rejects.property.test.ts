@@ -1,5 +1,6 @@
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { APICallError } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import fc from 'fast-check';

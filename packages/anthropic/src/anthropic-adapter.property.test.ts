@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { ANTHROPIC_WIRE_FIXTURES, replay, type FakeAnthropicStep } from '@conclave/testing/servers';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

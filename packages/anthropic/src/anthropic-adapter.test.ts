@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { parseRunResult, safeRun, type ModelRequest } from '@conclave/core';
+import { safeRun, type ModelRequest } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adapterFor, expectFailure, expectSuccess, fakeServer } from '../test/helpers.js';

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath, type Issue } from '@conclave/core';
+import { type Issue } from '@conclave/core';
+import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath } from '@conclave/core/data';
 import { parseBoard, type Board } from '@conclave/council';
 import { parseBrief, type Brief } from '@conclave/meeting';
 import { parseTaskSpec, type TaskSpec } from '@conclave/taskloop';

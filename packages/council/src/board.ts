@@ -1,5 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
-import { modelFamily, parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from '@conclave/core';
+import { modelFamily, parseModelRef } from '@conclave/core';
+import { readBoundedInput, type LimitIssue } from '@conclave/core/data';
+import { schemaIssueFix } from '@conclave/core/internal';
 import {
   formatPath,
   MAX_MEMBER_WEIGHT,

@@ -1,6 +1,5 @@
 import {
   bindAdapter,
-  CallGovernor,
   createEventSink,
   createLimiter,
   systemClock,
@@ -12,6 +11,7 @@ import {
   type RunStep,
   type Usage,
 } from '@conclave/core';
+import { CallGovernor } from '@conclave/core/adapter-kit';
 import {
   aggregateConsensus,
   MIN_VALID_VOTES,

@@ -1,4 +1,4 @@
-import { extractJson } from '@conclave/core';
+import { extractJson } from '@conclave/core/structured';
 import { checkVote, isConfidence, weightedScore, type Rubric } from '@conclave/scoring';
 import * as z from 'zod';
 import type { CitedEvidence } from './contribution.js';

@@ -1,4 +1,6 @@
-import { modelFamily, parseModelRef, readBoundedInput, schemaIssueFix } from '@conclave/core';
+import { modelFamily, parseModelRef } from '@conclave/core';
+import { readBoundedInput } from '@conclave/core/data';
+import { schemaIssueFix } from '@conclave/core/internal';
 import { err, ok, type Result } from 'neverthrow';
 import type { IssuePath } from '@conclave/scoring';
 import type { z } from 'zod';

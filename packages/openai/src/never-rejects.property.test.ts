@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { createFakeOpenAIServer, OPENAI_WIRE_FIXTURES, replay, type FakeOpenAIStep } from '@conclave/testing/servers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core';
+import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core/data';
 import {
   envelopeSchemas,
   RUN_RECORD_FORMAT,

@@ -1,4 +1,5 @@
-import { describePlainDataRefusal, errorMessage, toPlainData } from '@conclave/core';
+import { describePlainDataRefusal, toPlainData } from '@conclave/core/data';
+import { errorMessage } from '@conclave/core/internal';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import { redactSecrets } from '../security/redact.js';
 import type { BuildContext, BuildFailure, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builder.js';

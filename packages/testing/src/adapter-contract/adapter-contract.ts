@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelAdapter, type ModelRequest, type ModelRunResult, type ProviderAdapterOptions } from '@conclave/core';
+import { type ModelAdapter, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult, type ProviderAdapterOptions } from '@conclave/core/adapter-kit';
 import * as z from 'zod';
 
 /** A provider-neutral step of a fake server's script; each contract server turns it into its wire format. */

@@ -1,4 +1,5 @@
-import { ADAPTER_FAILURE_KINDS, parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { ADAPTER_FAILURE_KINDS, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fault } from '../arbitraries/fault.js';

@@ -1,4 +1,5 @@
-import { safeRun, toPlainData, type ModelRunResult } from '@conclave/core';
+import { safeRun, type ModelRunResult } from '@conclave/core';
+import { toPlainData } from '@conclave/core/data';
 import { describe, expect, it } from 'vitest';
 import { misbehavingAdapter } from '../adapters/faulty-adapter.js';
 import { scriptedAdapter } from '../adapters/scripted-adapter.js';
