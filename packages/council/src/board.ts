@@ -5,13 +5,13 @@ import { schemaIssueFix } from '@conclave/core/internal';
 import {
   formatPath,
   MAX_MEMBER_WEIGHT,
-  MAX_RATE_MEMBERS,
   MIN_VALID_VOTES,
   PRODUCT_RUBRIC,
   validateRubric,
   type IssuePath,
   type Rubric,
 } from '@conclave/scoring';
+import { MAX_RATE_MEMBERS } from '@conclave/scoring/calibration';
 import type { z } from 'zod';
 import { BoardError, type BoardIssue, type BoardIssueCode } from './board-issue.js';
 import { boardCountIssues } from './board-limits.js';

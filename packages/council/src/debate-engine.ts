@@ -12,14 +12,8 @@ import {
   type Usage,
 } from '@conclave/core';
 import { CallGovernor } from '@conclave/core/adapter-kit';
-import {
-  aggregateConsensus,
-  MIN_VALID_VOTES,
-  PRODUCT_RUBRIC,
-  type Calibration,
-  type InvalidVoteReason,
-  type Vote,
-} from '@conclave/scoring';
+import { aggregateConsensus, MIN_VALID_VOTES, PRODUCT_RUBRIC, type InvalidVoteReason, type Vote } from '@conclave/scoring';
+import { type Calibration } from '@conclave/scoring/calibration';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';

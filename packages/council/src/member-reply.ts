@@ -1,5 +1,6 @@
 import { extractJson } from '@conclave/core/structured';
-import { checkVote, isConfidence, weightedScore, type Rubric } from '@conclave/scoring';
+import { checkVote, weightedScore, type Rubric } from '@conclave/scoring';
+import { isConfidence } from '@conclave/scoring/calibration';
 import * as z from 'zod';
 import type { CitedEvidence } from './contribution.js';
 import type { MemberFailureReason } from './member-failure.js';
