@@ -181,10 +181,10 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       // The provider's metadata is a foreign value the SDK passes through: it is copied into plain
       // data here, or this call fails, so nothing downstream can throw on reading it.
       const copied = toPlainData(generated.providerMetadata);
-      if (!copied.ok)
+      if (copied.isErr())
         return failed({
           kind: 'provider_error',
-          message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}`,
+          message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.error)}`,
         });
       metadata['providerMetadata'] = copied.value;
     }

@@ -182,7 +182,7 @@ describe('fromLanguageModel: run() never throws or rejects', () => {
             clearTimeout(timer);
           }
           const checked = parseRunResult(result);
-          expect(checked.ok ? [] : checked.issues).toEqual([]);
+          expect(checked.isOk() ? [] : checked.error).toEqual([]);
           if (!result.ok) expect(result.failure.kind).not.toBe('adapter_threw');
           // A structured success always carries a value that fits the schema.
           if (result.ok && structured) expect(schema.safeParse(result.value).success).toBe(true);

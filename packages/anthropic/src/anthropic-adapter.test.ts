@@ -181,7 +181,7 @@ describe('createAnthropicAdapter: answers', () => {
       messageId: 'msg_fake_0000',
       requestId: 'req_fake_0000',
     });
-    expect(parseRunResult(result).ok).toBe(true);
+    expect(parseRunResult(result).isOk()).toBe(true);
   });
 
   it('prices by the requested model when the answering one is not in the table, and leaves cost out without a price', async () => {

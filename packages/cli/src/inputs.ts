@@ -100,7 +100,7 @@ export async function loadJsonFile(cwd: string, file: string, what: string): Pro
 /** Parses JSON text, or throws a CliError with the line and column of the first syntax error. */
 export function parseJsonInput(text: string, file: string, what: string): unknown {
   const parsed = parseJsonText(text);
-  if (parsed.ok) return parsed.value;
+  if (parsed.isOk()) return parsed.value;
   const { line, column, message, code } = parsed.error;
   if (code === 'too_deep')
     throw new CliError(`${file}: the ${what} is nested too deeply`, [

@@ -107,8 +107,8 @@ export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Resul
   // recursion; from here on only the copy is read, so a getter that throws cannot reach the rules.
   const beyond = countIssues(given);
   const bounded = beyond.length === 0 ? readBoundedInput(given) : undefined;
-  if (bounded?.ok !== true) {
-    for (const issue of bounded?.issues ?? beyond) add(issue.code, issue.path, issue.message, issue.fix);
+  if (bounded === undefined || bounded.isErr()) {
+    for (const issue of bounded?.error ?? beyond) add(issue.code, issue.path, issue.message, issue.fix);
     return err(issues);
   }
   const input = bounded.value;

@@ -94,7 +94,7 @@ describe('run() over random server behaviour', () => {
             clearTimeout(timer);
           }
           const parsed = parseRunResult(result);
-          expect(parsed.ok ? [] : parsed.issues).toEqual([]);
+          expect(parsed.isOk() ? [] : parsed.error).toEqual([]);
           if (result.ok && s.structured) {
             expect(schema.safeParse(result.value).success).toBe(true);
             expect(result.text).toBe(JSON.stringify(result.value));

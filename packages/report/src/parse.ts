@@ -68,7 +68,7 @@ export function parseRunRecordText(text: string, file: string): ParseRunRecordRe
     ]);
   }
   const parsed = parseJsonText(text);
-  if (!parsed.ok) {
+  if (parsed.isErr()) {
     const { line, column, message } = parsed.error;
     // Too deep is not a syntax slip: no run record conclave writes nests that far.
     if (parsed.error.code === 'too_deep')

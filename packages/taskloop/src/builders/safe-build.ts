@@ -92,9 +92,9 @@ function invoke(builder: Builder, task: BuildTask, feedback: BuildFeedback | und
   return new Promise<unknown>((resolve) => resolve(builder.build(task, feedback, context)))
     .then((value) => {
       const copied = toPlainData(value);
-      return copied.ok
+      return copied.isOk()
         ? normalize(copied.value, name)
-        : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.reason)}`);
+        : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.error)}`);
     })
     .catch((error: unknown) => threw(name, error));
 }

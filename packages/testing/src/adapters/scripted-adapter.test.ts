@@ -207,7 +207,7 @@ describe('scriptedAdapter', () => {
       fc.asyncProperty(reply, fc.string({ minLength: 1 }), async (scripted, member) => {
         const adapter = scriptedAdapter({ [member]: scripted });
         const result = await adapter.run(ask(member), {});
-        expect(parseRunResult(result).ok).toBe(true);
+        expect(parseRunResult(result).isOk()).toBe(true);
         expect(result.ok).toBe(typeof scripted === 'string' || !('failure' in scripted));
       }),
     );
