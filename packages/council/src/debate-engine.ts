@@ -278,8 +278,8 @@ class DebateRun {
         if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (!parsed.ok) return fail(parsed.reason, result.usage);
-        const { statement, scores, score, evidence, confidence } = parsed.reply;
+        if (parsed.isErr()) return fail(parsed.error, result.usage);
+        const { statement, scores, score, evidence, confidence } = parsed.value;
         if (this.#listening)
           this.#emit({
             type: 'member_finished',
