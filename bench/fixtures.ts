@@ -7,7 +7,7 @@ import type { ModelAdapter, ModelRequest, ModelRunOptions, ModelRunResult } from
 import { defineBoard, type Board } from '@conclave/council';
 import { PRODUCT_AXES } from '@conclave/scoring';
 
-export { mulberry32 } from '@conclave/core';
+export { mulberry32 } from '@conclave/core/internal';
 
 /** The id of member `m` of phase `p` (0-based), unique across the board. */
 export function memberId(p: number, m: number): string {

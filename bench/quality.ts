@@ -23,7 +23,7 @@ import {
   type CalibratedVote,
   type Calibration,
   type TrackRecord,
-} from '@conclave/scoring';
+} from '@conclave/scoring/calibration';
 import { mulberry32 } from './fixtures.js';
 import { figure, round, type BenchResult } from './harness.js';
 import { likelihoodRatio, neymanPearsonRecall, optimalAccuracy, simulate, type Decision, type Judge, type Jury } from './quality/jury.js';

@@ -1,4 +1,11 @@
-import { calibrate, calibratedVerdict, EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type TrackRecord } from '@conclave/scoring';
+import {
+  calibrate,
+  calibratedVerdict,
+  EMPTY_TRACK_RECORD,
+  recordDecision,
+  recordOutcome,
+  type TrackRecord,
+} from '@conclave/scoring/calibration';
 
 // A track record: each past decision's member verdicts, and later what GO would have deserved.
 let record: TrackRecord = EMPTY_TRACK_RECORD;

@@ -1,4 +1,4 @@
-import { createOracleRegistry, proven, refuted, type Oracle } from '@conclave/verifier';
+import { createOracleRegistry, proven, refuted, type Oracle } from '@conclave/verifier/oracles';
 
 /** Proves `{ kind: 'gate_passed', subject: '<gate name>' }`: a gate of that name ran and passed. */
 export const gatePassed: Oracle<'gate_passed'> = {

@@ -17,3 +17,40 @@ it('the committed API report (api/*.api.md) matches every package entry’s expo
     ).toBe(text);
   }
 });
+
+/** Each exported name with the entries (`@conclave/core`, `@conclave/core/data`, …) a report lists it under. */
+function homesOf(report: string): Map<string, string[]> {
+  const homes = new Map<string, string[]>();
+  let entry = '';
+  for (const line of report.split('\n')) {
+    const heading = /^## `([^`]+)`/.exec(line);
+    if (heading !== null) entry = heading[1] as string;
+    const name = /^- `\S+ ([\w$]+)/.exec(line)?.[1];
+    if (name !== undefined && !(homes.get(name) ?? []).includes(entry)) homes.set(name, [...(homes.get(name) ?? []), entry]);
+  }
+  return homes;
+}
+
+it('gives every exported name one home: no package exports a name from two of its entries (ADR 0041)', async () => {
+  const files = (await readdir(join(root, API_REPORT_DIR))).filter((file) => file.endsWith('.api.md'));
+  const twice = (
+    await Promise.all(
+      files.map(async (file) =>
+        [...homesOf(await readFile(join(root, API_REPORT_DIR, file), 'utf8'))]
+          .filter(([, entries]) => entries.length > 1)
+          .map(([name, entries]) => `${name}: ${entries.join(', ')}`),
+      ),
+    )
+  ).flat();
+  expect(twice).toEqual([]);
+});
+
+it('reads a name listed under two entries as two homes, so the check above can fail', () => {
+  const report = '## `@x/a` (1 names)\n\n- `function f(): void`\n\n## `@x/a/sub` (2 names)\n\n- `type T`\n- `function f(): void`\n';
+  expect(homesOf(report)).toEqual(
+    new Map([
+      ['f', ['@x/a', '@x/a/sub']],
+      ['T', ['@x/a/sub']],
+    ]),
+  );
+});

@@ -4,7 +4,7 @@
  * whether the campaign reaches it after 10,000 others or replays it alone
  * (`npm run fuzz -- --seed S --offset K --runs 1`), and whatever order concurrent runs finish in.
  */
-import { mulberry32 } from '@conclave/core';
+import { mulberry32 } from '@conclave/core/internal';
 import { seededRandom, type SeededRandom } from '@conclave/testing';
 
 /** The seed of run `index` of a campaign seeded with `seed`: both mixed, so neighbouring runs share nothing. */

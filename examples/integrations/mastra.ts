@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { createOfflineAdapter, DebateEngine, defineBoard } from '@conclave/council';
-import { BUILT_IN_LENSES, decisionRecordFromDebate, verifyPanel, type Lens, type ValidationSignal } from '@conclave/verifier';
+import { decisionRecordFromDebate, verifyPanel, type ValidationSignal } from '@conclave/verifier';
+import { BUILT_IN_LENSES, type Lens } from '@conclave/verifier/lenses';
 import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { z } from 'zod';
 

@@ -1,15 +1,13 @@
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
 import {
   defineProviderAdapter,
-  describePlainDataRefusal,
   joinTextRuns,
-  toPlainData,
   type CallScope,
   type ClassifiedFailure,
-  type ModelRequest,
-  type ModelRunResult,
   type ProviderAdapter,
   type ProviderAdapterOptions,
-} from '@conclave/core';
+} from '@conclave/core/adapter-kit';
+import { describePlainDataRefusal, toPlainData } from '@conclave/core/data';
 import {
   generateText,
   NoObjectGeneratedError,
@@ -183,10 +181,10 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
       // The provider's metadata is a foreign value the SDK passes through: it is copied into plain
       // data here, or this call fails, so nothing downstream can throw on reading it.
       const copied = toPlainData(generated.providerMetadata);
-      if (!copied.ok)
+      if (copied.isErr())
         return failed({
           kind: 'provider_error',
-          message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.reason)}`,
+          message: `the model's provider metadata cannot be read: ${describePlainDataRefusal(copied.error)}`,
         });
       metadata['providerMetadata'] = copied.value;
     }

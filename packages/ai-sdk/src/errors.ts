@@ -1,4 +1,5 @@
-import { deadlineFailure, errorMessage, retryAfterMs, type CallScope, type ClassifiedFailure } from '@conclave/core';
+import { deadlineFailure, retryAfterMs, type CallScope, type ClassifiedFailure } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 import {
   AISDKError,
   APICallError,
@@ -15,7 +16,7 @@ import {
 
 import { usageOfBody } from './usage.js';
 
-export type { ClassifiedFailure } from '@conclave/core';
+export type { ClassifiedFailure } from '@conclave/core/adapter-kit';
 
 /** What `classifyError` needs of a call's scope: why it stopped, and its deadline. */
 export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;

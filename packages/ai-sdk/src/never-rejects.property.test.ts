@@ -1,5 +1,6 @@
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { APICallError } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import fc from 'fast-check';
@@ -181,7 +182,7 @@ describe('fromLanguageModel: run() never throws or rejects', () => {
             clearTimeout(timer);
           }
           const checked = parseRunResult(result);
-          expect(checked.ok ? [] : checked.issues).toEqual([]);
+          expect(checked.isOk() ? [] : checked.error).toEqual([]);
           if (!result.ok) expect(result.failure.kind).not.toBe('adapter_threw');
           // A structured success always carries a value that fits the schema.
           if (result.ok && structured) expect(schema.safeParse(result.value).success).toBe(true);

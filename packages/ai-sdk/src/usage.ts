@@ -1,4 +1,5 @@
-import { readWireUsage, type Usage } from '@conclave/core';
+import { type Usage } from '@conclave/core';
+import { readWireUsage } from '@conclave/core/adapter-kit';
 import type { LanguageModelUsage } from 'ai';
 
 /**

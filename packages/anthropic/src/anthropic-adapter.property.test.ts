@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { ANTHROPIC_WIRE_FIXTURES, replay, type FakeAnthropicStep } from '@conclave/testing/servers';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -89,7 +90,7 @@ describe('createAnthropicAdapter under random faults', () => {
           }
 
           const checked = parseRunResult(result);
-          expect(checked.ok, checked.ok ? '' : checked.issues.join('; ')).toBe(true);
+          expect(checked.isOk(), checked.isOk() ? '' : checked.error.join('; ')).toBe(true);
           const calls = server.requests.filter((r) => runOf(r.body) === run).length;
           // Each attempt may continue a paused turn; a structured run makes at most two attempts' worth.
           expect(calls).toBeLessThanOrEqual((MAX_RETRIES + 1) * (1 + DEFAULT_MAX_PAUSE_CONTINUATIONS) * (structured ? 2 : 1));

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { parseRunResult, safeRun, type ModelRequest } from '@conclave/core';
+import { safeRun, type ModelRequest } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adapterFor, expectFailure, expectSuccess, fakeServer } from '../test/helpers.js';
@@ -180,7 +181,7 @@ describe('createAnthropicAdapter: answers', () => {
       messageId: 'msg_fake_0000',
       requestId: 'req_fake_0000',
     });
-    expect(parseRunResult(result).ok).toBe(true);
+    expect(parseRunResult(result).isOk()).toBe(true);
   });
 
   it('prices by the requested model when the answering one is not in the table, and leaves cost out without a price', async () => {

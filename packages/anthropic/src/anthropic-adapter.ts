@@ -2,20 +2,22 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import {
   addUsage,
-  deadlineFailure,
-  defineProviderAdapter,
-  errorMessage,
-  type CallScope,
-  type ClassifiedFailure,
   type ModelAdapter,
   type ModelRequest,
   type ModelRunFailure,
   type ModelRunResult,
   type ModelRunSuccess,
-  type Prepared,
-  type ProviderAdapterOptions,
   type Usage,
 } from '@conclave/core';
+import {
+  deadlineFailure,
+  defineProviderAdapter,
+  type CallScope,
+  type ClassifiedFailure,
+  type Prepared,
+  type ProviderAdapterOptions,
+} from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 import { classifyThrown } from './errors.js';
 import { cachedOutputConfig, toMessageParams } from './request.js';
 import { readMessage, type AnthropicAnswer, type ContentBlock } from './response.js';

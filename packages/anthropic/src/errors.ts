@@ -1,7 +1,8 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { deadlineFailure, errorMessage, retryAfterMs, type CallScope, type ClassifiedFailure } from '@conclave/core';
+import { deadlineFailure, retryAfterMs, type CallScope, type ClassifiedFailure } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 
-export type { ClassifiedFailure } from '@conclave/core';
+export type { ClassifiedFailure } from '@conclave/core/adapter-kit';
 
 /** What `classifyThrown` needs of a call's scope: why it stopped, and its deadline. */
 export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;

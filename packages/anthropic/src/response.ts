@@ -1,4 +1,5 @@
-import { joinTextRuns, readWireUsage, type Usage } from '@conclave/core';
+import { type Usage } from '@conclave/core';
+import { joinTextRuns, readWireUsage } from '@conclave/core/adapter-kit';
 import * as z from 'zod';
 
 const count = z.number().finite().nonnegative();

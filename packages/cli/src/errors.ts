@@ -1,4 +1,5 @@
-import { formatDataPath, formatIssue, type Issue } from '@conclave/core';
+import { formatIssue, type Issue } from '@conclave/core';
+import { formatDataPath } from '@conclave/core/data';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /**

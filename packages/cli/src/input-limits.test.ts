@@ -8,7 +8,7 @@ import {
   MAX_NESTING_DEPTH,
   MAX_STRING_LENGTH,
   MAX_YAML_ALIAS_EXPANSION,
-} from '@conclave/core';
+} from '@conclave/core/data';
 import { MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from '@conclave/council';
 import type { DebateEvent } from '@conclave/council';
 import { afterAll, describe, expect, it } from 'vitest';

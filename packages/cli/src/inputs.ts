@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath, type Issue } from '@conclave/core';
+import { type Issue } from '@conclave/core';
+import { dataPathLocator, formatByteSize, MAX_INPUT_BYTES, parseJsonText, type DataPath } from '@conclave/core/data';
 import { parseBoard, type Board } from '@conclave/council';
 import { parseBrief, type Brief } from '@conclave/meeting';
 import { parseTaskSpec, type TaskSpec } from '@conclave/taskloop';
@@ -99,7 +100,7 @@ export async function loadJsonFile(cwd: string, file: string, what: string): Pro
 /** Parses JSON text, or throws a CliError with the line and column of the first syntax error. */
 export function parseJsonInput(text: string, file: string, what: string): unknown {
   const parsed = parseJsonText(text);
-  if (parsed.ok) return parsed.value;
+  if (parsed.isOk()) return parsed.value;
   const { line, column, message, code } = parsed.error;
   if (code === 'too_deep')
     throw new CliError(`${file}: the ${what} is nested too deeply`, [

@@ -84,8 +84,8 @@ export async function askStructured<T, Halt = never>(
     let invalid: { text: string; issues: readonly string[] };
     if (result.ok) {
       const parsed = parseStructured(result.value === undefined ? result.text : { value: result.value }, schema);
-      if (parsed.ok) return { ok: true, value: parsed.value, reply: result, exchanges, reasked };
-      invalid = { text: result.text, issues: parsed.issues };
+      if (parsed.isOk()) return { ok: true, value: parsed.value, reply: result, exchanges, reasked };
+      invalid = { text: result.text, issues: parsed.error };
     } else if (result.failure.kind === 'invalid_output') {
       invalid = { text: '', issues: result.failure.issues ?? [result.failure.message] };
     } else {

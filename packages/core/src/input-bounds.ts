@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import type { DataPath } from './data-path.js';
 import { describePlainDataRefusal, toPlainData } from './plain-data.js';
 import { MAX_INPUT_VALUES, MAX_LIST_ENTRIES, MAX_NESTING_DEPTH, MAX_STRING_LENGTH, type InputLimitCode } from './input-limits.js';
@@ -18,36 +19,31 @@ export interface LimitIssue {
  *
  * @example
  * const input = readBoundedInput(userObject);
- * if (!input.ok) return err(input.issues);
+ * if (input.isErr()) return err(input.error);
  */
-export function readBoundedInput(
-  data: unknown,
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: LimitIssue[] } {
+export function readBoundedInput(data: unknown): Result<unknown, LimitIssue[]> {
   const copied = toPlainData(data);
-  if (!copied.ok) {
-    if (copied.reason.kind === 'too_large') {
+  if (copied.isErr()) {
+    if (copied.error.kind === 'too_large') {
       // Say which limit, where, as for a file: the raw walk reads each value once more, guarded.
       try {
         const issues = checkInputBounds(data);
-        if (issues.length > 0) return { ok: false, issues };
+        if (issues.length > 0) return err(issues);
       } catch {
         // Read differently the second time: the copy's refusal below says enough.
       }
     }
-    return {
-      ok: false,
-      issues: [
-        {
-          code: copied.reason.kind === 'too_large' ? 'too_large' : 'unreadable',
-          path: [],
-          message: `the data cannot be read as plain data: ${describePlainDataRefusal(copied.reason)}`,
-          fix: 'pass plain data: objects, arrays, strings, numbers, booleans and null (parsed YAML or JSON is always fine)',
-        },
-      ],
-    };
+    return err([
+      {
+        code: copied.error.kind === 'too_large' ? 'too_large' : 'unreadable',
+        path: [],
+        message: `the data cannot be read as plain data: ${describePlainDataRefusal(copied.error)}`,
+        fix: 'pass plain data: objects, arrays, strings, numbers, booleans and null (parsed YAML or JSON is always fine)',
+      },
+    ]);
   }
   const issues = checkInputBounds(copied.value);
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: copied.value };
+  return issues.length > 0 ? err(issues) : ok(copied.value);
 }
 
 /** Past this many, more issues of the same kind say nothing new and would flood the terminal. */

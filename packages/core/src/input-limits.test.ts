@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ok, type Result } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { parseDataText } from './data-text.js';
 import { checkInputBounds } from './input-bounds.js';
@@ -161,18 +161,17 @@ describe('parseDataText limits', () => {
 
 describe('parseJsonText depth', () => {
   it(`reads JSON ${MAX_NESTING_DEPTH} deep and locates the bracket one level deeper, strings skipped`, () => {
-    expect(parseJsonText(`${'['.repeat(MAX_NESTING_DEPTH)}"[[[\\"[["${']'.repeat(MAX_NESTING_DEPTH)}`).ok).toBe(true);
+    expect(parseJsonText(`${'['.repeat(MAX_NESTING_DEPTH)}"[[[\\"[["${']'.repeat(MAX_NESTING_DEPTH)}`).isOk()).toBe(true);
     const deep = parseJsonText(`\n  ${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    expect(deep).toEqual({
-      ok: false,
-      error: {
+    expect(deep).toEqual(
+      err({
         code: 'too_deep',
         line: 2,
         column: 3 + MAX_NESTING_DEPTH,
         offset: 3 + MAX_NESTING_DEPTH,
         message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`,
-      },
-    });
+      }),
+    );
   });
 });
 

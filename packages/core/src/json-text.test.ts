@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ok } from 'neverthrow';
 import { lineColumn, parseJsonText } from './json-text.js';
 
 describe('parseJsonText', () => {
   it('reads strict JSON, ignoring a byte-order mark', () => {
-    expect(parseJsonText('\uFEFF{"a": [1, 2]}')).toEqual({ ok: true, value: { a: [1, 2] } });
+    expect(parseJsonText('\uFEFF{"a": [1, 2]}')).toEqual(ok({ a: [1, 2] }));
   });
 
   it.each([
@@ -17,7 +18,7 @@ describe('parseJsonText', () => {
     ['// note\n{}', 1, 1, 'invalid comment token'],
     ['', 1, 1, 'a value is expected'],
   ])('puts the first error of %j at its line and column', (text, line, column, message) => {
-    expect(parseJsonText(text)).toMatchObject({ ok: false, error: { line, column, message } });
+    expect(parseJsonText(text)._unsafeUnwrapErr()).toMatchObject({ line, column, message });
   });
 
   it('agrees with JSON.parse on what is JSON, and never throws (property)', () => {
@@ -30,8 +31,8 @@ describe('parseJsonText', () => {
           valid = false;
         }
         const result = parseJsonText(text);
-        expect(result.ok).toBe(valid);
-        if (!result.ok) {
+        expect(result.isOk()).toBe(valid);
+        if (result.isErr()) {
           expect(result.error.line).toBeGreaterThanOrEqual(1);
           expect(result.error.column).toBeGreaterThanOrEqual(1);
         }

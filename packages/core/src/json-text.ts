@@ -1,4 +1,5 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { err, ok, type Result } from 'neverthrow';
 import { MAX_NESTING_DEPTH } from './input-limits.js';
 
 /** Where JSON text stops being JSON: 1-based line and column, the offset, and what is wrong there. */
@@ -12,7 +13,7 @@ export interface JsonSyntaxError {
 }
 
 /** JSON text read strictly: the value, or the first syntax error with its position. */
-export type JsonTextResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: JsonSyntaxError };
+export type JsonTextResult = Result<unknown, JsonSyntaxError>;
 
 /**
  * Parses strict JSON (RFC 8259: no comments, no trailing commas). `JSON.parse` says only that it
@@ -26,18 +27,15 @@ export function parseJsonText(text: string): JsonTextResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const tooDeep = jsonNestingOverflow(source);
   if (tooDeep !== undefined) {
-    return {
-      ok: false,
-      error: {
-        ...lineColumn(source, tooDeep),
-        offset: tooDeep,
-        code: 'too_deep',
-        message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`,
-      },
-    };
+    return err({
+      ...lineColumn(source, tooDeep),
+      offset: tooDeep,
+      code: 'too_deep',
+      message: `too deeply nested (limit ${MAX_NESTING_DEPTH} levels of arrays and objects)`,
+    });
   }
   try {
-    return { ok: true, value: JSON.parse(source) as unknown };
+    return ok(JSON.parse(source) as unknown);
   } catch (thrown) {
     const errors: ParseError[] = [];
     parse(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -49,7 +47,7 @@ export function parseJsonText(text: string): JsonTextResult {
           ? thrown.message
           : String(thrown)
         : (trailingComma(source, offset) ?? describe(printParseErrorCode(first.error)));
-    return { ok: false, error: { ...lineColumn(source, offset), offset, message } };
+    return err({ ...lineColumn(source, offset), offset, message });
   }
 }
 

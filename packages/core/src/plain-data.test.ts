@@ -1,9 +1,10 @@
 import { HOSTILE_WAYS, hostileObject, revokedProxy, throwingProxy, withThrowingGetter } from '@conclave/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ok } from 'neverthrow';
 import { MAX_PLAIN_DEPTH, MAX_PLAIN_NODES, MAX_PLAIN_STRING_LENGTH, toPlainData, type PlainDataResult } from './plain-data.js';
 
-const refusal = (result: PlainDataResult) => (result.ok ? undefined : result.reason);
+const refusal = (result: PlainDataResult) => (result.isOk() ? undefined : result.error);
 
 /** `value` with a hostile object planted at the end of `path` (created as plain objects on the way). */
 function plant(value: unknown, path: readonly string[], hostile: object): unknown {
@@ -18,8 +19,8 @@ describe('toPlainData', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const copied = toPlainData(value);
-        expect(copied.ok).toBe(true);
-        if (!copied.ok) return;
+        expect(copied.isOk()).toBe(true);
+        if (copied.isErr()) return;
         expect(copied.value).toStrictEqual(value);
         if (typeof value === 'object' && value !== null) expect(copied.value).not.toBe(value);
       }),
@@ -28,14 +29,14 @@ describe('toPlainData', () => {
 
   it('keeps NaN, infinities, -0 and undefined, which the checks after it name', () => {
     const copied = toPlainData({ a: Number.NaN, b: Number.POSITIVE_INFINITY, c: -0, d: undefined, e: [undefined] });
-    expect(copied).toStrictEqual({ ok: true, value: { a: Number.NaN, b: Number.POSITIVE_INFINITY, c: -0, d: undefined, e: [undefined] } });
+    expect(copied).toStrictEqual(ok({ a: Number.NaN, b: Number.POSITIVE_INFINITY, c: -0, d: undefined, e: [undefined] }));
   });
 
   it('copies a null-prototype object into a plain one, and an own __proto__ key as a key', () => {
     const bare = Object.assign(Object.create(null) as object, { a: 1 });
     const copied = toPlainData({ bare, json: JSON.parse('{"__proto__": {"polluted": true}}') as unknown });
-    expect(copied.ok).toBe(true);
-    if (!copied.ok) return;
+    expect(copied.isOk()).toBe(true);
+    if (copied.isErr()) return;
     const value = copied.value as { bare: object; json: object };
     expect(Object.getPrototypeOf(value.bare)).toBe(Object.prototype);
     expect(Object.keys(value.json)).toEqual(['__proto__']);
@@ -54,7 +55,7 @@ describe('toPlainData', () => {
       [Symbol('s')]: 1,
       array,
     });
-    expect(copied).toEqual({ ok: true, value: { counted: 1, array: [1, 2] } });
+    expect(copied).toEqual(ok({ counted: 1, array: [1, 2] }));
     expect(reads).toBe(1);
   });
 
@@ -76,23 +77,23 @@ describe('toPlainData', () => {
     loop['self'] = { again: loop };
     expect(refusal(toPlainData(loop))).toMatchObject({ kind: 'cycle', path: 'self.again' });
     const shared = { x: 1 };
-    expect(toPlainData({ a: shared, b: [shared] })).toEqual({ ok: true, value: { a: { x: 1 }, b: [{ x: 1 }] } });
+    expect(toPlainData({ a: shared, b: [shared] })).toEqual(ok({ a: { x: 1 }, b: [{ x: 1 }] }));
   });
 
   it('bounds depth, node count and string length with its named constants', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < MAX_PLAIN_DEPTH; i += 1) deep = [deep];
-    expect(toPlainData(deep).ok).toBe(true);
+    expect(toPlainData(deep).isOk()).toBe(true);
     expect(refusal(toPlainData([deep]))).toMatchObject({ kind: 'too_large' });
     // 100 000 levels would overflow a recursive reader's stack; the bound stops long before.
     let deeper: unknown = {};
     for (let i = 0; i < 100_000; i += 1) deeper = { d: deeper };
     expect(refusal(toPlainData(deeper))).toMatchObject({ kind: 'too_large' });
 
-    expect(toPlainData(new Array(MAX_PLAIN_NODES - 1).fill(0)).ok).toBe(true);
+    expect(toPlainData(new Array(MAX_PLAIN_NODES - 1).fill(0)).isOk()).toBe(true);
     expect(refusal(toPlainData(new Array(MAX_PLAIN_NODES).fill(0)))).toMatchObject({ kind: 'too_large', path: '(root)' });
     const long = 'x'.repeat(MAX_PLAIN_STRING_LENGTH);
-    expect(toPlainData({ long }).ok).toBe(true);
+    expect(toPlainData({ long }).isOk()).toBe(true);
     expect(refusal(toPlainData({ long: `${long}x` }))).toMatchObject({ kind: 'too_large', path: 'long' });
     expect(refusal(toPlainData({ [`${long}x`]: 1 }))).toMatchObject({ kind: 'too_large' });
   });
@@ -123,7 +124,7 @@ describe('toPlainData', () => {
           expect(() => {
             copied = toPlainData(value);
           }).not.toThrow();
-          expect(copied?.ok).toBe(false);
+          expect(copied?.isErr()).toBe(true);
           expect(refusal(copied!)).toMatchObject({ kind: 'threw' });
           // The path names where: the planted object, or its throwing field.
           const named = refusal(copied!)?.path ?? '';

@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import { errorMessage } from './errors.js';
 import { MAX_NESTING_DEPTH } from './input-limits.js';
 
@@ -33,7 +34,7 @@ export type PlainDataRefusal =
   | { readonly kind: 'too_large'; readonly path: string; readonly message: string };
 
 /** A foreign value copied into plain data, or why it could not be. */
-export type PlainDataResult = { readonly ok: true; readonly value: PlainData } | { readonly ok: false; readonly reason: PlainDataRefusal };
+export type PlainDataResult = Result<PlainData, PlainDataRefusal>;
 
 /** Thrown inside the walk to unwind it; never escapes `toPlainData`. */
 class Refused extends Error {
@@ -51,12 +52,12 @@ class Refused extends Error {
  * copy always has `Object.prototype`). It refuses, rather than drops, everything else (functions,
  * symbols, bigints, class instances, cycles), because a value whose meaning rests on what would be
  * dropped is not the value its sender meant. Depth, node count and string length are bounded
- * (`MAX_PLAIN_*`). A getter or proxy trap that throws is caught: the result is `ok: false` with
+ * (`MAX_PLAIN_*`). A getter or proxy trap that throws is caught: the result is an `Err` with
  * the reason and where, never a throw. Symbol keys and non-index array keys are ignored.
  *
  * @example
  * const copied = toPlainData(reply.value);
- * if (!copied.ok) return fail(`${copied.reason.path}: ${copied.reason.message}`);
+ * if (copied.isErr()) return fail(`${copied.error.path}: ${copied.error.message}`);
  */
 export function toPlainData(value: unknown, limits: Partial<PlainDataLimits> = {}): PlainDataResult {
   const walk = new Walk({
@@ -65,11 +66,11 @@ export function toPlainData(value: unknown, limits: Partial<PlainDataLimits> = {
     maxStringLength: limits.maxStringLength ?? MAX_PLAIN_STRING_LENGTH,
   });
   try {
-    return { ok: true, value: walk.copy(value, 0) };
+    return ok(walk.copy(value, 0));
   } catch (thrown) {
-    if (thrown instanceof Refused) return { ok: false, reason: thrown.reason };
+    if (thrown instanceof Refused) return err(thrown.reason);
     // A stack overflow or an allocation failure inside a trap: still a refusal, never a throw.
-    return { ok: false, reason: { kind: 'threw', path: '(root)', message: errorMessage(thrown) } };
+    return err({ kind: 'threw', path: '(root)', message: errorMessage(thrown) });
   }
 }
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { err } from 'neverthrow';
 import { toPlainData } from './plain-data.js';
 import { parseRunResult, readPlainSuccess, runResultSchema } from './run-result-schema.js';
 
@@ -111,14 +112,14 @@ describe('readPlainSuccess (the fast path of parseRunResult)', () => {
         // parseRunResult answers as the schema does on the value's plain copy, fast path or not.
         const result = parseRunResult(value);
         const copy = toPlainData(value);
-        if (!copy.ok) expect(result.ok).toBe(false);
+        if (copy.isErr()) expect(result.isErr()).toBe(true);
         else {
           const onCopy = runResultSchema.safeParse(copy.value);
-          expect(result.ok).toBe(onCopy.success);
-          if (result.ok && onCopy.success) expect(shape(result.result)).toEqual(shape(onCopy.data));
+          expect(result.isOk()).toBe(onCopy.success);
+          if (result.isOk() && onCopy.success) expect(shape(result.value)).toEqual(shape(onCopy.data));
         }
         // A new object, which safeRun stamps with the measured latency in place.
-        if (result.ok) expect(result.result).not.toBe(value);
+        if (result.isOk()) expect(result.value).not.toBe(value);
       }),
       { numRuns: 3_000 },
     );
@@ -135,6 +136,6 @@ describe('readPlainSuccess (the fast path of parseRunResult)', () => {
       },
     );
     expect(() => readPlainSuccess(hostile)).toThrow('trap');
-    expect(parseRunResult(hostile)).toEqual({ ok: false, issues: ['ok: reading it threw: trap'] });
+    expect(parseRunResult(hostile)).toEqual(err(['ok: reading it threw: trap']));
   });
 });

@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import * as z from 'zod';
 import type { ModelRunResult } from './adapter.js';
 import type { ADAPTER_FAILURE_KINDS } from './failure.js';
@@ -75,18 +76,15 @@ export const runResultSchema = z.discriminatedUnion('ok', [
  * then checked by `readPlainSuccess`, which gives exactly what the zod schema gives for it at a
  * fraction of the cost (this runs once per model call); anything else goes to the schema.
  */
-export function parseRunResult(value: unknown): { ok: true; result: ModelRunResult } | { ok: false; issues: string[] } {
+export function parseRunResult(value: unknown): Result<ModelRunResult, string[]> {
   const plain = toPlainData(value);
-  if (!plain.ok) return { ok: false, issues: [describePlainDataRefusal(plain.reason)] };
+  if (plain.isErr()) return err([describePlainDataRefusal(plain.error)]);
   const fast = readPlainSuccess(plain.value);
-  if (fast !== undefined) return { ok: true, result: fast };
+  if (fast !== undefined) return ok(fast);
   // Plain data: no getter or trap is left to throw while zod reads it.
   const parsed = runResultSchema.safeParse(plain.value);
-  if (parsed.success) return { ok: true, result: parsed.data as ModelRunResult };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`),
-  };
+  if (parsed.success) return ok(parsed.data as ModelRunResult);
+  return err(parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`));
 }
 
 /**

@@ -369,7 +369,7 @@ describe('safeRun properties', () => {
 
           expect(didReject).toBe(false);
           expect(result).toBeDefined();
-          expect(parseRunResult(result).ok).toBe(true);
+          expect(parseRunResult(result).isOk()).toBe(true);
           // A zero delay answers within the same turn, before any timer can fire.
           const inTime = latencyMs === 0 || latencyMs < timeoutMs;
           expect(result?.ok).toBe(kind === 'ok' && inTime);
@@ -406,7 +406,7 @@ describe('safeRun properties', () => {
           const { result, didReject } = await settle(run, clock, 100);
 
           expect(didReject).toBe(false);
-          expect(parseRunResult(result).ok).toBe(true);
+          expect(parseRunResult(result).isOk()).toBe(true);
           if (result?.ok === true) expect(kind).toBe('ok');
           if (kind === 'hang') expect(result?.ok === false && result.failure.kind).toBe(abortAtMs < timeoutMs ? 'aborted' : 'timeout');
         },
@@ -418,7 +418,7 @@ describe('safeRun properties', () => {
     await fc.assert(
       fc.asyncProperty(fault(), fc.nat(), fc.integer({ min: 1, max: 8 }), async (kind, seed, timeoutMs) => {
         const result = await safeRun(misbehavingAdapter(kind, undefined, seed), request, { timeoutMs });
-        expect(parseRunResult(result).ok).toBe(true);
+        expect(parseRunResult(result).isOk()).toBe(true);
         expect(result.ok).toBe(kind === 'ok');
       }),
       { numRuns: 60 },

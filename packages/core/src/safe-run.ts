@@ -137,24 +137,24 @@ export function guardedRun(
         if (settled) {
           if (onLateResult === undefined) return;
           const late = parseRunResult(value);
-          if (late.ok) onLateResult(late.result);
+          if (late.isOk()) onLateResult(late.value);
           return;
         }
         const parsed = parseRunResult(value);
-        if (!parsed.ok) {
+        if (parsed.isErr()) {
           settle(
             failed({
               kind: 'adapter_threw',
               how: 'malformed_result',
-              message: `adapter "${usable.id}" resolved to something that is not a ModelRunResult: ${parsed.issues.slice(0, 3).join('; ')}`,
+              message: `adapter "${usable.id}" resolved to something that is not a ModelRunResult: ${parsed.error.slice(0, 3).join('; ')}`,
             }),
           );
           return;
         }
         // The measured wall time is authoritative: it includes whatever the adapter left out.
         // parseRunResult's result is a new object, so it is stamped in place rather than copied.
-        (parsed.result as { latencyMs: number }).latencyMs = Math.max(0, clock.now() - started);
-        settle(parsed.result);
+        (parsed.value as { latencyMs: number }).latencyMs = Math.max(0, clock.now() - started);
+        settle(parsed.value);
       },
       (thrown: unknown) => settle(failed({ kind: 'adapter_threw', how: 'rejected', message: errorMessage(thrown) })),
     );

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { err, ok } from 'neverthrow';
 import { z } from 'zod';
 import { extractJson } from './extract-json.js';
 import { parseStructured, repairRequest } from './structured-output.js';
@@ -51,15 +52,15 @@ describe('extractJson', () => {
 
 describe('parseStructured', () => {
   it('validates text or an already parsed value against the schema', () => {
-    expect(parseStructured('{"answer": 42}', schema)).toEqual({ ok: true, value: { answer: 42 } });
-    expect(parseStructured({ value: { answer: 1 } }, schema)).toEqual({ ok: true, value: { answer: 1 } });
+    expect(parseStructured('{"answer": 42}', schema)).toEqual(ok({ answer: 42 }));
+    expect(parseStructured({ value: { answer: 1 } }, schema)).toEqual(ok({ answer: 1 }));
   });
 
   it('lists every problem with its path', () => {
     const parsed = parseStructured('{"answer": "forty-two"}', schema);
-    expect(parsed.ok).toBe(false);
-    expect(parsed.ok ? [] : parsed.issues).toEqual([expect.stringMatching(/^answer: /)]);
-    expect(parseStructured('nothing', schema)).toEqual({ ok: false, issues: ['(root): the reply contains no JSON object'] });
+    expect(parsed.isErr()).toBe(true);
+    expect(parsed.isOk() ? [] : parsed.error).toEqual([expect.stringMatching(/^answer: /)]);
+    expect(parseStructured('nothing', schema)).toEqual(err(['(root): the reply contains no JSON object']));
   });
 });
 

@@ -1,17 +1,18 @@
+import { err, ok, type Result } from 'neverthrow';
 import type { ZodType } from 'zod';
 import type { ModelRequest } from './adapter.js';
 import { extractJson } from './extract-json.js';
 
-/** A structured reply checked against its schema. */
-export type StructuredParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly string[] };
+/** A structured reply checked against its schema: the value, or each problem as `path: message`. */
+export type StructuredParse<T> = Result<T, readonly string[]>;
 
 /** Reads the JSON object in a reply (or takes a value the provider already parsed) and validates it. */
 export function parseStructured<T>(reply: string | { readonly value: unknown }, schema: ZodType<T>): StructuredParse<T> {
   const raw = typeof reply === 'string' ? extractJson(reply) : reply.value;
-  if (raw === undefined) return { ok: false, issues: ['(root): the reply contains no JSON object'] };
+  if (raw === undefined) return err(['(root): the reply contains no JSON object']);
   const parsed = schema.safeParse(raw);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`) };
+  if (parsed.success) return ok(parsed.data);
+  return err(parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`));
 }
 
 /**

@@ -76,8 +76,8 @@ async function structured(
   }
 
   const parsed = parseStructured(first.text, format.schema);
-  if (parsed.ok) return { ...first, text: JSON.stringify(parsed.value), value: parsed.value };
-  return repair(request, format, first.text, parsed.issues, first.usage, attempt, options);
+  if (parsed.isOk()) return { ...first, text: JSON.stringify(parsed.value), value: parsed.value };
+  return repair(request, format, first.text, parsed.error, first.usage, attempt, options);
 }
 
 /** The one repair call, and its answer judged (no further call). */
@@ -128,7 +128,7 @@ function judgeLast(
   if (!second.ok) return second;
   if (second.text.trim() === '') return lastFailure(second, { kind: 'empty_output', message: `the reply was empty, ${after}` });
   const parsed = parseStructured(second.text, format.schema);
-  if (parsed.ok) {
+  if (parsed.isOk()) {
     const metadata = second.providerMetadata;
     return {
       ...second,
@@ -140,7 +140,7 @@ function judgeLast(
   return lastFailure(second, {
     kind: 'invalid_output',
     message: `the reply did not match the schema "${format.name}", ${after}`,
-    issues: parsed.issues,
+    issues: parsed.error,
   });
 }
 

@@ -1,4 +1,4 @@
-import { MAX_NESTING_DEPTH, MAX_STRING_LENGTH } from '@conclave/core';
+import { MAX_NESTING_DEPTH, MAX_STRING_LENGTH } from '@conclave/core/data';
 import { describe, expect, it } from 'vitest';
 import { BoardError } from './board-issue.js';
 import { MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from './board-limits.js';

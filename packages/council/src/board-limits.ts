@@ -1,5 +1,5 @@
 import type { IssuePath } from '@conclave/scoring';
-import type { LimitIssue } from '@conclave/core';
+import type { LimitIssue } from '@conclave/core/data';
 
 /**
  * Most members in one phase (64). A phase's members all answer in parallel and every later

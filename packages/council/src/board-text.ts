@@ -1,4 +1,4 @@
-import { parseDataText } from '@conclave/core';
+import { parseDataText } from '@conclave/core/data';
 import type { Result } from 'neverthrow';
 import type { BoardIssue } from './board-issue.js';
 import { loadBoard, type Board, type LoadBoardOptions } from './board.js';

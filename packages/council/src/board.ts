@@ -1,15 +1,17 @@
 import { err, ok, type Result } from 'neverthrow';
-import { modelFamily, parseModelRef, readBoundedInput, schemaIssueFix, type LimitIssue } from '@conclave/core';
+import { modelFamily, parseModelRef } from '@conclave/core';
+import { readBoundedInput, type LimitIssue } from '@conclave/core/data';
+import { schemaIssueFix } from '@conclave/core/internal';
 import {
   formatPath,
   MAX_MEMBER_WEIGHT,
-  MAX_RATE_MEMBERS,
   MIN_VALID_VOTES,
   PRODUCT_RUBRIC,
   validateRubric,
   type IssuePath,
   type Rubric,
 } from '@conclave/scoring';
+import { MAX_RATE_MEMBERS } from '@conclave/scoring/calibration';
 import type { z } from 'zod';
 import type { BoardIssue, BoardIssueCode } from './board-issue.js';
 import { boardCountIssues } from './board-limits.js';
@@ -109,8 +111,8 @@ export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Resul
   // recursion; from here on only the copy is read, so a getter that throws cannot reach the rules.
   const beyond = countIssues(given);
   const bounded = beyond.length === 0 ? readBoundedInput(given) : undefined;
-  if (bounded?.ok !== true) {
-    for (const issue of bounded?.issues ?? beyond) add(issue.code, issue.path, issue.message, issue.fix);
+  if (bounded === undefined || bounded.isErr()) {
+    for (const issue of bounded?.error ?? beyond) add(issue.code, issue.path, issue.message, issue.fix);
     return err(issues);
   }
   const input = bounded.value;

@@ -1,6 +1,5 @@
 import {
   bindAdapter,
-  CallGovernor,
   createEventSink,
   createLimiter,
   systemClock,
@@ -12,14 +11,9 @@ import {
   type RunStep,
   type Usage,
 } from '@conclave/core';
-import {
-  aggregateConsensus,
-  MIN_VALID_VOTES,
-  type Calibration,
-  type ConsensusResult,
-  type InvalidVoteReason,
-  type Vote,
-} from '@conclave/scoring';
+import { CallGovernor } from '@conclave/core/adapter-kit';
+import { aggregateConsensus, MIN_VALID_VOTES, type ConsensusResult, type InvalidVoteReason, type Vote } from '@conclave/scoring';
+import { type Calibration } from '@conclave/scoring/calibration';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
@@ -287,8 +281,8 @@ class DebateRun<A extends string> {
         if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (!parsed.ok) return fail(parsed.reason, result.usage);
-        const { statement, scores, score, evidence, confidence } = parsed.reply;
+        if (parsed.isErr()) return fail(parsed.error, result.usage);
+        const { statement, scores, score, evidence, confidence } = parsed.value;
         if (this.#listening)
           this.#emit({
             type: 'member_finished',

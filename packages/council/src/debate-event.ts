@@ -1,5 +1,6 @@
 import type { EventBase, Usage } from '@conclave/core';
-import type { FamilyMajority, Verdict } from '@conclave/scoring';
+import type { Verdict } from '@conclave/scoring';
+import type { FamilyMajority } from '@conclave/scoring/calibration';
 import type { MemberFailureReason } from './member-failure.js';
 import type { DebateStopReason } from './debate-result.js';
 

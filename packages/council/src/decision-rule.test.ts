@@ -1,13 +1,6 @@
 import { modelFamily, type ModelAdapter } from '@conclave/core';
-import {
-  calibrate,
-  EMPTY_TRACK_RECORD,
-  recordDecision,
-  recordOutcome,
-  verdictFor,
-  type TrackRecord,
-  type Verdict,
-} from '@conclave/scoring';
+import { verdictFor, type Verdict } from '@conclave/scoring';
+import { calibrate, EMPTY_TRACK_RECORD, recordDecision, recordOutcome, type TrackRecord } from '@conclave/scoring/calibration';
 import { fault, misbehavingAdapter, scriptedAdapter, type ScriptedReply } from '@conclave/testing';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+import { type ConsensusResult, type Verdict } from '@conclave/scoring';
 import {
   calibrate,
   calibratedVerdict,
@@ -5,10 +6,8 @@ import {
   familyMajorities,
   type CalibratedDecision,
   type Calibration,
-  type ConsensusResult,
   type FamilyMajority,
-  type Verdict,
-} from '@conclave/scoring';
+} from '@conclave/scoring/calibration';
 
 /** The rule that turns a board's votes into its verdict. */
 export type DecisionRule =

@@ -34,9 +34,9 @@ describe('parseMemberReply: stated confidence', () => {
       fc.property(fc.oneof(fc.double(), fc.anything()), (confidence) => {
         const parsed = parseMemberReply({ text: '', value: { statement: 'Ship it.', scores: { risk: 7 }, confidence } }, 'm', RISK_ONLY);
         if (typeof confidence === 'number' && confidence >= 0 && confidence <= 1)
-          expect(parsed).toMatchObject({ ok: true, reply: { confidence } });
-        else if (confidence === undefined) expect(parsed.ok && parsed.reply.confidence === undefined).toBe(true);
-        else expect(parsed).toMatchObject({ ok: false, reason: { kind: 'unparseable_reply' } });
+          expect(parsed._unsafeUnwrap()).toMatchObject({ confidence });
+        else if (confidence === undefined) expect(parsed.isOk() && parsed.value.confidence === undefined).toBe(true);
+        else expect(parsed._unsafeUnwrapErr()).toMatchObject({ kind: 'unparseable_reply' });
       }),
     );
   });

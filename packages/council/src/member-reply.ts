@@ -1,5 +1,7 @@
-import { extractJson } from '@conclave/core';
-import { checkVote, isConfidence, weightedScore, type Rubric } from '@conclave/scoring';
+import { extractJson } from '@conclave/core/structured';
+import { checkVote, weightedScore, type Rubric } from '@conclave/scoring';
+import { isConfidence } from '@conclave/scoring/calibration';
+import { err, ok, type Result } from 'neverthrow';
 import * as z from 'zod';
 import type { CitedEvidence } from './contribution.js';
 import type { MemberFailureReason } from './member-failure.js';
@@ -63,36 +65,33 @@ export function parseMemberReply<A extends string>(
   reply: { readonly text: string; readonly value?: unknown },
   memberId: string,
   rubric: Rubric<A>,
-): { ok: true; reply: ParsedReply<A> } | { ok: false; reason: MemberFailureReason } {
+): Result<ParsedReply<A>, MemberFailureReason> {
   const raw = reply.value !== undefined ? reply.value : extractJson(reply.text);
   if (raw === undefined) {
-    return { ok: false, reason: { kind: 'unparseable_reply', message: 'the reply contains no JSON object', excerpt: excerpt(reply.text) } };
+    return err({ kind: 'unparseable_reply', message: 'the reply contains no JSON object', excerpt: excerpt(reply.text) });
   }
   let data = wellFormedReply(raw);
   if (data === undefined) {
     const parsed = replySchema.safeParse(raw);
     if (!parsed.success) {
       const message = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
-      return { ok: false, reason: { kind: 'unparseable_reply', message, excerpt: excerpt(reply.text) } };
+      return err({ kind: 'unparseable_reply', message, excerpt: excerpt(reply.text) });
     }
     data = parsed.data;
   }
   const reasons = checkVote({ memberId, scores: data.scores }, rubric);
-  if (reasons.length > 0) return { ok: false, reason: { kind: 'invalid_vote', reasons } };
+  if (reasons.length > 0) return err({ kind: 'invalid_vote', reasons });
   // checkVote found a finite 0–10 score on every rubric axis and no other key: the reply's scores are a vote on `A`.
   const scores = data.scores as Record<A, number>;
-  return {
-    ok: true,
-    reply: {
-      statement: data.statement,
-      scores,
-      score: weightedScore(scores, rubric),
-      evidence: (data.evidence ?? []).map((item) =>
-        item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source },
-      ),
-      ...(data.confidence === undefined ? {} : { confidence: data.confidence }),
-    },
-  };
+  return ok({
+    statement: data.statement,
+    scores,
+    score: weightedScore(scores, rubric),
+    evidence: (data.evidence ?? []).map((item) =>
+      item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source },
+    ),
+    ...(data.confidence === undefined ? {} : { confidence: data.confidence }),
+  });
 }
 
 /** A reply as `replySchema` reads it. */

@@ -1,7 +1,5 @@
 import {
-  askStructured,
   createEventSink,
-  errorMessage,
   systemClock,
   type Clock,
   type EventBase,
@@ -10,6 +8,8 @@ import {
   type ModelRequest,
   type Usage,
 } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
+import { askStructured } from '@conclave/core/structured';
 import {
   guardianIntentPrefix,
   guardianRequest,

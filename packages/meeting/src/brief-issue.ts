@@ -1,4 +1,5 @@
-import { formatIssue, type InputLimitCode, type Issue } from '@conclave/core';
+import { formatIssue, type Issue } from '@conclave/core';
+import { type InputLimitCode } from '@conclave/core/data';
 import type { IssuePath } from '@conclave/scoring';
 
 /** Every kind of problem a brief can have; `InputLimitCode`s are the input limits (size, depth, length, aliases). */

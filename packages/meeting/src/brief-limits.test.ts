@@ -1,4 +1,4 @@
-import { MAX_STRING_LENGTH } from '@conclave/core';
+import { MAX_STRING_LENGTH } from '@conclave/core/data';
 import { describe, expect, it } from 'vitest';
 import { loadBrief } from './brief.js';
 import { parseBrief } from './brief-text.js';

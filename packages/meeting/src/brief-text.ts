@@ -1,4 +1,4 @@
-import { parseDataText } from '@conclave/core';
+import { parseDataText } from '@conclave/core/data';
 import type { Result } from 'neverthrow';
 import type { BriefIssue } from './brief-issue.js';
 import { loadBrief, type Brief, type LoadBriefOptions } from './brief.js';

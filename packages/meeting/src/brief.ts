@@ -1,4 +1,6 @@
-import { modelFamily, parseModelRef, readBoundedInput, schemaIssueFix } from '@conclave/core';
+import { modelFamily, parseModelRef } from '@conclave/core';
+import { readBoundedInput } from '@conclave/core/data';
+import { schemaIssueFix } from '@conclave/core/internal';
 import { err, ok, type Result } from 'neverthrow';
 import type { IssuePath } from '@conclave/scoring';
 import type { z } from 'zod';
@@ -76,8 +78,8 @@ export function loadBrief(given: unknown, options: LoadBriefOptions = {}): Resul
   // Data past the input limits is refused before the schema walks it (the walk cannot overflow);
   // from here on only the plain-data copy is read, so a getter that throws cannot reach the rules.
   const bounded = readBoundedInput(given);
-  if (!bounded.ok) {
-    for (const issue of bounded.issues) add(issue.code, issue.path, issue.message, issue.fix);
+  if (bounded.isErr()) {
+    for (const issue of bounded.error) add(issue.code, issue.path, issue.message, issue.fix);
     return err(issues);
   }
   const input = bounded.value;

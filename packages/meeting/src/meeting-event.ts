@@ -1,5 +1,5 @@
 import type { EventBase, Usage } from '@conclave/core';
-import type { FamilyMajority } from '@conclave/scoring';
+import type { FamilyMajority } from '@conclave/scoring/calibration';
 import type { RoundVerdict } from './convergence.js';
 import type { AbstainReason, MeetingOutcome, MeetingStopReason } from './meeting-result.js';
 

@@ -1,5 +1,5 @@
 import type { AdapterFailure, Usage } from '@conclave/core';
-import type { FamilyMajority } from '@conclave/scoring';
+import type { FamilyMajority } from '@conclave/scoring/calibration';
 import type { RoundVerdict } from './convergence.js';
 import type { RoundCuration } from './curation.js';
 import type { GroupthinkTrigger } from './groupthink.js';

@@ -1,4 +1,4 @@
-import { familyMajorities, type FamilyMajority } from '@conclave/scoring';
+import { familyMajorities, type FamilyMajority } from '@conclave/scoring/calibration';
 
 /** The distinct model families on a panel, and whether they are all one. */
 export interface FamilyReport {

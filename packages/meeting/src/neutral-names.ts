@@ -1,4 +1,4 @@
-import { mulberry32 } from '@conclave/core';
+import { mulberry32 } from '@conclave/core/internal';
 
 /** The pool neutral names are drawn from: trees, so a name says nothing about a role or a leaning. */
 export const NEUTRAL_NAME_POOL = [

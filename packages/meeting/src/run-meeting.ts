@@ -1,21 +1,20 @@
 import {
   addUsage,
-  askStructured,
   bindAdapter,
-  CallGovernor,
   createEventSink,
-  errorMessage,
   systemClock,
   ZERO_USAGE,
   type Clock,
   type EventListener,
   type ModelAdapter,
-  type ModelExchange,
   type ModelRequest,
   type ModelRunResult,
   type RunStep,
   type Usage,
 } from '@conclave/core';
+import { CallGovernor } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
+import { askStructured, type ModelExchange } from '@conclave/core/structured';
 import type { ZodType } from 'zod';
 import { facilitatorOf, isLoadedBrief, type Brief, type RosterMember } from './brief.js';
 import { assessRound, initialConvergence, stepConvergence, type ConvergenceState, type RoundVerdict } from './convergence.js';

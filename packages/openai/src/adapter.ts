@@ -1,14 +1,6 @@
-import {
-  defineProviderAdapter,
-  errorMessage,
-  ZERO_USAGE,
-  type CallScope,
-  type ModelRequest,
-  type ModelRunFailure,
-  type ModelRunSuccess,
-  type ProviderAdapter,
-  type ProviderAdapterOptions,
-} from '@conclave/core';
+import { ZERO_USAGE, type ModelRequest, type ModelRunFailure, type ModelRunSuccess } from '@conclave/core';
+import { defineProviderAdapter, type CallScope, type ProviderAdapter, type ProviderAdapterOptions } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { classifyError, rejectsJsonSchema, type ClassifiedFailure } from './errors.js';

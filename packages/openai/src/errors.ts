@@ -1,4 +1,6 @@
-import { errorMessage, isRetryableByDefault, retryAfterMs, type AdapterFailure, type ClassifiedFailure } from '@conclave/core';
+import { type AdapterFailure } from '@conclave/core';
+import { isRetryableByDefault, retryAfterMs, type ClassifiedFailure } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -9,7 +11,7 @@ import {
   RateLimitError,
 } from 'openai';
 
-export type { ClassifiedFailure } from '@conclave/core';
+export type { ClassifiedFailure } from '@conclave/core/adapter-kit';
 
 const classified = (failure: AdapterFailure, retryable = isRetryableByDefault(failure)): ClassifiedFailure => ({ failure, retryable });
 

@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import { createFakeOpenAIServer, OPENAI_WIRE_FIXTURES, replay, type FakeOpenAIStep } from '@conclave/testing/servers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -93,7 +94,7 @@ describe('run() over random server behaviour', () => {
             clearTimeout(timer);
           }
           const parsed = parseRunResult(result);
-          expect(parsed.ok ? [] : parsed.issues).toEqual([]);
+          expect(parsed.isOk() ? [] : parsed.error).toEqual([]);
           if (result.ok && s.structured) {
             expect(schema.safeParse(result.value).success).toBe(true);
             expect(result.text).toBe(JSON.stringify(result.value));

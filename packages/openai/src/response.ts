@@ -1,4 +1,5 @@
-import { joinTextRuns, readWireUsage, type Usage } from '@conclave/core';
+import { type Usage } from '@conclave/core';
+import { joinTextRuns, readWireUsage } from '@conclave/core/adapter-kit';
 
 /** What a chat completion message's `content` says: its text, and a refusal part's text when it has one. */
 export interface ReadContent {

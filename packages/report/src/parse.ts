@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core';
+import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core/data';
 import {
   envelopeSchemas,
   RUN_RECORD_FORMAT,
@@ -68,7 +68,7 @@ export function parseRunRecordText(text: string, file: string): ParseRunRecordRe
     ]);
   }
   const parsed = parseJsonText(text);
-  if (!parsed.ok) {
+  if (parsed.isErr()) {
     const { line, column, message } = parsed.error;
     // Too deep is not a syntax slip: no run record conclave writes nests that far.
     if (parsed.error.code === 'too_deep')

@@ -5,7 +5,8 @@ import { createOfflineAdapter, DebateEngine, defineBoard } from '@conclave/counc
 import { createOfflineMeetingMember, parseBrief, runMeeting } from '@conclave/meeting';
 import { createCommandBuilder, runTaskLoop } from '@conclave/taskloop';
 import { parseSpec } from '@conclave/taskloop/spec';
-import { calibrate, defineRubric, EMPTY_TRACK_RECORD, recordDecision, recordOutcome } from '@conclave/scoring';
+import { defineRubric } from '@conclave/scoring';
+import { calibrate, EMPTY_TRACK_RECORD, recordDecision, recordOutcome } from '@conclave/scoring/calibration';
 import { buildDecisionRecord } from '@conclave/testing';
 import { emissionGate, verifyDecision, type Evidence } from '@conclave/verifier';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import type { DebateResult } from '@conclave/council';
 import type { MeetingResult } from '@conclave/meeting';
 import type { TaskLoopResult } from '@conclave/taskloop';

@@ -1,4 +1,5 @@
-import { errorMessage, formatIssue, type RunStep } from '@conclave/core';
+import { formatIssue, type RunStep } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { parseTaskSpec, runTaskLoop, type Builder, type TaskLoopResult } from '@conclave/taskloop';
 import type { CommandPolicy } from '@conclave/taskloop/security';
 import * as restate from '@restatedev/restate-sdk';

@@ -1,3 +1,5 @@
+// @conclave/scoring: rubrics, votes, verdicts and the fail-closed consensus. The calibrated rule
+// and the track record it reads live behind @conclave/scoring/calibration (ADR 0041).
 export type {
   ConsensusOptions,
   ConsensusResult,
@@ -16,19 +18,3 @@ export type { Thresholds, Verdict } from './verdict.js';
 export { DEFAULT_THRESHOLDS, GO_THRESHOLD, PIVOT_THRESHOLD, VERDICTS, verdictFor, verdictRank } from './verdict.js';
 export type { InvalidVote, InvalidVoteReason, Vote } from './vote.js';
 export { checkVote, isValidVote, MAX_MEMBER_WEIGHT, weightedScore } from './vote.js';
-export type { BetaPrior, Calibration, CalibrateOptions, FamilyCorrelation, Reliability } from './calibration/calibrate.js';
-export { calibrate, DEFAULT_PRIOR } from './calibration/calibrate.js';
-export type { CalibratedDecision, CalibratedMember, CalibratedRuleOptions, CalibratedVote } from './calibration/calibrated-verdict.js';
-export {
-  calibratedVerdict,
-  isConfidence,
-  LOG_ODDS_UNIT,
-  logOddsUnits,
-  MAX_RATE_MEMBERS,
-  memberWeight,
-  rateThreshold,
-} from './calibration/calibrated-verdict.js';
-export type { FamilyMajority } from './calibration/family-majority.js';
-export { familyMajorities } from './calibration/family-majority.js';
-export type { MemberVerdict, Outcome, TrackEntry, TrackRecord } from './calibration/track-record.js';
-export { EMPTY_TRACK_RECORD, recordDecision, recordOutcome } from './calibration/track-record.js';

@@ -1,4 +1,4 @@
-import { mulberry32 } from '@conclave/core';
+import { mulberry32 } from '@conclave/core/internal';
 
 /** A deterministic stream of numbers: the same seed always yields the same sequence. */
 export interface SeededRandom {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -21,9 +22,22 @@ const ALLOWED_DEPENDENCIES = new Set(['@conclave/scoring', 'zod', 'neverthrow', 
 /** Packages that can call a model or drive deliberation; the verifier must never reach them. */
 const FORBIDDEN_PACKAGES = ['@conclave/core', '@conclave/council', '@anthropic-ai/sdk', 'openai', 'p-limit'];
 
-/** The workspace packages by name, with the source file their `.` export points at. */
+/**
+ * Every entry of every workspace package by the specifier that imports it (`@conclave/scoring`,
+ * `@conclave/scoring/calibration`), with the source file its `conclave-source` condition names.
+ */
 function workspacePackages(): Map<string, string> {
-  return new Map(readWorkspace().map((pkg) => [pkg.name, join(pkg.dir, 'src', 'index.ts')]));
+  return new Map(
+    readWorkspace().flatMap((pkg) => {
+      const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as {
+        exports?: Record<string, string | Record<string, string>>;
+      };
+      return Object.entries(manifest.exports ?? {}).flatMap(([subpath, target]): [string, string][] => {
+        const source = typeof target === 'object' ? target['conclave-source'] : undefined;
+        return source === undefined ? [] : [[subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`, join(pkg.dir, source)]];
+      });
+    }),
+  );
 }
 
 interface Reach {
@@ -53,7 +67,7 @@ function walk(entries: readonly string[]): Reach {
       }
       const name = isBuiltin(specifier) ? specifier : packageName(specifier);
       if (!packages.has(name)) packages.set(name, chain);
-      const source = workspace.get(name);
+      const source = workspace.get(specifier) ?? workspace.get(name);
       if (source !== undefined) queue.push({ file: source, chain: [...chain, source] });
     }
   }
@@ -108,6 +122,12 @@ describe('the verifier is read-only by architecture', () => {
     expect(packages.has('@conclave/scoring')).toBe(true);
     expect(packages.has('neverthrow')).toBe(true); // imported by scoring, not by the verifier
     expect([...files].some((file) => file.includes(`${join('scoring', 'src')}`))).toBe(true);
+  });
+
+  it('the import walker follows a subpath import into the file that entry names', () => {
+    const { files } = walk(verifierSources());
+    expect(workspacePackages().get('@conclave/scoring/calibration')).toBe(join(packagesRoot, 'scoring', 'src', 'calibration', 'index.ts'));
+    expect(files.has(join(packagesRoot, 'scoring', 'src', 'calibration', 'index.ts'))).toBe(true);
   });
 
   it('the import walker does flag a package that reaches core, council and p-limit (the testing package)', () => {

@@ -1,4 +1,5 @@
-import { aggregateConsensus, calibrate, calibratedVerdict, defineRubric, EMPTY_TRACK_RECORD } from '@conclave/scoring';
+import { aggregateConsensus, defineRubric } from '@conclave/scoring';
+import { calibrate, calibratedVerdict, EMPTY_TRACK_RECORD } from '@conclave/scoring/calibration';
 import { describe, expect, it } from 'vitest';
 import { decisionRecordFromDebate } from './debate-record.js';
 import { verifyDecision } from './verify-decision.js';

@@ -1,4 +1,5 @@
-import type { CalibratedDecision, ConsensusResult, Rubric, Vote } from '@conclave/scoring';
+import type { ConsensusResult, Rubric, Vote } from '@conclave/scoring';
+import type { CalibratedDecision } from '@conclave/scoring/calibration';
 import type { Claim } from './claim.js';
 import type { Evidence } from './evidence.js';
 import type { Tier } from './tier.js';

@@ -1,4 +1,5 @@
-import type { CalibratedDecision, ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
+import type { ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
+import type { CalibratedDecision } from '@conclave/scoring/calibration';
 import type { Claim } from './claim.js';
 import type { PreRead } from './exact/pre-read.js';
 import { NOT_NUMBERS, plainVote, ROW, ScoreRows } from './exact/score-rows.js';

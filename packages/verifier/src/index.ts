@@ -1,27 +1,23 @@
-export type { Claim, ClaimResult, ClaimStatus, JsonValue, OracleFinding } from './claim.js';
+// @conclave/verifier: what a user needs to check a decision. The record, verifyDecision, the
+// panel and the emission gate, with their results. The oracles and the view they read live
+// behind @conclave/verifier/oracles, the lenses behind @conclave/verifier/lenses (ADR 0041).
+
+// The record a maker hands over, and how a debate's result becomes one.
+export type { Claim, ClaimResult, ClaimStatus, JsonValue } from './claim.js';
 export type { DecisionRecord, RecordedVote } from './decision-record.js';
 export type { DebateBoardShape, DebateResultShape } from './debate-record.js';
 export { decisionRecordFromDebate } from './debate-record.js';
-export type { DecisionView, DeepReadonly, EvidenceView, ValidationSignalView } from './decision-view.js';
-export { decisionView } from './decision-view.js';
-export type { EmissionDecision, EmissionGateOptions } from './emission-gate.js';
-export { emissionGate } from './emission-gate.js';
 export type { Evidence, EvidenceKind, ValidationSignal } from './evidence.js';
 export { EVIDENCE_KINDS } from './evidence.js';
-export type { Lens, LensContext, LensDecision, LensJudgement, LensResult } from './lens.js';
-export { BUILT_IN_LENSES, COHERENCE, DOMAIN, FAITHFULNESS } from './lenses/built-in.js';
-export type { OnRefuted } from './lenses/claims-lens.js';
-export { claimsLens } from './lenses/claims-lens.js';
-export type { EvidencePolicy, Oracle, OracleContext } from './oracle.js';
+
+// Checking it: one verifier, the panel of verifiers, the gate before anything acts.
+export type { EvidencePolicy } from './oracle.js';
 export { DEFAULT_EVIDENCE_POLICY } from './oracle.js';
-export type { OracleRegistry } from './oracle-registry.js';
-export { BUILT_IN_REGISTRY, createOracleRegistry, OracleRegistryError } from './oracle-registry.js';
-export type { BuiltInClaimKind } from './oracles/built-in.js';
-export { BUILT_IN_ORACLES } from './oracles/built-in.js';
-export { proven, refuted, unprovable } from './oracles/finding.js';
+export type { VerificationReport, VerifyOptions } from './verify-decision.js';
+export { verifyDecision } from './verify-decision.js';
 export type { Panel, PanelHistory, PanelOptions, PanelStatus, PanelVerdict } from './panel.js';
 export { createPanel, createPanelHistory, isPanelEmissionApproved, PanelConfigError, verifyPanel } from './panel.js';
 export type { Tier } from './tier.js';
 export { PANEL_TIER, tierAtLeast, TIERS } from './tier.js';
-export type { VerificationReport, VerifyOptions } from './verify-decision.js';
-export { verifyDecision } from './verify-decision.js';
+export type { EmissionDecision, EmissionGateOptions } from './emission-gate.js';
+export { emissionGate } from './emission-gate.js';

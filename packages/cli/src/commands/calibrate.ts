@@ -1,22 +1,18 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { checkVote, MIN_VALID_VOTES, verdictFor, weightedScore, type Vote } from '@conclave/scoring';
 import {
   calibrate,
   calibratedVerdict,
-  checkVote,
   EMPTY_TRACK_RECORD,
-  MIN_VALID_VOTES,
   recordDecision,
   recordOutcome,
-  verdictFor,
-  weightedScore,
   type CalibratedVote,
   type Outcome,
   type TrackEntry,
   type TrackRecord,
-  type Vote,
-} from '@conclave/scoring';
+} from '@conclave/scoring/calibration';
 import { writeFileAtomic } from '@conclave/taskloop/ledger';
 import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';

@@ -1,6 +1,6 @@
 import { DebateEngine, type Board, type DebateEvent, type DebateResult } from '@conclave/council';
 import { runRecord, type DebateRunRecord } from '@conclave/report';
-import { calibrate, type Calibration } from '@conclave/scoring';
+import { calibrate, type Calibration } from '@conclave/scoring/calibration';
 import {
   createPanel,
   decisionRecordFromDebate,

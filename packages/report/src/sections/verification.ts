@@ -1,4 +1,5 @@
-import type { ClaimResult, DecisionRecord, EmissionDecision, LensResult, PanelVerdict, VerificationReport } from '@conclave/verifier';
+import type { ClaimResult, DecisionRecord, EmissionDecision, PanelVerdict, VerificationReport } from '@conclave/verifier';
+import type { LensResult } from '@conclave/verifier/lenses';
 import { badge, bullets, facts, heading, html, join, list, num, table, type SafeHtml, type Tone } from '../html.js';
 import type { VerificationRunRecord } from '../run-record.js';
 import { guarded, sectionId, type SectionContext } from '../section-context.js';

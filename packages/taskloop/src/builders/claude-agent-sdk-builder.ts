@@ -1,4 +1,4 @@
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import { redactSecrets } from '../security/redact.js';
 import { type ResultMessage, clipSummary, isRecord, isResultMessage, reportFromResult, resultFromReport } from './agent-result.js';

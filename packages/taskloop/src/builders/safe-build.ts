@@ -1,4 +1,5 @@
-import { describePlainDataRefusal, errorMessage, toPlainData } from '@conclave/core';
+import { describePlainDataRefusal, toPlainData } from '@conclave/core/data';
+import { errorMessage } from '@conclave/core/internal';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import { redactSecrets } from '../security/redact.js';
 import type { BuildContext, BuildFailure, BuildFailureKind, BuildFeedback, BuildResult, BuildTask, Builder } from './builder.js';
@@ -91,9 +92,9 @@ function invoke(builder: Builder, task: BuildTask, feedback: BuildFeedback | und
   return new Promise<unknown>((resolve) => resolve(builder.build(task, feedback, context)))
     .then((value) => {
       const copied = toPlainData(value);
-      return copied.ok
+      return copied.isOk()
         ? normalize(copied.value, name)
-        : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.reason)}`);
+        : threw(name, `its result cannot be read: ${describePlainDataRefusal(copied.error)}`);
     })
     .catch((error: unknown) => threw(name, error));
 }

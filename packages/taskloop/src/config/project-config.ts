@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
+import { parseDataText } from '@conclave/core/data';
+import { errorMessage, schemaIssueFix } from '@conclave/core/internal';
 import { err, ok, type Result } from 'neverthrow';
 import * as z from 'zod';
 import { commandPolicySchema } from '../security/command-policy-config.js';

@@ -1,5 +1,5 @@
 import { isAbsolute, win32 } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { glob } from 'tinyglobby';
 import { openInWorkspace } from '../security/open-in-workspace.js';
 import { redactSecrets } from '../security/redact.js';

@@ -1,4 +1,4 @@
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { redactSecrets } from '../security/redact.js';
 import { runFileExistsGate } from './file-exists-gate.js';
 import type { GateDefinition, Level } from './gate-definition.js';

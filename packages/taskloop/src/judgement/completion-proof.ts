@@ -1,22 +1,19 @@
 import { aggregateConsensus, defineRubric } from '@conclave/scoring';
 import {
-  createOracleRegistry,
   isPanelEmissionApproved,
   PANEL_TIER,
-  proven,
-  refuted,
   tierAtLeast,
   verifyDecision,
   verifyPanel,
   type Claim,
   type DecisionRecord,
   type Evidence,
-  type Oracle,
   type PanelVerdict,
   type RecordedVote,
   type Tier,
   type VerificationReport,
 } from '@conclave/verifier';
+import { createOracleRegistry, proven, refuted, type Oracle } from '@conclave/verifier/oracles';
 import type { GateEvidence } from '../gates/gate-evidence.js';
 import type { JudgementOutcome } from './rule-table.js';
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { gitEnvironment, hardenedGitArgs } from '../loop/git-hardening.js';
 
 /** The parts of a spec the verifiers judge against; a `TaskSpec` fits. */

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { openInWorkspace } from '../security/open-in-workspace.js';
 import type { TaskSpec } from '../spec/task-spec.js';
 import { parseTaskSpec } from '../spec/task-spec.js';

@@ -1,4 +1,5 @@
-import { errorMessage, type ModelAdapter, type ModelRequest } from '@conclave/core';
+import { type ModelAdapter, type ModelRequest } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import * as z from 'zod';
 import { askStructured, type ModelExchange } from '../model/ask-structured.js';
 import { ENV_NAME_PATTERN } from '../spec/task-spec-schema.js';

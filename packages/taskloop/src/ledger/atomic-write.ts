@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 
 /** What `writeFileAtomic` did: written, or the reason nothing was. */
 export type AtomicWriteResult =

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { writeFileAtomic } from './atomic-write.js';
 import { ledgerRecordSchema, pendingText, serializeLedgerRecord, type LedgerRecord } from './ledger-record.js';
 import { CONCLAVE_DIR, conclavePath } from './ledger-paths.js';

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import type { BuildFeedback } from '../builders/builder.js';
 import type { Level } from '../gates/gate-definition.js';
 import type { GateEvidence } from '../gates/gate-evidence.js';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { gitEnvironment, hardenedGitArgs, UndisablableFilterError } from './git-hardening.js';
 import { claimRepository, clearStaleGitLocks, releaseRepository } from './git-locks.js';
 import { GitShell } from './git-shell.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { mulberry32 } from '@conclave/core';
+import { mulberry32 } from '@conclave/core/internal';
 import { describe, expect, it } from 'vitest';
 import { parsePlan } from '../ledger/plan-parse.js';
 import { CHECK_SCRIPT, sampleSpec, tempRepo } from '../test-support/temp-repo.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { KILL_GRACE_MS } from '../process/process-group.js';
 import { redactDeep } from '../security/redact.js';

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, runStepDirectly } from '@conclave/core';
+import { runStepDirectly } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
 import { initLedger, openLedger } from '../ledger/plan-ledger.js';

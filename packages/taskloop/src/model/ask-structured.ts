@@ -1,7 +1,7 @@
-import type { AskStructuredOptions, ModelExchange } from '@conclave/core';
+import type { AskStructuredOptions, ModelExchange } from '@conclave/core/structured';
 
-export { askStructured } from '@conclave/core';
-export type { AskResult, ModelExchange } from '@conclave/core';
+export { askStructured } from '@conclave/core/structured';
+export type { AskResult, ModelExchange } from '@conclave/core/structured';
 
 /** @deprecated Use `AskStructuredOptions` from `@conclave/core`; this alias goes in the next release. */
 export type AskOptions = Pick<AskStructuredOptions, 'timeoutMs' | 'signal'>;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { BoundedOutput } from './bounded-output.js';
 import { KILL_GRACE_MS, killGroup, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import { newProcessToken, PROCESS_TOKEN_VAR, processesWithToken } from './process-token.js';

@@ -1,7 +1,7 @@
 import { constants, type BigIntStats } from 'node:fs';
 import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { isInside, resolveInWorkspace, unsafeRelativePath } from './workspace-path.js';
 
 /**

@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep, win32 } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 
 /** A workspace-relative path resolved to a real path inside the workspace, or why it may not be used. */
 export type WorkspacePath = { ok: true; path: string } | { ok: false; reason: string };

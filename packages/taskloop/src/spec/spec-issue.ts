@@ -1,4 +1,5 @@
-import { formatDataPath, formatIssue, type DataPath, type InputLimitCode, type Issue } from '@conclave/core';
+import { formatIssue, type Issue } from '@conclave/core';
+import { formatDataPath, type DataPath, type InputLimitCode } from '@conclave/core/data';
 
 /** Every kind of problem a task spec can have; `InputLimitCode`s are the input limits (size, depth, length, aliases). */
 export type SpecIssueCode =

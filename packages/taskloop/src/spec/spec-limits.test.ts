@@ -1,4 +1,4 @@
-import { MAX_NESTING_DEPTH, MAX_STRING_LENGTH } from '@conclave/core';
+import { MAX_NESTING_DEPTH, MAX_STRING_LENGTH } from '@conclave/core/data';
 import { describe, expect, it } from 'vitest';
 import { parseSpec } from './task-spec.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { CONCLAVE_DIR, conclavePath } from '../ledger/ledger-paths.js';
 import { sha256 } from '../ledger/sha256.js';

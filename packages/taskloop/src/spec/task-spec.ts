@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { checkInputBounds, errorMessage, parseDataText, schemaIssueFix } from '@conclave/core';
+import { checkInputBounds, parseDataText } from '@conclave/core/data';
+import { errorMessage, schemaIssueFix } from '@conclave/core/internal';
 import { err, ok, type Result } from 'neverthrow';
 import type { z } from 'zod';
 import type { GateDefinition, Level } from '../gates/gate-definition.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 
 /**
  * The per-run key that authenticates the orchestrator's records (ADR 0025). It lives outside the

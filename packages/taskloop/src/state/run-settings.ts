@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage } from '@conclave/core';
+import { errorMessage } from '@conclave/core/internal';
 import { writeFileAtomic } from '../ledger/atomic-write.js';
 import { runDir } from '../loop/evidence-store.js';
 import { describeUnverified, signRecord, verifyRecord } from './record-mac.js';

@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelAdapter, type ModelRequest, type ModelRunResult, type ProviderAdapterOptions } from '@conclave/core';
+import { type ModelAdapter, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult, type ProviderAdapterOptions } from '@conclave/core/adapter-kit';
 import * as z from 'zod';
 
 /** A provider-neutral step of a fake server's script; each contract server turns it into its wire format. */
@@ -60,7 +61,7 @@ function failureProblem(result: ModelRunResult, kind: string, retryable?: boolea
   if (result.ok) return `expected ${kind}, got an answer: ${JSON.stringify(result.text)}`;
   if (result.failure.kind !== kind) return `expected ${kind}, got ${result.failure.kind}: ${result.failure.message}`;
   if (retryable !== undefined && result.retryable !== retryable) return `expected retryable ${retryable}, got ${result.retryable}`;
-  return parseRunResult(result).ok ? undefined : `the failure is not a valid run result: ${JSON.stringify(result)}`;
+  return parseRunResult(result).isOk() ? undefined : `the failure is not a valid run result: ${JSON.stringify(result)}`;
 }
 
 /**
@@ -121,7 +122,7 @@ export const ADAPTER_CONTRACT_CASES: readonly AdapterContractCase[] = [
           (result.usage.inputTokens !== 11 || result.usage.outputTokens !== 7) &&
             `expected 11 in and 7 out, got ${JSON.stringify(result.usage)}`,
           result.usage.costUsd !== undefined && `expected no cost without a price, got ${result.usage.costUsd}`,
-          !parseRunResult(result).ok && `not a valid run result: ${JSON.stringify(result)}`,
+          parseRunResult(result).isErr() && `not a valid run result: ${JSON.stringify(result)}`,
         );
       }),
   },

@@ -1,4 +1,5 @@
-import { ADAPTER_FAILURE_KINDS, parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { ADAPTER_FAILURE_KINDS, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fault } from '../arbitraries/fault.js';
@@ -117,7 +118,7 @@ describe('faultyAdapter', () => {
       details.add(adapter.history[0]?.detail ?? '');
       let accepted: boolean;
       try {
-        accepted = parseRunResult(value).ok;
+        accepted = parseRunResult(value).isOk();
       } catch {
         accepted = false; // a value whose fields throw when read is garbage too
       }
@@ -132,8 +133,8 @@ describe('faultyAdapter', () => {
       const { how, value } = await outcome(misbehavingAdapter('failure', undefined, seed));
       expect(how).toBe('resolved');
       const parsed = parseRunResult(value);
-      if (!parsed.ok || parsed.result.ok) throw new Error(`not a well-formed failure: ${JSON.stringify(value)}`);
-      kinds.add(parsed.result.failure.kind);
+      if (parsed.isErr() || parsed.value.ok) throw new Error(`not a well-formed failure: ${JSON.stringify(value)}`);
+      kinds.add(parsed.value.failure.kind);
     }
     expect([...kinds].sort()).toEqual(ADAPTER_FAILURE_KINDS.filter((kind) => kind !== 'adapter_threw').sort());
   });

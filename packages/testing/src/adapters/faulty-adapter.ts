@@ -1,14 +1,6 @@
-import {
-  errorMessage,
-  isRetryableByDefault,
-  sleep,
-  systemClock,
-  type AdapterFailure,
-  type Clock,
-  type ModelAdapter,
-  type ModelRunFailure,
-  type ModelRunResult,
-} from '@conclave/core';
+import { systemClock, type AdapterFailure, type Clock, type ModelAdapter, type ModelRunFailure, type ModelRunResult } from '@conclave/core';
+import { isRetryableByDefault } from '@conclave/core/adapter-kit';
+import { errorMessage, sleep } from '@conclave/core/internal';
 import { HOSTILE_REPLIES, hostileReply, type HostileSpot } from '../hostile/hostile-reply.js';
 import type { HostileWay } from '../hostile/hostile-value.js';
 import { seededRandom, type SeededRandom } from '../random.js';

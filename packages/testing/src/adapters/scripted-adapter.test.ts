@@ -1,4 +1,5 @@
-import { parseRunResult, type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { type ModelRequest, type ModelRunResult } from '@conclave/core';
+import { parseRunResult } from '@conclave/core/adapter-kit';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -206,7 +207,7 @@ describe('scriptedAdapter', () => {
       fc.asyncProperty(reply, fc.string({ minLength: 1 }), async (scripted, member) => {
         const adapter = scriptedAdapter({ [member]: scripted });
         const result = await adapter.run(ask(member), {});
-        expect(parseRunResult(result).ok).toBe(true);
+        expect(parseRunResult(result).isOk()).toBe(true);
         expect(result.ok).toBe(typeof scripted === 'string' || !('failure' in scripted));
       }),
     );

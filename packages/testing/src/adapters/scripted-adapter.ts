@@ -1,7 +1,4 @@
 import {
-  errorMessage,
-  isRetryableByDefault,
-  sleep,
   systemClock,
   type AdapterFailure,
   type Clock,
@@ -11,6 +8,8 @@ import {
   type ModelRunResult,
   type Usage,
 } from '@conclave/core';
+import { isRetryableByDefault } from '@conclave/core/adapter-kit';
+import { errorMessage, sleep } from '@conclave/core/internal';
 
 /** A scripted answer: the text, an optional structured value, usage and a simulated delay. */
 export interface ScriptedAnswer {

@@ -1,4 +1,5 @@
-import { safeRun, toPlainData, type ModelRunResult } from '@conclave/core';
+import { safeRun, type ModelRunResult } from '@conclave/core';
+import { toPlainData } from '@conclave/core/data';
 import { describe, expect, it } from 'vitest';
 import { misbehavingAdapter } from '../adapters/faulty-adapter.js';
 import { scriptedAdapter } from '../adapters/scripted-adapter.js';
@@ -18,7 +19,7 @@ const request = { messages: [{ role: 'user' as const, content: 'q' }], metadata:
 describe('hostileReply', () => {
   it.each(HOSTILE_REPLIES)('plants a value at %s (%s) that throws when the reply is read', async (spot, way) => {
     const reply = hostileReply(answer, spot, way);
-    expect(toPlainData(reply)).toMatchObject({ ok: false, reason: { kind: 'threw' } });
+    expect(toPlainData(reply)._unsafeUnwrapErr()).toMatchObject({ kind: 'threw' });
     const adapter = { specificationVersion: 'v1' as const, id: 'h', run: () => Promise.resolve(reply as ModelRunResult) };
     expect(await safeRun(adapter, request)).toMatchObject({ ok: false, failure: { kind: 'adapter_threw' } });
   });

@@ -1,4 +1,5 @@
-import { extractJson, type ModelRunResult, type ModelRunSuccess } from '@conclave/core';
+import { type ModelRunResult, type ModelRunSuccess } from '@conclave/core';
+import { extractJson } from '@conclave/core/structured';
 import { hostileAt, hostileObject, HOSTILE_WAYS, type HostileWay } from './hostile-value.js';
 
 /**

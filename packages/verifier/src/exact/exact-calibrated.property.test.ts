@@ -1,21 +1,16 @@
+import { aggregateConsensus, PRODUCT_RUBRIC, verdictFor, weightedScore, type Verdict, type Vote } from '@conclave/scoring';
 import {
-  aggregateConsensus,
   calibrate,
   calibratedVerdict,
   EMPTY_TRACK_RECORD,
-  PRODUCT_RUBRIC,
   recordDecision,
   recordOutcome,
-  verdictFor,
-  weightedScore,
   type CalibratedDecision,
   type CalibratedRuleOptions,
   type CalibratedVote,
   type Calibration,
   type TrackRecord,
-  type Verdict,
-  type Vote,
-} from '@conclave/scoring';
+} from '@conclave/scoring/calibration';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../decision-record.js';
