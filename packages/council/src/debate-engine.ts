@@ -164,6 +164,8 @@ class DebateRun {
     /** One vote per contribution, in transcript order, with the member's board weight. */
     const votes: Vote[] = [];
     const failures: MemberFailure[] = [];
+    /** What the decision rule reads of each voting member, set as its contribution arrives (no search of the board per vote). */
+    const voters = new Map<string, Voter>();
     const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
     const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
@@ -200,7 +202,9 @@ class DebateRun {
           const { contribution } = outcome;
           contributions.push(contribution);
           transcript.push(contribution);
-          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: (phase.members[m] as Member).weight });
+          const member = members[m] as Member;
+          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: member.weight });
+          voters.set(contribution.memberId, voterOf(member, contribution));
         } else {
           phaseFailures.push(outcome.failure);
           failures.push(outcome.failure);
@@ -220,15 +224,6 @@ class DebateRun {
     // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
     for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
     const status = this.#stop ? 'stopped' : 'completed';
-    const voters = new Map<string, Voter>();
-    for (const c of transcript) {
-      const member = phases[c.phaseIndex]?.members.find((m) => m.id === c.memberId);
-      voters.set(c.memberId, {
-        family: member?.family ?? c.memberId,
-        model: c.model,
-        ...(c.confidence === undefined ? {} : { confidence: c.confidence }),
-      });
-    }
     const decision = applyDecisionRule(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
     if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
@@ -422,6 +417,13 @@ function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
     ...(costUsd === undefined ? {} : { costUsd }),
     calls,
   };
+}
+
+/** What the decision rule reads of a member that voted. */
+function voterOf(member: Member, contribution: Contribution): Voter {
+  return contribution.confidence === undefined
+    ? { family: member.family, model: contribution.model }
+    : { family: member.family, model: contribution.model, confidence: contribution.confidence };
 }
 
 /** The caps a debate runs under: the caller's option over the board's own. */

@@ -144,8 +144,11 @@ export function calibratedVerdict(
       (vote.verdict === 'GO' || vote.verdict === 'PIVOT' || vote.verdict === 'NO_GO') &&
       (vote.confidence === undefined || isConfidence(vote.confidence)),
   );
-  const ids = valid.map((vote) => vote.memberId);
-  const counted = valid.filter((vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId));
+  // A member id given twice counts for neither vote. Counted in a map: a search of the id list
+  // per vote made a 2,048-member debate spend more here than on all its calls.
+  const timesGiven = new Map<string, number>();
+  for (const vote of valid) timesGiven.set(vote.memberId, (timesGiven.get(vote.memberId) ?? 0) + 1);
+  const counted = valid.filter((vote) => timesGiven.get(vote.memberId) === 1);
   if (counted.length < minValidVotes)
     return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
 
