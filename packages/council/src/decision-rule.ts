@@ -75,6 +75,22 @@ export interface Voter {
 }
 
 /**
+ * The calibration of an empty track record, every member at the prior's reliability. It is the
+ * same for every debate without a `calibration`, so it is made once (and frozen: its prior is
+ * shared by every decision that reports it).
+ */
+const NO_TRACK_RECORD: Calibration = deepFrozen(calibrate(EMPTY_TRACK_RECORD));
+
+function deepFrozen(calibration: Calibration): Calibration {
+  return Object.freeze({
+    ...calibration,
+    prior: Object.freeze({ ...calibration.prior }),
+    members: Object.freeze(calibration.members.map((member) => Object.freeze({ ...member }))),
+    families: Object.freeze(calibration.families.map((family) => Object.freeze({ ...family }))),
+  });
+}
+
+/**
  * Applies the board's rule to the consensus: the mean-score rule's verdict is the consensus's;
  * the calibrated rule reads the members the consensus counted (never a failed or invalid vote),
  * and only when it met the quorum, so the quorum comes first and its absence is NO_GO.
@@ -83,7 +99,7 @@ export function applyDecisionRule(
   rule: DecisionRule,
   consensus: ConsensusResult,
   voters: ReadonlyMap<string, Voter>,
-  calibration: Calibration = calibrate(EMPTY_TRACK_RECORD),
+  calibration: Calibration = NO_TRACK_RECORD,
 ): DebateDecision {
   if (consensus.status !== 'scored') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const votes = consensus.members.map((m) => {

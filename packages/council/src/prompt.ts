@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@conclave/core';
 import type { Rubric } from '@conclave/scoring';
-import type { Board, Fact, Member, Phase } from './board.js';
+import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { MemberFailure } from './member-failure.js';
 import { memberReplySchema } from './member-reply.js';
@@ -89,6 +89,18 @@ export class EarlierPhases {
     this.#blocks += block;
   }
 
+  /** The cached briefs of `phase` when it is the board's own phase of a loaded board, else undefined (each brief is then written afresh). */
+  #briefsOf(phase: Phase, phaseIndex: number): readonly string[] | undefined {
+    const board = this.#board;
+    if (board.phases[phaseIndex] !== phase || !isLoadedBoard(board)) return undefined;
+    let briefs = briefsByPhase.get(phase);
+    if (briefs === undefined) {
+      briefs = Object.freeze(phase.members.map((member) => memberBrief(phase, member, board.rubric)));
+      briefsByPhase.set(phase, briefs);
+    }
+    return briefs;
+  }
+
   /** The requests for every member of `phase`, which sees exactly the phases appended so far. */
   requestsFor(phase: Phase, phaseIndex: number): ModelRequest[] {
     const rubric = this.#board.rubric;
@@ -100,11 +112,12 @@ export class EarlierPhases {
     // One per phase, like the entry list: nothing an adapter does to one phase's requests reaches the next's.
     const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) } as const;
     const earlier = this.#entries.slice();
-    return phase.members.map((member) => ({
+    const briefs = this.#briefsOf(phase, phaseIndex);
+    return phase.members.map((member, m) => ({
       system,
       messages: [
         { role: 'user', content: shared, cacheable: true },
-        { role: 'user', content: memberBrief(phase, member, rubric) },
+        { role: 'user', content: briefs?.[m] ?? memberBrief(phase, member, rubric) },
       ],
       responseFormat,
       metadata: {
@@ -122,6 +135,13 @@ export class EarlierPhases {
     }));
   }
 }
+
+/**
+ * The members' briefs of a phase of a loaded board: they depend on the phase, the member and the
+ * rubric alone, all frozen by the loader, so they are written once per board rather than once per
+ * debate (a debate of one-member phases spent more on its briefs than on its calls' bookkeeping).
+ */
+const briefsByPhase = new WeakMap<Phase, readonly string[]>();
 
 /** "axis value, axis value, …" in the scores' own key order (a walk, without the lists `Object.entries` makes). */
 function scoresLine(scores: Readonly<Record<string, number>>): string {
