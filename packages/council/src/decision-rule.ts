@@ -130,12 +130,30 @@ export function applyDecisionRule(
     return { rule, verdict: 'NO_GO', members: [], warnings: [], error: error instanceof Error ? error.message : String(error) };
   }
   if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
-  const byId = new Map(consensus.members.map((m) => [m.memberId, m]));
+  // The calibrated members are the consensus's counted members in the same order, some perhaps
+  // left out: one cursor finds each one's board weight (no map of the board per debate).
+  const scored = consensus.members;
+  let cursor = 0;
+  const boardWeightOf = (memberId: string): number => {
+    for (let i = cursor; i < scored.length; i += 1) {
+      const member = scored[i];
+      if (member?.memberId === memberId) {
+        cursor = i + 1;
+        return member.weight;
+      }
+    }
+    return 1;
+  };
+  const evidenceText = lastValueMemo(
+    (reliability: number, evidence: number) =>
+      `reliability ${reliability.toFixed(2)} over ${evidence} labelled decision${evidence === 1 ? '' : 's'}${evidence === 0 ? ' (the prior alone)' : ''}`,
+  );
   const members = calibrated.members.map((m): EffectiveWeight => {
-    const evidence = `reliability ${m.reliability.toFixed(2)} over ${m.evidence} labelled decision${m.evidence === 1 ? '' : 's'}${m.evidence === 0 ? ' (the prior alone)' : ''}`;
+    // Members with the same record share one text: a board's members mostly do (all at the prior, say).
+    const evidence = evidenceText(m.reliability, m.evidence);
     const confidence = m.confidence === undefined ? '' : `, stated confidence ${m.confidence.toFixed(2)}`;
     const family = m.familyDiscount < 1 ? `, ${m.family} family ×${m.familyDiscount.toFixed(2)} (ρ ${m.rho.toFixed(2)})` : '';
-    const boardWeight = byId.get(m.memberId)?.weight ?? 1;
+    const boardWeight = boardWeightOf(m.memberId);
     return {
       memberId: m.memberId,
       verdict: m.verdict,
@@ -163,5 +181,20 @@ export function applyDecisionRule(
     members,
     warnings,
     calibrated,
+  };
+}
+
+/** `compute` remembered for the last pair of arguments it was given. */
+function lastValueMemo(compute: (a: number, b: number) => string): (a: number, b: number) => string {
+  let lastA = Number.NaN;
+  let lastB = Number.NaN;
+  let last = '';
+  return (a, b) => {
+    if (a !== lastA || b !== lastB) {
+      last = compute(a, b);
+      lastA = a;
+      lastB = b;
+    }
+    return last;
   };
 }

@@ -55,7 +55,7 @@ export function buildPhaseRequests(view: PhaseView, phase: Phase, phaseIndex: nu
  * What the members of later phases see, built up one finished phase at a time: each phase's
  * block of text and its metadata entries are made once, when the phase ends, and appended, so a
  * debate's prompt building costs O(phases × members) in all rather than O(phases² × members).
- * The text grows by concatenation (a rope in V8, O(1) per phase) and each phase's requests get
+ * The text grows by one concatenation per phase (a rope in V8, O(1)) and each phase's requests get
  * their own copy of the entry list, so nothing a later phase appends reaches an earlier request.
  */
 export class EarlierPhases {
@@ -78,15 +78,23 @@ export class EarlierPhases {
   /** Adds a finished phase: its valid contributions and its members that gave no vote. */
   append(phaseIndex: number, phaseName: string, contributions: readonly Contribution[], failures: readonly MemberFailure[]): void {
     if (contributions.length === 0 && failures.length === 0) return;
-    // Appended line by line (a rope, no list of lines to join).
-    let block = `\n## Phase ${phaseIndex + 1}: ${phaseName}`;
+    const heading = `\n## Phase ${phaseIndex + 1}: ${phaseName}`;
     for (const c of contributions) {
-      block += `\n### ${c.memberId}\n${c.statement}\nScores: ${scoresLine(c.scores)}`;
       // Frozen: later phases' requests hold the same entry, so no adapter may change it for them.
       this.#entries.push(Object.freeze({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
     }
-    for (const f of failures) block += `\n(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`;
-    this.#blocks += block;
+    // The block lives as long as the debate. Written as a rope it is a dozen string pieces per
+    // member, which for a large phase was most of what the collector traced and copied, call
+    // after call; joined, it is one flat string. A phase of one member's rope is cheaper than a join.
+    if (contributions.length + failures.length === 1) {
+      const only = contributions[0];
+      this.#blocks += heading + (only === undefined ? failureLine(failures[0] as MemberFailure) : contributionText(only));
+      return;
+    }
+    const pieces = [heading];
+    for (const c of contributions) pieces.push(contributionText(c));
+    for (const f of failures) pieces.push(failureLine(f));
+    this.#blocks += pieces.join('');
   }
 
   /** The cached briefs of `phase` when it is the board's own phase of a loaded board, else undefined (each brief is then written afresh). */
@@ -142,6 +150,16 @@ export class EarlierPhases {
  * debate (a debate of one-member phases spent more on its briefs than on its calls' bookkeeping).
  */
 const briefsByPhase = new WeakMap<Phase, readonly string[]>();
+
+/** A contribution as later phases read it. */
+function contributionText(c: Contribution): string {
+  return `\n### ${c.memberId}\n${c.statement}\nScores: ${scoresLine(c.scores)}`;
+}
+
+/** A member of an earlier phase that gave no vote, as later phases read it. */
+function failureLine(f: MemberFailure): string {
+  return `\n(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`;
+}
 
 /** "axis value, axis value, …" in the scores' own key order (a walk, without the lists `Object.entries` makes). */
 function scoresLine(scores: Readonly<Record<string, number>>): string {

@@ -1,6 +1,6 @@
 import { MIN_VALID_VOTES } from '../consensus.js';
 import type { Verdict } from '../verdict.js';
-import { reliabilityOf, type BetaPrior, type Calibration } from './calibrate.js';
+import { reliabilityOf, type BetaPrior, type Calibration, type Reliability } from './calibrate.js';
 import { familyMajorities } from './family-majority.js';
 
 /** One member's own verdict, as the calibrated rule reads it. */
@@ -161,11 +161,24 @@ export function calibratedVerdict(
     if (family !== undefined) familySize.set(family, (familySize.get(family) ?? 0) + 1);
   }
 
+  let priorOnly: Reliability | undefined;
+  // Each family's correlation looked up once, not once per member.
+  const rhos = new Map<string, number>();
+  const rhoOfFamily = (family: string): number => {
+    let rho = rhos.get(family);
+    if (rho === undefined) {
+      rho = rhoOf(calibration, family);
+      rhos.set(family, rho);
+    }
+    return rho;
+  };
+
   const prior = logOddsUnits(Math.log(priorGo / (1 - priorGo)));
   let logOdds = prior;
   const members = counted.map((vote): CalibratedMember => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
-    const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
+    // A member without a record has the prior's reliability: one object for all of them.
+    const learned = reliabilities.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
     // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
     if (!(learned.reliability > 0 && learned.reliability < 1))
       throw new RangeError(
@@ -173,7 +186,7 @@ export function calibratedVerdict(
       );
     const family = familyOf(vote);
     const k = family === undefined ? 1 : (familySize.get(family) as number);
-    const rho = family === undefined ? 0 : rhoOf(calibration, family);
+    const rho = family === undefined ? 0 : rhoOfFamily(family);
     const familyDiscount = 1 / (1 + (k - 1) * rho);
     const weight = memberWeight(learned.reliability, vote.confidence);
     const effectiveWeight = logOddsUnits(weight * familyDiscount);
