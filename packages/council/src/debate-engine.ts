@@ -103,6 +103,9 @@ export class DebateEngine {
   }
 }
 
+/** An empty list to read, never to add to. */
+const NONE: readonly never[] = Object.freeze([]);
+
 type MemberOutcome = { readonly ok: true; readonly contribution: Contribution } | { readonly ok: false; readonly failure: MemberFailure };
 
 /** The mutable state of one run, kept in one place so the engine class stays stateless. */
@@ -194,25 +197,28 @@ class DebateRun {
         members.length === 1
           ? [await this.#runMember(phase, phaseIndex, members[0] as Member, requests[0] as ModelRequest)]
           : await Promise.all(members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)));
-      const contributions: Contribution[] = [];
-      const phaseFailures: MemberFailure[] = [];
+      // Made at their first entry, at its size: a phase of one member with no failure makes one list of one.
+      let contributions: Contribution[] | undefined;
+      let phaseFailures: MemberFailure[] | undefined;
       for (let m = 0; m < outcomes.length; m += 1) {
         const outcome = outcomes[m] as MemberOutcome;
         if (outcome.ok) {
           const { contribution } = outcome;
-          contributions.push(contribution);
+          if (contributions === undefined) contributions = [contribution];
+          else contributions.push(contribution);
           transcript.push(contribution);
           const member = members[m] as Member;
           votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: member.weight });
           voters.set(contribution.memberId, voterOf(member, contribution));
         } else {
-          phaseFailures.push(outcome.failure);
+          if (phaseFailures === undefined) phaseFailures = [outcome.failure];
+          else phaseFailures.push(outcome.failure);
           failures.push(outcome.failure);
         }
       }
       // The last phase's block would be read by no one.
-      if (phaseIndex < phases.length - 1) earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
-      const valid = contributions.length;
+      if (phaseIndex < phases.length - 1) earlier.append(phaseIndex, phase.name, contributions ?? NONE, phaseFailures ?? NONE);
+      const valid = contributions?.length ?? 0;
       if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
@@ -250,15 +256,10 @@ class DebateRun {
   }
 
   async #runMember(phase: Phase, phaseIndex: number, member: Member, request: ModelRequest): Promise<MemberOutcome> {
-    const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome => {
-      if (this.#listening)
-        this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
-      return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
-    };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
-    if (!bound.ok) return fail({ kind: 'unbound_model', model: member.model, message: bound.message });
+    if (!bound.ok) return this.#failed(phase, phaseIndex, member, { kind: 'unbound_model', model: member.model, message: bound.message });
     const adapter = bound.adapter;
 
     return this.#limiterFor(adapter.id)(() =>
@@ -267,7 +268,9 @@ class DebateRun {
         if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
         if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
         const startedAt = this.#clock.now();
-        const result = await this.#governor.run(adapter, request, debateStepName(this.#board.id, phaseIndex, phase.name, member.id));
+        // The step's name is read only by a step runner: without one it is never written.
+        const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
+        const result = await this.#governor.run(adapter, request, step);
         const endedAt = this.#clock.now();
         this.#timings.push({
           phase: phase.name,
@@ -276,10 +279,10 @@ class DebateRun {
           endedAt: endedAt - this.#started,
           latencyMs: result.latencyMs,
         });
-        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
+        if (!result.ok) return this.#failed(phase, phaseIndex, member, { kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (!parsed.ok) return fail(parsed.reason, result.usage);
+        if (!parsed.ok) return this.#failed(phase, phaseIndex, member, parsed.reason, result.usage);
         const { statement, scores, score, evidence, confidence } = parsed.reply;
         if (this.#listening)
           this.#emit({
@@ -291,23 +294,23 @@ class DebateRun {
             latencyMs: result.latencyMs,
             usage: result.usage,
           });
-        return {
-          ok: true,
-          contribution: {
-            phase: phase.name,
-            phaseIndex,
-            memberId: member.id,
-            model: member.model,
-            contrarian: phase.contrarian,
-            statement,
-            scores,
-            score,
-            evidence,
-            ...(confidence === undefined ? {} : { confidence }),
-          },
-        };
+        const { name, contrarian } = phase;
+        const { id: memberId, model } = member;
+        // Two literals rather than a spread of the optional confidence (no throwaway object per call).
+        const contribution: Contribution =
+          confidence === undefined
+            ? { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence }
+            : { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence, confidence };
+        return { ok: true, contribution };
       }),
     );
+  }
+
+  /** A member's failure, told to the listener (a method, not a closure made for every call). */
+  #failed(phase: Phase, phaseIndex: number, member: Member, reason: MemberFailureReason, usage?: Usage): MemberOutcome {
+    if (this.#listening)
+      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
+    return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
   }
 
   #stopWith(reason: DebateStopReason): void {

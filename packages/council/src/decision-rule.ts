@@ -148,6 +148,9 @@ export function applyDecisionRule(
     (reliability: number, evidence: number) =>
       `reliability ${reliability.toFixed(2)} over ${evidence} labelled decision${evidence === 1 ? '' : 's'}${evidence === 0 ? ' (the prior alone)' : ''}`,
   );
+  const meanScoreReason = lastValueMemo(
+    (boardWeight: number, evidence: string) => `board weight ${boardWeight} (mean-score rule; ${evidence})`,
+  );
   const members = calibrated.members.map((m): EffectiveWeight => {
     // Members with the same record share one text: a board's members mostly do (all at the prior, say).
     const evidence = evidenceText(m.reliability, m.evidence);
@@ -162,10 +165,7 @@ export function applyDecisionRule(
       evidence: m.evidence,
       reliability: m.reliability,
       familyDiscount: rule.rule === 'calibrated' ? m.familyDiscount : 1,
-      reason:
-        rule.rule === 'calibrated'
-          ? `log odds of ${evidence}${confidence}${family}`
-          : `board weight ${boardWeight} (mean-score rule; ${evidence})`,
+      reason: rule.rule === 'calibrated' ? `log odds of ${evidence}${confidence}${family}` : meanScoreReason(boardWeight, evidence),
     };
   });
   // The warning weighs what the rule weighs: board weights, or calibrated weights before the discount.
@@ -185,12 +185,14 @@ export function applyDecisionRule(
 }
 
 /** `compute` remembered for the last pair of arguments it was given. */
-function lastValueMemo(compute: (a: number, b: number) => string): (a: number, b: number) => string {
-  let lastA = Number.NaN;
-  let lastB = Number.NaN;
+function lastValueMemo<A, B>(compute: (a: A, b: B) => string): (a: A, b: B) => string {
+  let known = false;
+  let lastA: A | undefined;
+  let lastB: B | undefined;
   let last = '';
   return (a, b) => {
-    if (a !== lastA || b !== lastB) {
+    if (!known || a !== lastA || b !== lastB) {
+      known = true;
       last = compute(a, b);
       lastA = a;
       lastB = b;
