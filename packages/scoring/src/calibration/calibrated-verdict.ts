@@ -144,15 +144,15 @@ export function calibratedVerdict(
       (vote.verdict === 'GO' || vote.verdict === 'PIVOT' || vote.verdict === 'NO_GO') &&
       (vote.confidence === undefined || isConfidence(vote.confidence)),
   );
-  // A member id given twice counts for neither vote. Counted in a map: a search of the id list
-  // per vote made a 2,048-member debate spend more here than on all its calls.
-  const timesGiven = new Map<string, number>();
-  for (const vote of valid) timesGiven.set(vote.memberId, (timesGiven.get(vote.memberId) ?? 0) + 1);
-  const counted = valid.filter((vote) => timesGiven.get(vote.memberId) === 1);
+  // A member id given twice counts for neither vote. A board of a few dozen searches the id list
+  // (cheaper than a map); a larger one counts the ids in a map: the search per vote made a
+  // 2,048-member debate spend more here than on all its calls.
+  const counted = valid.length <= SEARCHED_VOTES ? valid.filter(givenOnceIn(valid)) : valid.filter(givenOnceCounted(valid));
   if (counted.length < minValidVotes)
     return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
 
-  const reliabilities = new Map(calibration.members.map((member) => [member.key, member]));
+  // No map for an empty track record (every debate without a calibration): nothing to look up.
+  const reliabilities = calibration.members.length === 0 ? undefined : new Map(calibration.members.map((member) => [member.key, member]));
   const familyOf = (vote: CalibratedVote) =>
     vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
   const familySize = new Map<string, number>();
@@ -162,23 +162,13 @@ export function calibratedVerdict(
   }
 
   let priorOnly: Reliability | undefined;
-  // Each family's correlation looked up once, not once per member.
-  const rhos = new Map<string, number>();
-  const rhoOfFamily = (family: string): number => {
-    let rho = rhos.get(family);
-    if (rho === undefined) {
-      rho = rhoOf(calibration, family);
-      rhos.set(family, rho);
-    }
-    return rho;
-  };
 
   const prior = logOddsUnits(Math.log(priorGo / (1 - priorGo)));
   let logOdds = prior;
   const members = counted.map((vote): CalibratedMember => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
     // A member without a record has the prior's reliability: one object for all of them.
-    const learned = reliabilities.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
+    const learned = reliabilities?.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
     // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
     if (!(learned.reliability > 0 && learned.reliability < 1))
       throw new RangeError(
@@ -186,7 +176,7 @@ export function calibratedVerdict(
       );
     const family = familyOf(vote);
     const k = family === undefined ? 1 : (familySize.get(family) as number);
-    const rho = family === undefined ? 0 : rhoOfFamily(family);
+    const rho = family === undefined ? 0 : rhoOf(calibration, family);
     const familyDiscount = 1 / (1 + (k - 1) * rho);
     const weight = memberWeight(learned.reliability, vote.confidence);
     const effectiveWeight = logOddsUnits(weight * familyDiscount);
@@ -229,6 +219,20 @@ export function calibratedVerdict(
     prior: calibration.prior,
     warnings: familyMajorities(members).map((f) => f.message),
   };
+}
+
+/** Up to this many votes, repeated ids are found by searching the list; above, by counting in a map. */
+const SEARCHED_VOTES = 32;
+
+function givenOnceIn(votes: readonly CalibratedVote[]): (vote: CalibratedVote) => boolean {
+  const ids = votes.map((vote) => vote.memberId);
+  return (vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId);
+}
+
+function givenOnceCounted(votes: readonly CalibratedVote[]): (vote: CalibratedVote) => boolean {
+  const timesGiven = new Map<string, number>();
+  for (const vote of votes) timesGiven.set(vote.memberId, (timesGiven.get(vote.memberId) ?? 0) + 1);
+  return (vote) => timesGiven.get(vote.memberId) === 1;
 }
 
 /** Whether a stated confidence is usable: a number in [0, 1]. */
