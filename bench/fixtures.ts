@@ -14,21 +14,29 @@ export function memberId(p: number, m: number): string {
   return `p${p + 1}-m${m + 1}`;
 }
 
-/** A board of `phases` × `members`, every member on `offline:m`; the last phase is the contrarian. */
+/**
+ * A board of `phases` × `members`, every member on `offline:m`; the last phase is the contrarian.
+ * Loaded with its own size as the limits (ADR 0043), so shapes past the default caps (8 × 256)
+ * load on purpose, here only.
+ */
 export function syntheticBoard(phases: number, members: number, id = `bench-${phases}x${members}`): Board {
-  return defineBoard({
-    id,
-    question: 'Should we {{question}}?',
-    phases: Array.from({ length: phases }, (_, p) => ({
-      name: `phase-${p + 1}`,
-      ...(p === phases - 1 && phases > 1 ? { contrarian: true } : {}),
-      members: Array.from({ length: members }, (_, m) => ({
-        id: memberId(p, m),
-        persona: `Synthetic member ${m + 1} of phase ${p + 1}.`,
-        model: 'offline:m',
+  const limits = { phases, phaseMembers: members, boardMembers: phases * members };
+  return defineBoard(
+    {
+      id,
+      question: 'Should we {{question}}?',
+      phases: Array.from({ length: phases }, (_, p) => ({
+        name: `phase-${p + 1}`,
+        ...(p === phases - 1 && phases > 1 ? { contrarian: true } : {}),
+        members: Array.from({ length: members }, (_, m) => ({
+          id: memberId(p, m),
+          persona: `Synthetic member ${m + 1} of phase ${p + 1}.`,
+          model: 'offline:m',
+        })),
       })),
-    })),
-  });
+    },
+    { limits },
+  );
 }
 
 /** Every member id of a board, phase by phase. */

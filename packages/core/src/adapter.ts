@@ -44,6 +44,10 @@ export interface ModelRequest {
 
 /** Per-call options. `safeRun` always supplies a signal that fires at the deadline. */
 export interface ModelRunOptions {
+  /**
+   * Fires when the call must stop. Read it as `options.signal` (or destructure it): `safeRun`
+   * makes it on first read, as a getter, so a spread copy of the options (`{ ...options }`) leaves it out.
+   */
   readonly signal?: AbortSignal;
   /** Milliseconds the caller allows for this call; the signal fires when they run out. */
   readonly timeoutMs?: number;

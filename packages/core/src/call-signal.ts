@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 // The call signal being handed to an adapter right now, with its terms. One slot, not a WeakMap
 // keyed by signal: an entry per call in a WeakMap costs the collector more than the whole rest
 // of the bookkeeping of a call, and the slot is only read while the adapter's `run()` starts.
-let current: AbortSignal | undefined;
+let current: AbortSignal | LazyCallSignal | undefined;
 let currentTimeoutMs = Number.POSITIVE_INFINITY;
 let currentClock: Clock | undefined;
 
@@ -16,7 +16,7 @@ let currentClock: Clock | undefined;
  * call, together with the listeners an SDK leaves on it. A scope created later, or under a
  * nested call, does not see the mark and simply keeps its own. Internal to `@conclave/core`.
  */
-export function withCallSignal<T>(signal: AbortSignal, timeoutMs: number, clock: Clock, start: () => T): T {
+export function withCallSignal<T>(signal: AbortSignal | LazyCallSignal, timeoutMs: number, clock: Clock, start: () => T): T {
   const outerSignal = current;
   const outerTimeoutMs = currentTimeoutMs;
   const outerClock = currentClock;
@@ -38,5 +38,41 @@ export function withCallSignal<T>(signal: AbortSignal, timeoutMs: number, clock:
  * that deadline would.
  */
 export function coversScope(signal: AbortSignal, clock: Clock, timeoutMs: number | undefined): boolean {
-  return signal === current && clock === currentClock && currentTimeoutMs <= (timeoutMs ?? Number.POSITIVE_INFINITY);
+  const marked = current instanceof LazyCallSignal ? current.made : current;
+  return signal === marked && clock === currentClock && currentTimeoutMs <= (timeoutMs ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * The signal of one call, made the first time something reads it. Most of an adapter's calls end
+ * without anyone aborting them, and an adapter that never looks at its signal (an offline or
+ * scripted one) then costs no `AbortController`: making one was the largest single cost of a
+ * call to such an adapter. An abort before the signal is read is kept and applied when it is
+ * made, so a late reader sees it aborted, with the same reason. Internal to `@conclave/core`.
+ */
+export class LazyCallSignal {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  /** The signal, made now if this is the first read. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** The signal if something has read it, else undefined (and none is made). */
+  get made(): AbortSignal | undefined {
+    return this.#controller?.signal;
+  }
+
+  /** Aborts the call; the first reason stands, as with `AbortController.abort`. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
 }

@@ -76,6 +76,41 @@ describe('safeRun', () => {
     expect(spy.seen[0]?.signal).not.toBe(outer.signal);
   });
 
+  it('makes no signal for an adapter that never reads it, and one that fires for an adapter that reads it after the deadline', async () => {
+    const clock = manualClock();
+    const made: AbortSignal[] = [];
+    const Original = globalThis.AbortController;
+    class CountingController extends Original {
+      constructor() {
+        super();
+        made.push(this.signal);
+      }
+    }
+    globalThis.AbortController = CountingController;
+    try {
+      const quiet = adapter(() => Promise.resolve(answer));
+      expect((await safeRun(quiet, request, { timeoutMs: 50, clock })).ok).toBe(true);
+      expect(made).toHaveLength(0);
+
+      let finish: (value: ModelRunResult) => void = () => undefined;
+      const late = adapter(() => new Promise<ModelRunResult>((resolve) => (finish = resolve)));
+      const pending = safeRun(late, request, { timeoutMs: 50, clock });
+      clock.advance(50);
+      const result = await pending;
+      expect(result).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
+      expect(made).toHaveLength(0);
+      // Read only now, after the deadline: the signal is made already aborted, with the deadline as its reason.
+      const signal = late.seen[0]?.signal;
+      expect(made).toEqual([signal]);
+      expect(signal?.aborted).toBe(true);
+      expect(String(signal?.reason)).toContain('deadline of 50 ms passed');
+      expect(late.seen[0]?.signal).toBe(signal);
+      finish(answer);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  });
+
   it('turns a synchronous throw into adapter_threw/threw', async () => {
     const throwing: ModelAdapter = {
       specificationVersion: 'v1',

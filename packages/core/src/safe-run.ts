@@ -1,6 +1,6 @@
-import type { ModelAdapter, ModelRequest, ModelRunFailure, ModelRunResult } from './adapter.js';
+import type { ModelAdapter, ModelRequest, ModelRunFailure, ModelRunOptions, ModelRunResult } from './adapter.js';
 import { readAdapter } from './adapter-source.js';
-import { withCallSignal } from './call-signal.js';
+import { LazyCallSignal, withCallSignal } from './call-signal.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { errorMessage } from './errors.js';
 import { isRetryableByDefault, type AdapterFailure } from './failure.js';
@@ -84,7 +84,8 @@ export function guardedRun(
   });
 
   return new Promise<ModelRunResult>((resolve) => {
-    const controller = new AbortController();
+    // Made only if the adapter reads its signal (see LazyCallSignal).
+    const controller = new LazyCallSignal();
     let settled = false;
     let timer: TimerHandle;
     let detach: (() => void) | undefined;
@@ -115,8 +116,8 @@ export function guardedRun(
     }
 
     // This signal serves this one call and fires at its deadline: an adapter's call scope may
-    // hand it to its SDK as it is (see withCallSignal).
-    const signal = controller.signal;
+    // hand it to its SDK as it is (see withCallSignal). It is made when the adapter first reads it.
+    const runOptions: ModelRunOptions = new LazyRunOptions(controller, timeoutMs);
     // The adapter object is foreign too: its fields are read once, in a guard (a no-op for one
     // an engine already bound).
     const read = readAdapter(adapter, 'the adapter');
@@ -127,7 +128,7 @@ export function guardedRun(
     const usable = read.adapter;
     let pending: PromiseLike<ModelRunResult>;
     try {
-      pending = withCallSignal(signal, timeoutMs, clock, () => usable.run(request, { signal, timeoutMs }));
+      pending = withCallSignal(controller, timeoutMs, clock, () => usable.run(request, runOptions));
     } catch (thrown) {
       settle(failed({ kind: 'adapter_threw', how: 'threw', message: errorMessage(thrown) }));
       return;
@@ -163,4 +164,23 @@ export function guardedRun(
 
 function abortedFailure(reason: unknown): AdapterFailure {
   return { kind: 'aborted', message: reason === undefined ? 'aborted by the caller' : errorMessage(reason) };
+}
+
+/**
+ * The options an adapter's `run()` gets, with the signal made on first read. A class, not an
+ * object literal with a getter: V8 builds such a literal on a slow path, which cost more than the
+ * `AbortController` it saved. The getter is the class's, so the signal is read as
+ * `options.signal` (or destructured); a spread copy of the options leaves it out (see `ModelRunOptions`).
+ */
+class LazyRunOptions implements ModelRunOptions {
+  readonly #callSignal: LazyCallSignal;
+  constructor(
+    callSignal: LazyCallSignal,
+    readonly timeoutMs: number,
+  ) {
+    this.#callSignal = callSignal;
+  }
+  get signal(): AbortSignal {
+    return this.#callSignal.signal;
+  }
 }

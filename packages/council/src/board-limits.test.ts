@@ -1,11 +1,13 @@
 import { MAX_NESTING_DEPTH, MAX_STRING_LENGTH } from '@conclave/core/data';
 import { describe, expect, it } from 'vitest';
 import { BoardError } from './board-issue.js';
-import { MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from './board-limits.js';
+import { DEFAULT_BOARD_LIMITS, MAX_BOARD_MEMBERS, MAX_PHASE_MEMBERS, MAX_PHASES } from './board-limits.js';
 import type { BoardInput, PhaseInput } from './board-schema.js';
 import { parseBoard } from './board-text.js';
 import { defineBoard } from './define-board.js';
 import { loadBoard } from './board.js';
+import { DebateEngine } from './debate-engine.js';
+import { createOfflineAdapter } from './offline-adapter.js';
 
 /** Phases of the given sizes with board-unique member ids. */
 const board = (sizes: readonly number[], persona = 'A careful analyst'): BoardInput => {
@@ -63,6 +65,68 @@ describe('board limits', () => {
     expect(loadBoard(board(Array.from({ length: MAX_PHASES + 1 }, () => 3)))._unsafeUnwrapErr()).toEqual([
       expect.objectContaining({ code: 'too_many', path: ['phases'] }),
     ]);
+  });
+
+  it('holds a board to the default caps when the limits option is absent or empty', () => {
+    expect(DEFAULT_BOARD_LIMITS).toEqual({ phaseMembers: MAX_PHASE_MEMBERS, boardMembers: MAX_BOARD_MEMBERS, phases: MAX_PHASES });
+    for (const options of [{}, { limits: {} }]) {
+      expect(loadBoard(board([MAX_PHASE_MEMBERS + 1]), options)._unsafeUnwrapErr()[0]?.message).toContain(`(limit ${MAX_PHASE_MEMBERS})`);
+    }
+  });
+
+  it('names the option that raises a cap in the fix of every count issue', () => {
+    const phaseIssue = loadBoard(board([MAX_PHASE_MEMBERS + 1]))._unsafeUnwrapErr()[0];
+    expect(phaseIssue?.fix).toContain('limits.phaseMembers');
+    const boardIssue = loadBoard(board(Array.from({ length: 5 }, () => MAX_PHASE_MEMBERS)))._unsafeUnwrapErr()[0];
+    expect(boardIssue?.fix).toContain('limits.boardMembers');
+    const phasesIssue = loadBoard(board(Array.from({ length: MAX_PHASES + 1 }, () => 1)))._unsafeUnwrapErr()[0];
+    expect(phasesIssue?.fix).toContain('limits.phases');
+  });
+
+  it('loads an 8 × 256 board under raised caps, and refuses one member past each raised cap', () => {
+    const limits = { phaseMembers: 256, boardMembers: 8 * 256 };
+    const sizes = Array.from({ length: 8 }, () => 256);
+    expect(loadBoard(board(sizes))._unsafeUnwrapErr()[0]?.path).toEqual(['phases', 0, 'members']);
+    expect(loadBoard(board(sizes), { limits }).isOk()).toBe(true);
+    expect(parseBoard(boardText(sizes), { limits }).isOk()).toBe(true);
+    expect(() => defineBoard(board(sizes), { limits })).not.toThrow();
+
+    expect(loadBoard(board([...sizes.slice(1), 257]), { limits })._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({
+        code: 'too_many',
+        path: ['phases', 7, 'members'],
+        message: '257 members in one phase are too many (limit 256)',
+      }),
+    ]);
+    expect(loadBoard(board([...sizes, 1]), { limits })._unsafeUnwrapErr()).toEqual([
+      expect.objectContaining({ code: 'too_many', path: ['phases'], message: '2,049 members on the board are too many (limit 2,048)' }),
+    ]);
+    const manyPhases = Array.from({ length: 41 }, () => 1);
+    expect(loadBoard(board(manyPhases), { limits: { phases: 40 } })._unsafeUnwrapErr()[0]?.message).toBe(
+      '41 phases are too many (limit 40)',
+    );
+    expect(loadBoard(board(manyPhases.slice(1)), { limits: { phases: 40 } }).isOk()).toBe(true);
+  });
+
+  it('can lower a cap as well as raise it', () => {
+    expect(loadBoard(board([3, 3]), { limits: { boardMembers: 5 } })._unsafeUnwrapErr()[0]?.message).toBe(
+      '6 members on the board are too many (limit 5)',
+    );
+  });
+
+  it('throws a RangeError naming a cap that is not a whole number of 1 or more', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => loadBoard(board([3]), { limits: { phaseMembers: bad } })).toThrow(
+        new RangeError(`limits.phaseMembers must be a whole number of 1 or more, got ${bad}`),
+      );
+    }
+  });
+
+  it('runs a debate on a board loaded under raised caps', async () => {
+    const wide = defineBoard(board([100, 100]), { limits: { phaseMembers: 100 } });
+    const result = await DebateEngine.run(wide, { question: 'go?', adapters: { offline: createOfflineAdapter() } });
+    expect(result.status).toBe('completed');
+    expect(result.transcript).toHaveLength(200);
   });
 
   it('accepts a persona of exactly the string limit and refuses one character more, with its path', () => {

@@ -14,7 +14,7 @@ import {
 import { MAX_RATE_MEMBERS } from '@conclave/scoring/calibration';
 import type { z } from 'zod';
 import type { BoardIssue, BoardIssueCode } from './board-issue.js';
-import { boardCountIssues } from './board-limits.js';
+import { boardCountIssues, boardLimitsInForce, type BoardLimits } from './board-limits.js';
 import { boardInputSchema } from './board-schema.js';
 import { MEAN_SCORE_RULE, type DecisionRule } from './decision-rule.js';
 import { DEFAULT_PROVIDERS } from './model-ref.js';
@@ -84,6 +84,12 @@ export interface LoadBoardOptions {
   readonly knownProviders?: readonly string[];
   /** Overrides `knownProviders`: decides whether a full model reference is known. */
   readonly isKnownModel?: (ref: string) => boolean;
+  /**
+   * Raises (or lowers) the caps on phases and members; unset ones keep `DEFAULT_BOARD_LIMITS`.
+   * For code that means to run a larger board (ADR 0043); a board file cannot raise its own caps.
+   * A cap that is not a whole number of 1 or more throws a `RangeError`.
+   */
+  readonly limits?: Partial<BoardLimits>;
 }
 
 const loadedBoards = new WeakSet<object>();
@@ -98,10 +104,12 @@ export function isLoadedBoard(value: unknown): value is Board {
  * together, each with its path and a fix: schema errors, a contrarian phase that is not last
  * (`contrarian_not_last`), more than one contrarian phase, duplicate member ids or phase names,
  * an empty phase, an unknown axis, a bad weight, an unknown model reference, a quorum larger
- * than the board. Input past the limits (`MAX_PHASE_MEMBERS`, `MAX_BOARD_MEMBERS`, `MAX_PHASES`,
- * and core's string length and depth) is reported alone, before anything else reads it.
+ * than the board. Input past the limits (`options.limits`, by default `MAX_PHASE_MEMBERS`,
+ * `MAX_BOARD_MEMBERS`, `MAX_PHASES`, and core's string length and depth) is reported alone,
+ * before anything else reads it.
  */
 export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Result<Board, BoardIssue[]> {
+  const limits = boardLimitsInForce(options.limits);
   const issues: BoardIssue[] = [];
   const add = (code: BoardIssueCode, path: IssuePath, message: string, fix: string) =>
     issues.push({ code, path, message, fix, ...(options.file === undefined ? {} : { file: options.file }) });
@@ -109,7 +117,7 @@ export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Resul
   // Input past the limits is refused before the schema and the rules walk it: counts first (one
   // issue for a 10,000-member board), then a plain-data copy within every limit, read without
   // recursion; from here on only the copy is read, so a getter that throws cannot reach the rules.
-  const beyond = countIssues(given);
+  const beyond = countIssues(given, limits);
   const bounded = beyond.length === 0 ? readBoundedInput(given) : undefined;
   if (bounded === undefined || bounded.isErr()) {
     for (const issue of bounded?.error ?? beyond) add(issue.code, issue.path, issue.message, issue.fix);
@@ -390,9 +398,9 @@ function unknownAxisMessage(axis: string, axes: readonly string[]): string {
 }
 
 /** The member-count issues, read in a guard: a board that throws when read is `readBoundedInput`'s to report. */
-function countIssues(given: unknown): LimitIssue[] {
+function countIssues(given: unknown, limits: BoardLimits): LimitIssue[] {
   try {
-    return boardCountIssues(asRecord(given));
+    return boardCountIssues(asRecord(given), limits);
   } catch {
     return [];
   }

@@ -98,6 +98,9 @@ export class DebateEngine {
   }
 }
 
+/** An empty list to read, never to add to. */
+const NONE: readonly never[] = Object.freeze([]);
+
 type MemberOutcome<A extends string> =
   { readonly ok: true; readonly contribution: Contribution<A> } | { readonly ok: false; readonly failure: MemberFailure };
 
@@ -160,6 +163,8 @@ class DebateRun<A extends string> {
     /** One vote per contribution, in transcript order, with the member's board weight. */
     const votes: Vote<A>[] = [];
     const failures: MemberFailure[] = [];
+    /** What the decision rule reads of each voting member, set as its contribution arrives (no search of the board per vote). */
+    const voters = new Map<string, Voter>();
     const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
     const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
@@ -188,23 +193,28 @@ class DebateRun<A extends string> {
         members.length === 1
           ? [await this.#runMember(phase, phaseIndex, members[0] as Member<A>, requests[0] as ModelRequest)]
           : await Promise.all(members.map((member, m) => this.#runMember(phase, phaseIndex, member, requests[m] as ModelRequest)));
-      const contributions: Contribution<A>[] = [];
-      const phaseFailures: MemberFailure[] = [];
+      // Made at their first entry, at its size: a phase of one member with no failure makes one list of one.
+      let contributions: Contribution<A>[] | undefined;
+      let phaseFailures: MemberFailure[] | undefined;
       for (let m = 0; m < outcomes.length; m += 1) {
         const outcome = outcomes[m] as MemberOutcome<A>;
         if (outcome.ok) {
           const { contribution } = outcome;
-          contributions.push(contribution);
+          if (contributions === undefined) contributions = [contribution];
+          else contributions.push(contribution);
           transcript.push(contribution);
-          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: (phase.members[m] as Member<A>).weight });
+          const member = members[m] as Member<A>;
+          votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: member.weight });
+          voters.set(contribution.memberId, voterOf(member, contribution));
         } else {
-          phaseFailures.push(outcome.failure);
+          if (phaseFailures === undefined) phaseFailures = [outcome.failure];
+          else phaseFailures.push(outcome.failure);
           failures.push(outcome.failure);
         }
       }
       // The last phase's block would be read by no one.
-      if (phaseIndex < phases.length - 1) earlier.append(phaseIndex, phase.name, contributions, phaseFailures);
-      const valid = contributions.length;
+      if (phaseIndex < phases.length - 1) earlier.append(phaseIndex, phase.name, contributions ?? NONE, phaseFailures ?? NONE);
+      const valid = contributions?.length ?? 0;
       if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
@@ -217,15 +227,6 @@ class DebateRun<A extends string> {
     // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
     for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
     const status = this.#stop ? 'stopped' : 'completed';
-    const voters = new Map<string, Voter>();
-    for (const c of transcript) {
-      const member = phases[c.phaseIndex]?.members.find((m) => m.id === c.memberId);
-      voters.set(c.memberId, {
-        family: member?.family ?? c.memberId,
-        model: c.model,
-        ...(c.confidence === undefined ? {} : { confidence: c.confidence }),
-      });
-    }
     const decision = applyDecisionRule(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
     if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
@@ -252,15 +253,10 @@ class DebateRun<A extends string> {
   }
 
   async #runMember(phase: Phase<A>, phaseIndex: number, member: Member<A>, request: ModelRequest): Promise<MemberOutcome<A>> {
-    const fail = (reason: MemberFailureReason, usage?: Usage): MemberOutcome<A> => {
-      if (this.#listening)
-        this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
-      return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
-    };
     if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
-    if (!bound.ok) return fail({ kind: 'unbound_model', model: member.model, message: bound.message });
+    if (!bound.ok) return this.#failed(phase, phaseIndex, member, { kind: 'unbound_model', model: member.model, message: bound.message });
     const adapter = bound.adapter;
 
     return this.#limiterFor(adapter.id)(() =>
@@ -269,7 +265,9 @@ class DebateRun<A extends string> {
         if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
         if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
         const startedAt = this.#clock.now();
-        const result = await this.#governor.run(adapter, request, debateStepName(this.#board.id, phaseIndex, phase.name, member.id));
+        // The step's name is read only by a step runner: without one it is never written.
+        const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
+        const result = await this.#governor.run(adapter, request, step);
         const endedAt = this.#clock.now();
         this.#timings.push({
           phase: phase.name,
@@ -278,10 +276,10 @@ class DebateRun<A extends string> {
           endedAt: endedAt - this.#started,
           latencyMs: result.latencyMs,
         });
-        if (!result.ok) return fail({ kind: 'adapter_failed', failure: result.failure }, result.usage);
+        if (!result.ok) return this.#failed(phase, phaseIndex, member, { kind: 'adapter_failed', failure: result.failure }, result.usage);
 
         const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (parsed.isErr()) return fail(parsed.error, result.usage);
+        if (parsed.isErr()) return this.#failed(phase, phaseIndex, member, parsed.error, result.usage);
         const { statement, scores, score, evidence, confidence } = parsed.value;
         if (this.#listening)
           this.#emit({
@@ -293,23 +291,23 @@ class DebateRun<A extends string> {
             latencyMs: result.latencyMs,
             usage: result.usage,
           });
-        return {
-          ok: true,
-          contribution: {
-            phase: phase.name,
-            phaseIndex,
-            memberId: member.id,
-            model: member.model,
-            contrarian: phase.contrarian,
-            statement,
-            scores,
-            score,
-            evidence,
-            ...(confidence === undefined ? {} : { confidence }),
-          },
-        };
+        const { name, contrarian } = phase;
+        const { id: memberId, model } = member;
+        // Two literals rather than a spread of the optional confidence (no throwaway object per call).
+        const contribution: Contribution =
+          confidence === undefined
+            ? { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence }
+            : { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence, confidence };
+        return { ok: true, contribution };
       }),
     );
+  }
+
+  /** A member's failure, told to the listener (a method, not a closure made for every call). */
+  #failed(phase: Phase<A>, phaseIndex: number, member: Member<A>, reason: MemberFailureReason, usage?: Usage): MemberOutcome<A> {
+    if (this.#listening)
+      this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
+    return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
   }
 
   #stopWith(reason: DebateStopReason): void {
@@ -419,6 +417,13 @@ function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
     ...(costUsd === undefined ? {} : { costUsd }),
     calls,
   };
+}
+
+/** What the decision rule reads of a member that voted. */
+function voterOf(member: Member, contribution: Contribution): Voter {
+  return contribution.confidence === undefined
+    ? { family: member.family, model: contribution.model }
+    : { family: member.family, model: contribution.model, confidence: contribution.confidence };
 }
 
 /** The caps a debate runs under: the caller's option over the board's own. */

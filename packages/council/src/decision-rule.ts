@@ -74,6 +74,22 @@ export interface Voter {
 }
 
 /**
+ * The calibration of an empty track record, every member at the prior's reliability. It is the
+ * same for every debate without a `calibration`, so it is made once (and frozen: its prior is
+ * shared by every decision that reports it).
+ */
+const NO_TRACK_RECORD: Calibration = deepFrozen(calibrate(EMPTY_TRACK_RECORD));
+
+function deepFrozen(calibration: Calibration): Calibration {
+  return Object.freeze({
+    ...calibration,
+    prior: Object.freeze({ ...calibration.prior }),
+    members: Object.freeze(calibration.members.map((member) => Object.freeze({ ...member }))),
+    families: Object.freeze(calibration.families.map((family) => Object.freeze({ ...family }))),
+  });
+}
+
+/**
  * Applies the board's rule to the consensus: the mean-score rule's verdict is the consensus's;
  * the calibrated rule reads the members the consensus counted (never a failed or invalid vote),
  * and only when it met the quorum, so the quorum comes first and its absence is NO_GO.
@@ -82,7 +98,7 @@ export function applyDecisionRule(
   rule: DecisionRule,
   consensus: ConsensusResult,
   voters: ReadonlyMap<string, Voter>,
-  calibration: Calibration = calibrate(EMPTY_TRACK_RECORD),
+  calibration: Calibration = NO_TRACK_RECORD,
 ): DebateDecision {
   if (consensus.status !== 'scored') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const votes = consensus.members.map((m) => {
@@ -113,12 +129,33 @@ export function applyDecisionRule(
     return { rule, verdict: 'NO_GO', members: [], warnings: [], error: error instanceof Error ? error.message : String(error) };
   }
   if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
-  const byId = new Map(consensus.members.map((m) => [m.memberId, m]));
+  // The calibrated members are the consensus's counted members in the same order, some perhaps
+  // left out: one cursor finds each one's board weight (no map of the board per debate).
+  const scored = consensus.members;
+  let cursor = 0;
+  const boardWeightOf = (memberId: string): number => {
+    for (let i = cursor; i < scored.length; i += 1) {
+      const member = scored[i];
+      if (member?.memberId === memberId) {
+        cursor = i + 1;
+        return member.weight;
+      }
+    }
+    return 1;
+  };
+  const evidenceText = lastValueMemo(
+    (reliability: number, evidence: number) =>
+      `reliability ${reliability.toFixed(2)} over ${evidence} labelled decision${evidence === 1 ? '' : 's'}${evidence === 0 ? ' (the prior alone)' : ''}`,
+  );
+  const meanScoreReason = lastValueMemo(
+    (boardWeight: number, evidence: string) => `board weight ${boardWeight} (mean-score rule; ${evidence})`,
+  );
   const members = calibrated.members.map((m): EffectiveWeight => {
-    const evidence = `reliability ${m.reliability.toFixed(2)} over ${m.evidence} labelled decision${m.evidence === 1 ? '' : 's'}${m.evidence === 0 ? ' (the prior alone)' : ''}`;
+    // Members with the same record share one text: a board's members mostly do (all at the prior, say).
+    const evidence = evidenceText(m.reliability, m.evidence);
     const confidence = m.confidence === undefined ? '' : `, stated confidence ${m.confidence.toFixed(2)}`;
     const family = m.familyDiscount < 1 ? `, ${m.family} family ×${m.familyDiscount.toFixed(2)} (ρ ${m.rho.toFixed(2)})` : '';
-    const boardWeight = byId.get(m.memberId)?.weight ?? 1;
+    const boardWeight = boardWeightOf(m.memberId);
     return {
       memberId: m.memberId,
       verdict: m.verdict,
@@ -127,10 +164,7 @@ export function applyDecisionRule(
       evidence: m.evidence,
       reliability: m.reliability,
       familyDiscount: rule.rule === 'calibrated' ? m.familyDiscount : 1,
-      reason:
-        rule.rule === 'calibrated'
-          ? `log odds of ${evidence}${confidence}${family}`
-          : `board weight ${boardWeight} (mean-score rule; ${evidence})`,
+      reason: rule.rule === 'calibrated' ? `log odds of ${evidence}${confidence}${family}` : meanScoreReason(boardWeight, evidence),
     };
   });
   // The warning weighs what the rule weighs: board weights, or calibrated weights before the discount.
@@ -146,5 +180,22 @@ export function applyDecisionRule(
     members,
     warnings,
     calibrated,
+  };
+}
+
+/** `compute` remembered for the last pair of arguments it was given. */
+function lastValueMemo<A, B>(compute: (a: A, b: B) => string): (a: A, b: B) => string {
+  let known = false;
+  let lastA: A | undefined;
+  let lastB: B | undefined;
+  let last = '';
+  return (a, b) => {
+    if (!known || a !== lastA || b !== lastB) {
+      known = true;
+      last = compute(a, b);
+      lastA = a;
+      lastB = b;
+    }
+    return last;
   };
 }

@@ -83,15 +83,15 @@ export function parseMemberReply<A extends string>(
   if (reasons.length > 0) return err({ kind: 'invalid_vote', reasons });
   // checkVote found a finite 0–10 score on every rubric axis and no other key: the reply's scores are a vote on `A`.
   const scores = data.scores as Record<A, number>;
-  return ok({
-    statement: data.statement,
-    scores,
-    score: weightedScore(scores, rubric),
-    evidence: (data.evidence ?? []).map((item) =>
-      item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source },
-    ),
-    ...(data.confidence === undefined ? {} : { confidence: data.confidence }),
-  });
+  const statement = data.statement;
+  const score = weightedScore(scores, rubric);
+  const evidence =
+    data.evidence === undefined
+      ? []
+      : data.evidence.map((item) => (item.source === undefined ? { claim: item.claim } : { claim: item.claim, source: item.source }));
+  // Two literals rather than a spread of an optional field: a spread builds a throwaway object and copies it, on every reply.
+  const confidence = data.confidence;
+  return ok(confidence === undefined ? { statement, scores, score, evidence } : { statement, scores, score, evidence, confidence });
 }
 
 /** A reply as `replySchema` reads it. */
@@ -126,12 +126,11 @@ export function wellFormedReply(raw: unknown): ReplyData | undefined {
       if (item['source'] !== undefined && typeof item['source'] !== 'string') return undefined;
     }
   }
-  return {
-    statement: trimmed,
-    scores: { ...scores },
-    ...(evidence === undefined ? {} : { evidence: evidence as { claim: string; source?: string }[] }),
-    ...(confidence === undefined ? {} : { confidence }),
-  };
+  // Optional fields set in place rather than spread in: no throwaway objects on every reply.
+  const data: { -readonly [K in keyof ReplyData]: ReplyData[K] } = { statement: trimmed, scores: { ...scores } };
+  if (evidence !== undefined) data.evidence = evidence as { claim: string; source?: string }[];
+  if (confidence !== undefined) data.confidence = confidence;
+  return data;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@conclave/core';
 import type { Rubric } from '@conclave/scoring';
-import type { Board, Fact, Member, Phase } from './board.js';
+import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { MemberFailure } from './member-failure.js';
 import { memberReplySchema } from './member-reply.js';
@@ -55,7 +55,7 @@ export function buildPhaseRequests(view: PhaseView, phase: Phase, phaseIndex: nu
  * What the members of later phases see, built up one finished phase at a time: each phase's
  * block of text and its metadata entries are made once, when the phase ends, and appended, so a
  * debate's prompt building costs O(phases × members) in all rather than O(phases² × members).
- * The text grows by concatenation (a rope in V8, O(1) per phase) and each phase's requests get
+ * The text grows by one concatenation per phase (a rope in V8, O(1)) and each phase's requests get
  * their own copy of the entry list, so nothing a later phase appends reaches an earlier request.
  */
 export class EarlierPhases {
@@ -78,15 +78,35 @@ export class EarlierPhases {
   /** Adds a finished phase: its valid contributions and its members that gave no vote. */
   append(phaseIndex: number, phaseName: string, contributions: readonly Contribution[], failures: readonly MemberFailure[]): void {
     if (contributions.length === 0 && failures.length === 0) return;
-    // Appended line by line (a rope, no list of lines to join).
-    let block = `\n## Phase ${phaseIndex + 1}: ${phaseName}`;
+    const heading = `\n## Phase ${phaseIndex + 1}: ${phaseName}`;
     for (const c of contributions) {
-      block += `\n### ${c.memberId}\n${c.statement}\nScores: ${scoresLine(c.scores)}`;
       // Frozen: later phases' requests hold the same entry, so no adapter may change it for them.
       this.#entries.push(Object.freeze({ memberId: c.memberId, phase: c.phase, scores: c.scores }));
     }
-    for (const f of failures) block += `\n(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`;
-    this.#blocks += block;
+    // The block lives as long as the debate. Written as a rope it is a dozen string pieces per
+    // member, which for a large phase was most of what the collector traced and copied, call
+    // after call; joined, it is one flat string. A phase of one member's rope is cheaper than a join.
+    if (contributions.length + failures.length === 1) {
+      const only = contributions[0];
+      this.#blocks += heading + (only === undefined ? failureLine(failures[0] as MemberFailure) : contributionText(only));
+      return;
+    }
+    const pieces = [heading];
+    for (const c of contributions) pieces.push(contributionText(c));
+    for (const f of failures) pieces.push(failureLine(f));
+    this.#blocks += pieces.join('');
+  }
+
+  /** The cached briefs of `phase` when it is the board's own phase of a loaded board, else undefined (each brief is then written afresh). */
+  #briefsOf(phase: Phase, phaseIndex: number): readonly string[] | undefined {
+    const board = this.#board;
+    if (board.phases[phaseIndex] !== phase || !isLoadedBoard(board)) return undefined;
+    let briefs = briefsByPhase.get(phase);
+    if (briefs === undefined) {
+      briefs = Object.freeze(phase.members.map((member) => memberBrief(phase, member, board.rubric)));
+      briefsByPhase.set(phase, briefs);
+    }
+    return briefs;
   }
 
   /** The requests for every member of `phase`, which sees exactly the phases appended so far. */
@@ -100,11 +120,12 @@ export class EarlierPhases {
     // One per phase, like the entry list: nothing an adapter does to one phase's requests reaches the next's.
     const responseFormat = { type: 'json', name: 'council_vote', schema: memberReplySchema(rubric) } as const;
     const earlier = this.#entries.slice();
-    return phase.members.map((member) => ({
+    const briefs = this.#briefsOf(phase, phaseIndex);
+    return phase.members.map((member, m) => ({
       system,
       messages: [
         { role: 'user', content: shared, cacheable: true },
-        { role: 'user', content: memberBrief(phase, member, rubric) },
+        { role: 'user', content: briefs?.[m] ?? memberBrief(phase, member, rubric) },
       ],
       responseFormat,
       metadata: {
@@ -121,6 +142,23 @@ export class EarlierPhases {
       } satisfies CouncilRequestMetadata,
     }));
   }
+}
+
+/**
+ * The members' briefs of a phase of a loaded board: they depend on the phase, the member and the
+ * rubric alone, all frozen by the loader, so they are written once per board rather than once per
+ * debate (a debate of one-member phases spent more on its briefs than on its calls' bookkeeping).
+ */
+const briefsByPhase = new WeakMap<Phase, readonly string[]>();
+
+/** A contribution as later phases read it. */
+function contributionText(c: Contribution): string {
+  return `\n### ${c.memberId}\n${c.statement}\nScores: ${scoresLine(c.scores)}`;
+}
+
+/** A member of an earlier phase that gave no vote, as later phases read it. */
+function failureLine(f: MemberFailure): string {
+  return `\n(${f.memberId} in phase "${f.phase}" did not contribute: ${f.reason.kind})`;
 }
 
 /** "axis value, axis value, …" in the scores' own key order (a walk, without the lists `Object.entries` makes). */

@@ -1,6 +1,6 @@
 import { MIN_VALID_VOTES } from '../consensus.js';
 import type { Verdict } from '../verdict.js';
-import { reliabilityOf, type BetaPrior, type Calibration } from './calibrate.js';
+import { reliabilityOf, type BetaPrior, type Calibration, type Reliability } from './calibrate.js';
 import { familyMajorities } from './family-majority.js';
 
 /** One member's own verdict, as the calibrated rule reads it. */
@@ -144,12 +144,15 @@ export function calibratedVerdict(
       (vote.verdict === 'GO' || vote.verdict === 'PIVOT' || vote.verdict === 'NO_GO') &&
       (vote.confidence === undefined || isConfidence(vote.confidence)),
   );
-  const ids = valid.map((vote) => vote.memberId);
-  const counted = valid.filter((vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId));
+  // A member id given twice counts for neither vote. A board of a few dozen searches the id list
+  // (cheaper than a map); a larger one counts the ids in a map: the search per vote made a
+  // 2,048-member debate spend more here than on all its calls.
+  const counted = valid.length <= SEARCHED_VOTES ? valid.filter(givenOnceIn(valid)) : valid.filter(givenOnceCounted(valid));
   if (counted.length < minValidVotes)
     return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
 
-  const reliabilities = new Map(calibration.members.map((member) => [member.key, member]));
+  // No map for an empty track record (every debate without a calibration): nothing to look up.
+  const reliabilities = calibration.members.length === 0 ? undefined : new Map(calibration.members.map((member) => [member.key, member]));
   const familyOf = (vote: CalibratedVote) =>
     vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
   const familySize = new Map<string, number>();
@@ -158,11 +161,14 @@ export function calibratedVerdict(
     if (family !== undefined) familySize.set(family, (familySize.get(family) ?? 0) + 1);
   }
 
+  let priorOnly: Reliability | undefined;
+
   const prior = logOddsUnits(Math.log(priorGo / (1 - priorGo)));
   let logOdds = prior;
   const members = counted.map((vote): CalibratedMember => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
-    const learned = reliabilities.get(key) ?? reliabilityOf(key, 0, 0, calibration.prior);
+    // A member without a record has the prior's reliability: one object for all of them.
+    const learned = reliabilities?.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
     // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
     if (!(learned.reliability > 0 && learned.reliability < 1))
       throw new RangeError(
@@ -213,6 +219,20 @@ export function calibratedVerdict(
     prior: calibration.prior,
     warnings: familyMajorities(members).map((f) => f.message),
   };
+}
+
+/** Up to this many votes, repeated ids are found by searching the list; above, by counting in a map. */
+const SEARCHED_VOTES = 32;
+
+function givenOnceIn(votes: readonly CalibratedVote[]): (vote: CalibratedVote) => boolean {
+  const ids = votes.map((vote) => vote.memberId);
+  return (vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId);
+}
+
+function givenOnceCounted(votes: readonly CalibratedVote[]): (vote: CalibratedVote) => boolean {
+  const timesGiven = new Map<string, number>();
+  for (const vote of votes) timesGiven.set(vote.memberId, (timesGiven.get(vote.memberId) ?? 0) + 1);
+  return (vote) => timesGiven.get(vote.memberId) === 1;
 }
 
 /** Whether a stated confidence is usable: a number in [0, 1]. */

@@ -80,6 +80,17 @@ describe('calibratedVerdict fails closed', () => {
     );
   });
 
+  it('counts neither vote of a repeated member id, on a board of a few votes and on one of hundreds', () => {
+    for (const size of [5, 300]) {
+      const votes = Array.from({ length: size }, (_, i) => ({ memberId: `m${i}`, verdict: 'GO' as const }));
+      const repeated = [...votes, { memberId: 'm3', verdict: 'NO_GO' as const }];
+      const decision = calibratedVerdict(repeated, calibrate(EMPTY_TRACK_RECORD), { minValidVotes: 1 });
+      expect(decision.status).toBe('decided');
+      if (decision.status !== 'decided') return;
+      expect(decision.members.map((m) => m.memberId)).toEqual(votes.map((v) => v.memberId).filter((id) => id !== 'm3'));
+    }
+  });
+
   it('reports every member with its evidence, weight and family discount, and P(GO) beside the verdict', () => {
     fc.assert(
       fc.property(trackRecord, board, (record, votes) => {

@@ -27,15 +27,17 @@ export function familyMajorities(
     f.members.push(m.memberId);
     byFamily.set(m.family, f);
   }
-  return [...byFamily.entries()]
-    .filter(([, f]) => f.members.length > 1 && f.weight > total / 2)
-    .map(([family, f]) => {
-      const share = f.weight / total;
-      return {
-        family,
-        share,
-        members: f.members,
-        message: `the ${family} family holds ${Math.round(100 * share)} % of the weight (${f.members.length} members): its members are not independent votes; add members of other families`,
-      };
+  // A walk of the map, not a list of its entries filtered and mapped: every debate calls this.
+  const majorities: FamilyMajority[] = [];
+  for (const [family, f] of byFamily) {
+    if (!(f.members.length > 1 && f.weight > total / 2)) continue;
+    const share = f.weight / total;
+    majorities.push({
+      family,
+      share,
+      members: f.members,
+      message: `the ${family} family holds ${Math.round(100 * share)} % of the weight (${f.members.length} members): its members are not independent votes; add members of other families`,
     });
+  }
+  return majorities;
 }
