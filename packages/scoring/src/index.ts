@@ -17,17 +17,26 @@ export { DEFAULT_THRESHOLDS, GO_THRESHOLD, PIVOT_THRESHOLD, VERDICTS, verdictFor
 export type { InvalidVote, InvalidVoteReason, Vote } from './vote.js';
 export { checkVote, isValidVote, MAX_MEMBER_WEIGHT, weightedScore } from './vote.js';
 export type { BetaPrior, Calibration, CalibrateOptions, FamilyCorrelation, Reliability } from './calibration/calibrate.js';
-export { calibrate, DEFAULT_PRIOR } from './calibration/calibrate.js';
-export type { CalibratedDecision, CalibratedMember, CalibratedRuleOptions, CalibratedVote } from './calibration/calibrated-verdict.js';
+export { boardPrior, calibrate, DEFAULT_PRIOR } from './calibration/calibrate.js';
+export type {
+  CalibratedDecision,
+  CalibratedFamily,
+  CalibratedMember,
+  CalibratedRuleOptions,
+  CalibratedVote,
+} from './calibration/calibrated-verdict.js';
 export {
   calibratedVerdict,
   isConfidence,
   LOG_ODDS_UNIT,
   logOddsUnits,
+  MARGIN_STANDARD_ERRORS,
   MAX_RATE_MEMBERS,
   memberWeight,
   rateThreshold,
 } from './calibration/calibrated-verdict.js';
+export type { FamilyBand } from './calibration/family-likelihood.js';
+export { MAX_FAMILY_MEMBERS } from './calibration/family-likelihood.js';
 export type { FamilyMajority } from './calibration/family-majority.js';
 export { familyMajorities } from './calibration/family-majority.js';
 export type { MemberVerdict, Outcome, TrackEntry, TrackRecord } from './calibration/track-record.js';
