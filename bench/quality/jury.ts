@@ -33,7 +33,12 @@ export interface Decision {
   readonly scores: readonly (number | undefined)[];
 }
 
-/** Simulates one decision. */
+/**
+ * Simulates one decision. Every decision draws the same random numbers in the same order whatever
+ * ρ and the failure rate are (common random numbers): settings that differ only in ρ then differ
+ * only where the correlation changes a judge's call, so the accuracy each rule loses to ρ is
+ * measured on the same decisions, not buried in sampling noise.
+ */
 export function simulate(jury: Jury, random: () => number): Decision {
   const truthGo = random() < 0.5;
   const c = Math.sqrt(jury.rho);
@@ -41,15 +46,15 @@ export function simulate(jury: Jury, random: () => number): Decision {
   const believesGo: (boolean | undefined)[] = [];
   const scores: (number | undefined)[] = [];
   for (const judge of jury.judges) {
-    let wrong: boolean;
-    if (judge.family !== undefined && jury.rho > 0) {
-      if (!shared.has(judge.family)) shared.set(judge.family, random() >= judge.accuracy);
-      wrong = random() < c ? (shared.get(judge.family) as boolean) : random() >= judge.accuracy;
-    } else wrong = random() >= judge.accuracy;
+    if (judge.family !== undefined && !shared.has(judge.family)) shared.set(judge.family, random() >= judge.accuracy);
+    const copies = random() < c;
+    const ownWrong = random() >= judge.accuracy;
+    const wrong = judge.family !== undefined && copies ? (shared.get(judge.family) as boolean) : ownWrong;
     const failed = random() < jury.failureRate;
+    const score = random();
     const belief = wrong ? !truthGo : truthGo;
     believesGo.push(failed ? undefined : belief);
-    scores.push(failed ? undefined : belief ? 7 + 3 * random() : 5 * random());
+    scores.push(failed ? undefined : belief ? 7 + 3 * score : 5 * score);
   }
   return { truthGo, believesGo, scores };
 }

@@ -174,8 +174,13 @@ describe('the calibrated rule in a debate', () => {
     );
     expect(result.decision.warnings).toMatchObject([{ family: 'openai', members: ['m0', 'm1', 'm2'], share: 0.75 }]);
     expect(events.filter((e) => e.type === 'family_majority')).toMatchObject([{ family: 'openai', share: 0.75 }]);
-    // Three members of one family count as 3 / (1 + 2ρ) votes, ρ the stated default 0.5 with no track record.
-    expect(result.decision.members[0]?.familyDiscount).toBeCloseTo(0.5, 12);
+    // Three unanimous members of one family count as one likelihood-ratio term (ρ the stated default
+    // 0.5 with no track record): about half of their three votes' say.
+    const family = result.decision.calibrated?.families[0];
+    expect(family).toMatchObject({ family: 'openai', members: ['m0', 'm1', 'm2'], rho: 0.5 });
+    expect(result.decision.members[0]?.familyDiscount).toBeCloseTo((family?.logOdds as number) / (3 * Math.log(0.6 / 0.4)), 8);
+    expect(result.decision.members[0]?.familyDiscount).toBeGreaterThan(0.4);
+    expect(result.decision.members[0]?.familyDiscount).toBeLessThan(0.6);
     expect(result.decision.members[3]?.familyDiscount).toBe(1);
   });
 });

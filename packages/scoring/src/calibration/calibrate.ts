@@ -14,6 +14,33 @@ export interface BetaPrior {
  */
 export const DEFAULT_PRIOR: BetaPrior = Object.freeze({ alpha: 6, beta: 4 });
 
+/** The least accuracy `boardPrior` presumes: DEFAULT_PRIOR's, so a poor board never reads as worse than that. */
+const BOARD_PRIOR_FLOOR = 0.6;
+
+/**
+ * A prior centred on how often the board as a whole has been right (every labelled vote pooled),
+ * never below 0.6, worth `strength` imagined calls (default 10, as DEFAULT_PRIOR). A member with
+ * thin evidence is then presumed as good as the board it sits on rather than 60 %: on a board of
+ * good judges the fixed prior pulls each one toward a weaker judge than the board has shown, and
+ * the false-GO model built on those reliabilities overstates how often they err (ADR 0044).
+ *
+ * @example
+ * const calibration = calibrate(record, { prior: boardPrior(record) });
+ */
+export function boardPrior(record: TrackRecord, strength = 10): BetaPrior {
+  if (!(strength > 0 && Number.isFinite(strength)))
+    throw new RangeError(`boardPrior: strength must be finite and above 0, got ${strength}`);
+  let labelled = 0;
+  let right = 0;
+  for (const entry of record.entries) {
+    if (entry.outcome === undefined) continue;
+    labelled += 1;
+    if (wasRight(entry.verdict, entry.outcome)) right += 1;
+  }
+  const centre = Math.max(BOARD_PRIOR_FLOOR, labelled === 0 ? 0 : right / labelled);
+  return { alpha: centre * strength, beta: (1 - centre) * strength };
+}
+
 /** Options for `calibrate`. */
 export interface CalibrateOptions {
   readonly prior?: BetaPrior;

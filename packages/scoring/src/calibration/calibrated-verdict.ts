@@ -1,6 +1,15 @@
 import { MIN_VALID_VOTES } from '../consensus.js';
 import type { Verdict } from '../verdict.js';
 import { reliabilityOf, type BetaPrior, type Calibration, type Reliability } from './calibrate.js';
+import {
+  bandUnits,
+  boardTerms,
+  familyLevel,
+  familyPatternProbability,
+  poolFamilies,
+  type FamilyBand,
+  type WeighedVoter,
+} from './family-likelihood.js';
 import { familyMajorities } from './family-majority.js';
 
 /** One member's own verdict, as the calibrated rule reads it. */
@@ -69,12 +78,29 @@ export interface CalibratedMember {
   readonly confidence?: number;
   /** The error correlation of its family used for the discount (0 alone). */
   readonly rho: number;
-  /** log(reliability / (1 − reliability)), never below 0: a member no better than chance is ignored, never inverted. */
+  /** log(reliability / (1 − reliability)) (lowered to a stated confidence), never below 0: a member no better than chance is ignored, never inverted. */
   readonly weight: number;
-  /** 1 / (1 + (k − 1)ρ) for k members of its family voting, 1 alone: a family counts as its effective size. */
+  /**
+   * 1 alone. In a family counted as one term (two or more weighted members): the family's term
+   * over the sum of its members' weights, at most 1, i.e. how much of its members' say the
+   * family kept on this call.
+   */
   readonly familyDiscount: number;
-  /** weight × familyDiscount, rounded to nine decimals: what its vote adds to (GO) or takes from (not GO) the log odds. */
+  /** weight × familyDiscount, rounded to nine decimals: alone, what its vote adds to (GO) or takes from (not GO) the log odds. */
   readonly effectiveWeight: number;
+}
+
+/** A model family counted as one likelihood-ratio term (ADR 0044). */
+export interface CalibratedFamily {
+  readonly family: string;
+  /** Its weighted members' ids (two or more). */
+  readonly members: readonly string[];
+  readonly rho: number;
+  /** Its members' own weights summed with signs (+ GO, − otherwise): what they would add were they independent. */
+  readonly level: number;
+  /** The band of levels the level fell in, and the term that band adds to the log odds: log(P(band | GO) / P(band | NO_GO)). */
+  readonly band: { readonly from: number; readonly to: number };
+  readonly logOdds: number;
 }
 
 /** The calibrated rule's decision; discriminate on `status`. */
@@ -96,9 +122,24 @@ export type CalibratedDecision =
       readonly logOdds: number;
       /** The log odds GO must beat: log(costOfFalseGo / costOfMissedGo), or the one `falseGoRate` sets. */
       readonly threshold: number;
+      /**
+       * How far from the threshold the log odds must be for the weights to decide (about one
+       * standard error of their estimate; 0 under a false-GO rate, whose threshold is the contract).
+       */
+      readonly margin: number;
+      /**
+       * The log odds with every weighted member, and every one weighed 0 whose record is within a
+       * standard error of chance, as reliable as their mean (families still one term each): what
+       * decides when `fallback`.
+       */
+      readonly equalWeightLogOdds: number;
+      /** Whether the log odds were within `margin` of the threshold, so the equal-weight count decided (ADR 0044). */
+      readonly fallback: boolean;
       readonly validVotes: number;
       readonly minValidVotes: number;
       readonly members: readonly CalibratedMember[];
+      /** Each family of two or more weighted members, counted as one term instead of its members' own weights. */
+      readonly families: readonly CalibratedFamily[];
       /** The prior odds of GO, the costs and the rate the decision was made with, so a checker can redo it. */
       readonly priorGo: number;
       readonly costOfFalseGo: number;
@@ -151,57 +192,104 @@ export function calibratedVerdict(
   if (counted.length < minValidVotes)
     return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
 
+  let priorOnly: Reliability | undefined;
   // No map for an empty track record (every debate without a calibration): nothing to look up.
   const reliabilities = calibration.members.length === 0 ? undefined : new Map(calibration.members.map((member) => [member.key, member]));
   const familyOf = (vote: CalibratedVote) =>
     vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
-  const familySize = new Map<string, number>();
-  for (const vote of counted) {
+  const learned = counted.map((vote) => {
+    const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
+    // A member without a record has the prior's reliability: one object for all of them.
+    const reliability = reliabilities?.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
+    // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
+    if (!(reliability.reliability > 0 && reliability.reliability < 1))
+      throw new RangeError(
+        `calibratedVerdict: the reliability of "${key}" must be between 0 and 1 (exclusive), got ${reliability.reliability}`,
+      );
+    return reliability;
+  });
+  const ownVoters = counted.map((vote, i): WeighedVoter => {
+    const { reliability } = learned[i] as (typeof learned)[number];
     const family = familyOf(vote);
-    if (family !== undefined) familySize.set(family, (familySize.get(family) ?? 0) + 1);
-  }
-
-  let priorOnly: Reliability | undefined;
+    return {
+      reliability: usedReliability(reliability, vote.confidence),
+      units: logOddsUnits(memberWeight(reliability, vote.confidence)),
+      ...(family === undefined ? {} : { family }),
+    };
+  });
+  const voters = poolFamilies(ownVoters);
+  const saysGo = (i: number) => (counted[i] as CalibratedVote).verdict === 'GO';
+  const terms = boardTerms(voters, (family) => rhoOf(calibration, family), bandsOf(calibration));
 
   const prior = logOddsUnits(Math.log(priorGo / (1 - priorGo)));
   let logOdds = prior;
-  const members = counted.map((vote): CalibratedMember => {
-    const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
-    // A member without a record has the prior's reliability: one object for all of them.
-    const learned = reliabilities?.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
-    // A hand-made calibration could say anything: a reliability of 1 would be a veto-proof vote.
-    if (!(learned.reliability > 0 && learned.reliability < 1))
-      throw new RangeError(
-        `calibratedVerdict: the reliability of "${key}" must be between 0 and 1 (exclusive), got ${learned.reliability}`,
-      );
+  for (const i of terms.alone) logOdds += saysGo(i) ? (voters[i] as WeighedVoter).units : -(voters[i] as WeighedVoter).units;
+  const discounts = new Map<number, number>();
+  const families = terms.families.map((f): CalibratedFamily => {
+    const level = familyLevel(voters, f.indexes, saysGo);
+    const band = f.bands.find((b) => level >= b.from && level <= b.to) as FamilyBand;
+    logOdds += band.units;
+    const say = f.indexes.reduce((sum, i) => sum + (voters[i] as WeighedVoter).units, 0);
+    for (const i of f.indexes) discounts.set(i, Math.min(1, Math.abs(band.units) / say));
+    return {
+      family: f.family,
+      members: f.indexes.map((i) => (counted[i] as CalibratedVote).memberId),
+      rho: f.rho,
+      level: level / PER_UNIT,
+      band: { from: band.from / PER_UNIT, to: band.to / PER_UNIT },
+      logOdds: band.units / PER_UNIT,
+    };
+  });
+  const members = counted.map((vote, i): CalibratedMember => {
+    const { evidence, right, reliability } = learned[i] as (typeof learned)[number];
     const family = familyOf(vote);
-    const k = family === undefined ? 1 : (familySize.get(family) as number);
-    const rho = family === undefined ? 0 : rhoOf(calibration, family);
-    const familyDiscount = 1 / (1 + (k - 1) * rho);
-    const weight = memberWeight(learned.reliability, vote.confidence);
-    const effectiveWeight = logOddsUnits(weight * familyDiscount);
-    logOdds += vote.verdict === 'GO' ? effectiveWeight : -effectiveWeight;
+    const weight = memberWeight(reliability, vote.confidence);
+    const familyDiscount = discounts.get(i) ?? 1;
     return {
       memberId: vote.memberId,
       verdict: vote.verdict,
       ...(family === undefined ? {} : { family }),
-      evidence: learned.evidence,
-      right: learned.right,
-      reliability: learned.reliability,
+      evidence,
+      right,
+      reliability,
       ...(vote.confidence === undefined ? {} : { confidence: vote.confidence }),
-      rho,
+      rho: family === undefined ? 0 : rhoOf(calibration, family),
       weight,
       familyDiscount,
-      effectiveWeight: effectiveWeight / PER_UNIT,
+      effectiveWeight: logOddsUnits(weight * familyDiscount) / PER_UNIT,
     };
   });
   const threshold =
     options.falseGoRate === undefined
       ? logOddsUnits(Math.log(costOfFalseGo / costOfMissedGo))
-      : logOddsUnits(cachedRateThreshold(calibration, members, prior / PER_UNIT, options.falseGoRate));
+      : logOddsUnits(cachedRateThreshold(calibration, ownVoters, prior / PER_UNIT, options.falseGoRate));
+  // Where the evidence cannot tell the weighed call from its threshold, every weighted member is
+  // taken to be as reliable as their mean (families still one term each): noisy weights must not
+  // do worse than counting votes.
+  const weighted = voters.flatMap((v, i) => (v.units > 0 ? [i] : []));
+  const margin = options.falseGoRate === undefined ? logOddsUnits(weightMargin(learned, weighted, calibration.prior)) : 0;
+  // The count also takes a member weighed 0 by its record (not by its own stated confidence) when
+  // that record is within a standard error of chance: a judge slightly better than chance breaks a
+  // tie the way a majority would (ADR 0044).
+  const inCount = voters.map(
+    (v, i) =>
+      v.units > 0 ||
+      ((counted[i] as CalibratedVote).confidence === undefined && !clearlyBelowChance(learned[i] as Reliability, calibration.prior)),
+  );
+  const counting = ownVoters.filter((_, i) => inCount[i]);
+  const pooled = counting.reduce((sum, v) => sum + v.reliability, 0) / counting.length;
+  const pooledUnits = counting.length === 0 ? 0 : logOddsUnits(Math.max(0, Math.log(pooled / (1 - pooled))));
+  const pooledVoters = ownVoters.map((v, i) => (inCount[i] ? { ...v, reliability: pooled, units: pooledUnits } : { ...v, units: 0 }));
+  const pooledTerms = boardTerms(pooledVoters, (family) => rhoOf(calibration, family), bandsOf(calibration));
+  let equalWeightLogOdds = prior;
+  for (const i of pooledTerms.alone)
+    equalWeightLogOdds += saysGo(i) ? (pooledVoters[i] as WeighedVoter).units : -(pooledVoters[i] as WeighedVoter).units;
+  for (const f of pooledTerms.families) equalWeightLogOdds += bandUnits(f.bands, familyLevel(pooledVoters, f.indexes, saysGo));
+  // Never under a false-GO rate: its threshold is the contract, and a tie at it stays NO_GO.
+  const fallback = options.falseGoRate === undefined && Math.abs(logOdds - threshold) <= margin;
   // A floor no prior or rate can lower: some member whose vote counts must have said GO.
-  const someoneSaidGo = members.some((m) => m.verdict === 'GO' && m.effectiveWeight > 0);
-  const verdict = someoneSaidGo && logOdds > threshold ? 'GO' : 'NO_GO';
+  const someoneSaidGo = voters.some((v, i) => saysGo(i) && v.units > 0);
+  const verdict = someoneSaidGo && (fallback ? equalWeightLogOdds : logOdds) > threshold ? 'GO' : 'NO_GO';
   return {
     status: 'decided',
     rule: 'calibrated',
@@ -209,9 +297,13 @@ export function calibratedVerdict(
     probabilityGo: 1 / (1 + Math.exp(-logOdds / PER_UNIT)),
     logOdds: logOdds / PER_UNIT,
     threshold: threshold / PER_UNIT,
+    margin: margin / PER_UNIT,
+    equalWeightLogOdds: equalWeightLogOdds / PER_UNIT,
+    fallback,
     validVotes: counted.length,
     minValidVotes,
     members,
+    families,
     priorGo,
     costOfFalseGo,
     costOfMissedGo,
@@ -235,9 +327,36 @@ function givenOnceCounted(votes: readonly CalibratedVote[]): (vote: CalibratedVo
   return (vote) => timesGiven.get(vote.memberId) === 1;
 }
 
+/** How many standard errors of the log odds count as "the evidence cannot tell" (ADR 0044). */
+export const MARGIN_STANDARD_ERRORS = 0.5;
+
+/**
+ * The uncertainty of the weighed log odds: MARGIN_STANDARD_ERRORS × √(Σ 1 / (n·r(1 − r))) over the
+ * weighted members, with r a member's reliability and n its labelled decisions plus the prior's
+ * imagined ones (the standard error of a log-odds estimate from n calls). It depends on who voted,
+ * never on how, so the rule stays monotone in every vote.
+ */
+function weightMargin(learned: readonly Reliability[], weighted: readonly number[], prior: BetaPrior): number {
+  const variance = weighted.reduce((sum, i) => {
+    const { evidence, reliability } = learned[i] as Reliability;
+    return sum + 1 / ((evidence + prior.alpha + prior.beta) * reliability * (1 - reliability));
+  }, 0);
+  return MARGIN_STANDARD_ERRORS * Math.sqrt(variance);
+}
+
+/** Whether a member's record puts it more than a standard error below chance: √(r(1 − r) / n), n its calls plus the prior's. */
+function clearlyBelowChance({ evidence, reliability }: Reliability, prior: BetaPrior): boolean {
+  return 0.5 - reliability > Math.sqrt((reliability * (1 - reliability)) / (evidence + prior.alpha + prior.beta));
+}
+
 /** Whether a stated confidence is usable: a number in [0, 1]. */
 export function isConfidence(value: unknown): value is number {
   return typeof value === 'number' && value >= 0 && value <= 1;
+}
+
+/** The reliability a member's weight rests on: its record's, lowered to a stated confidence (never below 0.5). */
+function usedReliability(reliability: number, confidence?: number): number {
+  return confidence === undefined ? reliability : Math.min(reliability, Math.max(0.5, confidence));
 }
 
 /**
@@ -246,24 +365,37 @@ export function isConfidence(value: unknown): value is number {
  * is ignored, never inverted.
  */
 export function memberWeight(reliability: number, confidence?: number): number {
-  const used = confidence === undefined ? reliability : Math.min(reliability, Math.max(0.5, confidence));
+  const used = usedReliability(reliability, confidence);
   return Math.max(0, Math.log(used / (1 - used)));
 }
 
 /** Thresholds already enumerated, per calibration: a board asks the same question for every decision. */
 const thresholds = new WeakMap<Calibration, Map<string, number>>();
+/** Family bands already enumerated, per calibration. */
+const bands = new WeakMap<Calibration, Map<string, readonly FamilyBand[]>>();
+
+function bandsOf(calibration: Calibration): Map<string, readonly FamilyBand[]> {
+  const known = bands.get(calibration) ?? new Map<string, readonly FamilyBand[]>();
+  bands.set(calibration, known);
+  return known;
+}
 
 function rhoOf(calibration: Calibration, family: string): number {
   return calibration.families.find((f) => f.family === family)?.rho ?? calibration.defaultRho;
 }
 const THRESHOLDS_PER_CALIBRATION = 256;
 
-function cachedRateThreshold(calibration: Calibration, members: readonly CalibratedMember[], prior: number, rate: number): number {
-  const key = `${prior} ${rate} ${members.map((m) => `${m.reliability}:${m.effectiveWeight}:${m.family ?? ''}`).join(' ')}`;
+function cachedRateThreshold(calibration: Calibration, voters: readonly WeighedVoter[], prior: number, rate: number): number {
+  const key = `${prior} ${rate} ${voters.map((v) => `${v.reliability}:${v.units}:${v.family ?? ''}`).join(' ')}`;
   const known = thresholds.get(calibration) ?? new Map<string, number>();
   let threshold = known.get(key);
   if (threshold === undefined) {
-    threshold = rateThreshold(members, prior, rate, (family) => rhoOf(calibration, family));
+    threshold = rateThreshold(
+      voters.map((v) => ({ ...v, weight: v.units / PER_UNIT })),
+      prior,
+      rate,
+      (family) => rhoOf(calibration, family),
+    );
     if (known.size >= THRESHOLDS_PER_CALIBRATION) known.clear();
     known.set(key, threshold);
     thresholds.set(calibration, known);
@@ -274,48 +406,52 @@ function cachedRateThreshold(calibration: Calibration, members: readonly Calibra
 /**
  * The least log-odds threshold t such that, were GO the wrong call, the present members' votes
  * would give log odds above t with probability at most `rate`. Each member says GO (errs) with
- * probability 1 − reliability; members of one family err together as the calibration learned
- * (a shared error each copies with probability √ρ, so two members' errors correlate ρ). Every
+ * probability 1 − reliability (the reliability its weight rests on); members of one family err
+ * together as the calibration learned (a shared error each copies with probability √ρ, so two
+ * members' errors correlate ρ), at the family's mean reliability, and count as one term, as the
+ * rule counts them (ADR 0044). Every
  * pattern of votes is enumerated, so the threshold is exact for that model.
  */
 export function rateThreshold(
-  members: readonly Pick<CalibratedMember, 'reliability' | 'effectiveWeight' | 'family'>[],
+  members: readonly { readonly reliability: number; readonly weight: number; readonly family?: string }[],
   prior: number,
   rate: number,
   rhoOf: (family: string) => number = () => 0,
 ): number {
   if (!(rate >= 0 && rate <= 1)) throw new RangeError(`calibratedVerdict: falseGoRate must be between 0 and 1, got ${rate}`);
-  const counting = members.filter((m) => m.effectiveWeight > 0);
+  const counting = poolFamilies(
+    members
+      .map((m): WeighedVoter => ({
+        reliability: m.reliability,
+        units: logOddsUnits(m.weight),
+        ...(m.family === undefined ? {} : { family: m.family }),
+      }))
+      .filter((v) => v.units > 0),
+  );
   if (counting.length > MAX_RATE_MEMBERS) {
     throw new RangeError(
       `calibratedVerdict: falseGoRate enumerates vote patterns of at most ${MAX_RATE_MEMBERS} weighted members, got ${counting.length}; use costOfFalseGo instead`,
     );
   }
-  const groups = new Map<string, number[]>();
-  const alone: number[] = [];
-  counting.forEach((m, i) => {
-    if (m.family === undefined || !(rhoOf(m.family) > 0)) alone.push(i);
-    else groups.set(m.family, [...(groups.get(m.family) ?? []), i]);
-  });
+  const terms = boardTerms(counting, rhoOf);
   const outcomes: { logOdds: number; p: number }[] = [];
   for (let pattern = 0; pattern < 2 ** counting.length; pattern += 1) {
     const saysGo = (i: number) => ((pattern >> i) & 1) === 1;
-    const own = (i: number) =>
-      saysGo(i) ? 1 - (counting[i] as { reliability: number }).reliability : (counting[i] as { reliability: number }).reliability;
     let logOdds = logOddsUnits(prior);
-    counting.forEach((m, i) => (logOdds += saysGo(i) ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight)));
     let p = 1;
-    for (const i of alone) p *= own(i);
-    for (const [family, indexes] of groups) {
-      const c = Math.sqrt(rhoOf(family));
-      const shared = 1 - indexes.reduce((sum, i) => sum + (counting[i] as { reliability: number }).reliability, 0) / indexes.length;
-      let mixed = 0;
-      for (const sharedErr of [false, true]) {
-        let given = sharedErr ? shared : 1 - shared;
-        for (const i of indexes) given *= c * (saysGo(i) === sharedErr ? 1 : 0) + (1 - c) * own(i);
-        mixed += given;
-      }
-      p *= mixed;
+    for (const i of terms.alone) {
+      const { units, reliability } = counting[i] as WeighedVoter;
+      logOdds += saysGo(i) ? units : -units;
+      p *= saysGo(i) ? 1 - reliability : reliability;
+    }
+    for (const f of terms.families) {
+      logOdds += bandUnits(f.bands, familyLevel(counting, f.indexes, saysGo));
+      // Were GO the wrong call, a member that says GO errs.
+      p *= familyPatternProbability(
+        f.indexes.map((i) => counting[i] as WeighedVoter),
+        f.rho,
+        (k) => saysGo(f.indexes[k] as number),
+      );
     }
     outcomes.push({ logOdds, p });
   }

@@ -98,10 +98,15 @@ describe('calibratedVerdict fails closed', () => {
         if (decision.status !== 'decided') return;
         expect(decision.probabilityGo).toBeGreaterThan(0);
         expect(decision.probabilityGo).toBeLessThan(1);
-        if (decision.verdict === 'GO') expect(decision.logOdds).toBeGreaterThan(decision.threshold);
+        if (decision.verdict === 'GO')
+          expect(decision.fallback ? decision.equalWeightLogOdds : decision.logOdds).toBeGreaterThan(decision.threshold);
+        // The equal-weight count decides only within the margin of the threshold.
+        expect(decision.fallback).toBe(
+          decision.falseGoRate === undefined && Math.abs(decision.logOdds - decision.threshold) <= decision.margin + 1e-12,
+        );
         for (const m of decision.members) {
           expect(m.weight).toBeGreaterThanOrEqual(0);
-          expect(m.familyDiscount).toBeGreaterThan(0);
+          expect(m.familyDiscount).toBeGreaterThanOrEqual(0);
           expect(m.familyDiscount).toBeLessThanOrEqual(1);
           expect(Math.abs(m.effectiveWeight - m.weight * m.familyDiscount)).toBeLessThanOrEqual(0.5e-9 + 1e-15);
         }
@@ -212,7 +217,7 @@ describe('calibrate', () => {
     expect(calibrate(apart).families[0]?.rho).toBeLessThan(0.05);
   });
 
-  it('discounts three members of one correlated family to fewer than three votes, and warns', () => {
+  it('counts three members of one correlated family as one likelihood-ratio term, worth fewer than three votes, and warns', () => {
     const calibration: Calibration = {
       by: 'member',
       prior: DEFAULT_PRIOR,
@@ -230,9 +235,21 @@ describe('calibrate', () => {
     const decision = calibratedVerdict(votes, calibration);
     expect(decision.status).toBe('decided');
     if (decision.status !== 'decided') return;
-    // Three correlated GO votes weigh 3 / (1 + 2·0.8) ≈ 1.15 votes against two independent NO_GO votes.
+    // The family is one term: the likelihood ratio of three GO votes from members who copy a shared
+    // error with probability √0.8, each right 60 % of the time on its own.
+    const c = Math.sqrt(0.8);
+    const ifGo = 0.6 * (c + (1 - c) * 0.6) ** 3 + 0.4 * ((1 - c) * 0.6) ** 3;
+    const ifNoGo = 0.4 * (c + (1 - c) * 0.4) ** 3 + 0.6 * ((1 - c) * 0.4) ** 3;
+    const w = Math.log(0.6 / 0.4);
+    expect(decision.families).toHaveLength(1);
+    expect(decision.families[0]).toMatchObject({ family: 'same', members: ['x', 'y', 'z'], rho: 0.8, level: logOddsUnits(3 * w) / 1e9 });
+    // The unanimous level is a band of its own (no pooling at the top for this family).
+    expect(decision.families[0]?.band.to).toBe(decision.families[0]?.level);
+    expect(decision.families[0]?.logOdds).toBeCloseTo(Math.log(ifGo / ifNoGo), 8);
+    // About 0.47, little more than one member's 0.405: two independent NO_GO votes outweigh it.
+    expect(decision.families[0]?.logOdds).toBeLessThan(2 * w);
     expect(decision.verdict).toBe('NO_GO');
-    expect(decision.members[0]?.familyDiscount).toBeCloseTo(1 / 2.6, 12);
+    expect(decision.members[0]?.familyDiscount).toBeCloseTo((decision.families[0]?.logOdds as number) / (3 * w), 8);
     expect(decision.warnings[0]).toContain('same family holds 60 %');
     expect(decision.members.find((m) => m.memberId === 'p')?.family).toBe('other');
   });
@@ -261,7 +278,7 @@ describe('a false-GO rate the user chooses', () => {
         fc.array(fc.double({ min: 0.5, max: 0.99, noNaN: true }), { minLength: 3, maxLength: 9 }),
         fc.double({ min: 0, max: 0.5, noNaN: true }),
         (accuracies, rate) => {
-          const members = accuracies.map((reliability) => ({ reliability, effectiveWeight: Math.log(reliability / (1 - reliability)) }));
+          const members = accuracies.map((reliability) => ({ reliability, weight: Math.log(reliability / (1 - reliability)) }));
           const t = logOddsUnits(rateThreshold(members, 0, rate));
           // Every pattern of votes, with its chance when GO is the wrong call; log odds in whole units, as the rule counts them.
           let falseGo = 0;
@@ -270,7 +287,7 @@ describe('a false-GO rate the user chooses', () => {
             let p = 1;
             members.forEach((m, i) => {
               const go = (pattern >> i) & 1;
-              logOdds += go ? logOddsUnits(m.effectiveWeight) : -logOddsUnits(m.effectiveWeight);
+              logOdds += go ? logOddsUnits(m.weight) : -logOddsUnits(m.weight);
               p *= go ? 1 - m.reliability : m.reliability;
             });
             if (logOdds > t) falseGo += p;
@@ -282,7 +299,7 @@ describe('a false-GO rate the user chooses', () => {
   });
 
   it('refuses a rate outside [0, 1] and a board too large to enumerate', () => {
-    const many = Array.from({ length: 21 }, () => ({ reliability: 0.7, effectiveWeight: 0.8 }));
+    const many = Array.from({ length: 21 }, () => ({ reliability: 0.7, weight: 0.8 }));
     expect(() => rateThreshold(many, 0, 0.1)).toThrow(/at most 20/);
     expect(() => rateThreshold([], 0, 1.5)).toThrow(/between 0 and 1/);
   });

@@ -29,7 +29,7 @@ interface Seat {
 
 const seat: fc.Arbitrary<Seat> = fc.record({
   value: fc.constantFrom(2, 6, 8),
-  invalid: fc.boolean().map((b) => b && Math.random() < 0.3),
+  invalid: fc.integer({ min: 0, max: 9 }).map((n) => n < 3),
   family: fc.constantFrom(...FAMILIES),
   confidence: fc.option(fc.constantFrom(0.5, 0.6, 0.9, 1), { nil: undefined }),
 });
@@ -125,6 +125,29 @@ const BROKEN: Record<string, Maker> = {
       ? { ...made, verdict: plain.verdict, logOdds: plain.logOdds, probabilityGo: plain.probabilityGo }
       : made;
   },
+  /** Families discounted to their effective size, 1 / (1 + (k − 1)ρ) each, instead of counted as one term (the rule before ADR 0044). */
+  'discounts families instead of one term': (seats, calibration, options) => {
+    const made = honest(seats, calibration, options);
+    if (made.status !== 'decided' || options.falseGoRate !== undefined) return made;
+    const k = new Map<string, number>();
+    for (const m of made.members) if (m.family !== undefined) k.set(m.family, (k.get(m.family) ?? 0) + 1);
+    const logOdds = made.members.reduce(
+      (sum, m) => {
+        const discount = m.family === undefined ? 1 : 1 / (1 + ((k.get(m.family) as number) - 1) * m.rho);
+        return sum + (m.verdict === 'GO' ? 1 : -1) * m.weight * discount;
+      },
+      Math.log(made.priorGo / (1 - made.priorGo)),
+    );
+    const someoneSaidGo = made.members.some((m) => m.verdict === 'GO' && m.weight > 0);
+    return { ...made, verdict: someoneSaidGo && logOdds > made.threshold ? 'GO' : 'NO_GO' };
+  },
+  /** The weights decide even where the evidence cannot tell them from the threshold. */
+  'no equal-weight fallback': (seats, calibration, options) => {
+    const made = honest(seats, calibration, options);
+    if (made.status !== 'decided') return made;
+    const someoneSaidGo = made.members.some((m) => m.verdict === 'GO' && m.weight > 0);
+    return { ...made, verdict: someoneSaidGo && made.logOdds > made.threshold ? 'GO' : 'NO_GO' };
+  },
   /** An invalid vote is counted, with the verdict its (out-of-range) scores would earn. */
   'counts an invalid vote': (seats, calibration, options) => {
     const all = seats.map((s, i) =>
@@ -149,6 +172,58 @@ const BROKEN: Record<string, Maker> = {
       ? { ...made, verdict: plain.verdict, logOdds: plain.logOdds, probabilityGo: plain.probabilityGo, threshold: plain.threshold }
       : made;
   },
+};
+
+const plainSeat = (value: number, family?: 'anthropic' | 'openai', confidence?: number): Seat => ({
+  value,
+  invalid: false,
+  family,
+  confidence,
+});
+const invalidSeat = (value: number): Seat => ({ value, invalid: true, family: undefined, confidence: undefined });
+const EQUAL_COSTS: CalibratedRuleOptions = { costOfFalseGo: 1, priorGo: 0.5 };
+/** Four GO decisions in which m0 was always right and m1, m2 half the time: m0 weighs more, on thin evidence. */
+const m0Better: TrackRecord = (['GO', 'GO', 'NO_GO', 'NO_GO'] as const).reduce<TrackRecord>(
+  (record, other, d) =>
+    recordOutcome(
+      recordDecision(
+        record,
+        `d${d}`,
+        ['GO' as const, other, other].map((verdict, i) => ({ memberId: `m${i}`, verdict })),
+      ),
+      `d${d}`,
+      'GO',
+    ),
+  EMPTY_TRACK_RECORD,
+);
+
+/**
+ * For each broken maker, a case it gets wrong (checked below to differ from the honest maker), run
+ * before the random ones, so every maker is caught on every run and the property is never vacuous.
+ */
+const DISTINGUISHING: Record<string, [Seat[], TrackRecord, CalibratedRuleOptions]> = {
+  // Two GO against two NO_GO of equal weight: the log odds tie the threshold.
+  'tie is GO': [[plainSeat(8), plainSeat(8), plainSeat(2), plainSeat(2)], EMPTY_TRACK_RECORD, EQUAL_COSTS],
+  // Nobody says GO, but the prior alone is above the threshold.
+  'no floor': [[plainSeat(2), plainSeat(2), plainSeat(2)], EMPTY_TRACK_RECORD, { costOfFalseGo: 1, priorGo: 0.99 }],
+  // Three of one family say GO, one member alone says NO_GO: as one term the family outweighs it; as independent votes more so.
+  'no family discount': [
+    [plainSeat(8, 'anthropic'), plainSeat(8, 'anthropic'), plainSeat(8, 'anthropic'), plainSeat(2), plainSeat(2)],
+    EMPTY_TRACK_RECORD,
+    EQUAL_COSTS,
+  ],
+  // Five of one family split three to two: discounted, the three outweigh the two; as one term the split says nothing.
+  'discounts families instead of one term': [
+    [plainSeat(8, 'anthropic'), plainSeat(8, 'anthropic'), plainSeat(8, 'anthropic'), plainSeat(2, 'anthropic'), plainSeat(2, 'anthropic')],
+    EMPTY_TRACK_RECORD,
+    EQUAL_COSTS,
+  ],
+  // m0 (GO) outweighs m1 and m2 (NO_GO) on four labelled decisions, too few to tell: the equal-weight count says NO_GO.
+  'no equal-weight fallback': [[plainSeat(8), plainSeat(2), plainSeat(2)], m0Better, EQUAL_COSTS],
+  // Two invalid GO votes would outnumber the valid NO_GO majority.
+  'counts an invalid vote': [[invalidSeat(8), invalidSeat(8), plainSeat(8), plainSeat(2), plainSeat(2)], EMPTY_TRACK_RECORD, EQUAL_COSTS],
+  // m0 states confidence 0.5 (weight 0): without it, its GO would break the tie.
+  'ignores confidence': [[plainSeat(8, undefined, 0.5), plainSeat(8), plainSeat(2)], EMPTY_TRACK_RECORD, EQUAL_COSTS],
 };
 
 function recordOf(seats: readonly Seat[], calibrated: CalibratedDecision): DecisionRecord {
@@ -183,6 +258,14 @@ describe('the verifier recomputes the calibrated rule on its own', () => {
     );
   });
 
+  it('has a distinguishing case for every broken maker, and each is one', () => {
+    expect(Object.keys(DISTINGUISHING).sort()).toEqual(Object.keys(BROKEN).sort());
+    for (const [name, [seats, record, opts]] of Object.entries(DISTINGUISHING)) {
+      const calibration = calibrate(record);
+      expect(BROKEN[name]?.(seats, calibration, opts).verdict, name).not.toBe(honest(seats, calibration, opts).verdict);
+    }
+  });
+
   it("refutes every broken maker whose verdict differs from the rule's, and never stands behind its GO", () => {
     const caught = new Map(Object.keys(BROKEN).map((name) => [name, 0]));
     for (const [name, maker] of Object.entries(BROKEN)) {
@@ -198,12 +281,12 @@ describe('the verifier recomputes the calibrated rule on its own', () => {
           if (wrong.verdict === 'GO') expect(report.verdict).toBe('NO_GO');
           caught.set(name, (caught.get(name) as number) + 1);
         }),
-        { numRuns: 400 },
+        { numRuns: 400, examples: [DISTINGUISHING[name] as [Seat[], TrackRecord, CalibratedRuleOptions]] },
       );
     }
-    // Each broken maker was caught at least once, so the property is not vacuous.
+    // Each broken maker was caught at least once (its distinguishing case at least), so the property is not vacuous.
     for (const [name, count] of caught) expect(count, name).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('refutes a record that weighs a member with no valid vote, or leaves one out, or gives a family two correlations', () => {
     const seats: Seat[] = [0, 1, 2, 3].map((i) => ({ value: i === 3 ? 2 : 8, invalid: false, family: 'openai', confidence: undefined }));

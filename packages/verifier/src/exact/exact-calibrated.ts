@@ -4,6 +4,10 @@ import type { ConsensusResult, Verdict } from '@conclave/scoring';
 const PER_UNIT = 1e9;
 /** The most weighted members a false-GO rate is enumerated for, as the rule specifies. */
 const MAX_RATE_MEMBERS = 20;
+/** The most weighted members of one family counted as one term, as the rule specifies (ADR 0044). */
+const MAX_FAMILY_MEMBERS = 16;
+/** Standard errors of the log odds within which the equal-weight count decides, as the rule specifies (ADR 0044). */
+const MARGIN_STANDARD_ERRORS = 0.5;
 
 /** One member of the calibrated rule, recomputed by the checker. */
 export interface CheckedMember {
@@ -82,34 +86,171 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
   }
 
   const members: CheckedMember[] = [];
-  const rated: { units: number; reliability: number; family: string | undefined }[] = [];
-  let logOdds = units(Math.log(priorGo / (1 - priorGo)));
+  let weighed: Weighed[] = [];
+  // Who the equal-weight count takes: the weighted, and those weighed 0 by a record within a
+  // standard error of chance (not by a stated confidence).
+  const counted: Weighed[] = [];
+  let variance = 0;
   for (const own of recomputed.members) {
     const m = byId.get(own.memberId) as StatedMember;
-    const reliability = (m.right + alpha) / (m.evidence + alpha + beta);
+    const calls = m.evidence + alpha + beta;
+    const reliability = (m.right + alpha) / calls;
     const used = m.confidence === undefined ? reliability : Math.min(reliability, Math.max(0.5, m.confidence));
-    const weight = Math.max(0, Math.log(used / (1 - used)));
-    const k = m.family === undefined ? 1 : (familySize.get(m.family) as number);
-    const discount = m.family === undefined ? 1 : 1 / (1 + (k - 1) * m.rho);
-    const memberUnits = units(weight * discount);
+    const memberUnits = units(Math.max(0, Math.log(used / (1 - used))));
     members.push({ memberId: own.memberId, verdict: own.verdict, units: memberUnits });
-    logOdds += own.verdict === 'GO' ? memberUnits : -memberUnits;
-    if (memberUnits > 0n) rated.push({ units: Number(memberUnits), reliability, family: m.family });
+    const member = { units: memberUnits, reliability: used, family: m.family, go: own.verdict === 'GO' };
+    const nearChance = m.confidence === undefined && 0.5 - reliability <= Math.sqrt((reliability * (1 - reliability)) / calls);
+    if (memberUnits > 0n || nearChance) counted.push(member);
+    if (memberUnits === 0n) continue;
+    weighed.push(member);
+    variance += 1 / (calls * reliability * (1 - reliability));
   }
+  // A family of two or more weighted members is read at its mean reliability (ADR 0044).
+  const familyMean = new Map<string, number[]>();
+  for (const w of weighed) if (w.family !== undefined) familyMean.set(w.family, [...(familyMean.get(w.family) ?? []), w.reliability]);
+  weighed = weighed.map((w) => {
+    const rs = w.family === undefined ? [] : (familyMean.get(w.family) as number[]);
+    if (rs.length < 2) return w;
+    const mean = rs.reduce((sum, r) => sum + r, 0) / rs.length;
+    return { ...w, reliability: mean, units: units(Math.log(mean / (1 - mean))) };
+  });
+  const terms = termsOf(weighed, familyRho);
+  if (typeof terms === 'string') return { ok: false, problem: terms };
+  const prior = units(Math.log(priorGo / (1 - priorGo)));
+  const logOdds = prior + logOddsOf(weighed, terms, (i) => (weighed[i] as Weighed).go);
   let threshold: bigint;
   if (falseGoRate === undefined) threshold = units(Math.log(costOfFalseGo / costOfMissedGo));
   else {
-    if (rated.length > MAX_RATE_MEMBERS)
+    if (weighed.length > MAX_RATE_MEMBERS)
       return {
         ok: false,
-        problem: `a false-GO rate is enumerated for at most ${MAX_RATE_MEMBERS} weighted members, the record has ${rated.length}`,
+        problem: `a false-GO rate is enumerated for at most ${MAX_RATE_MEMBERS} weighted members, the record has ${weighed.length}`,
       };
-    threshold = rateLevel(rated, Number(units(Math.log(priorGo / (1 - priorGo)))), falseGoRate, familyRho);
+    threshold = rateLevel(weighed, terms, prior, falseGoRate);
   }
+  // Where the log odds are within half a standard error of the threshold (costs only), the rule
+  // with every counted member as reliable as their mean (families still one term each) decides.
+  const margin = falseGoRate === undefined ? units(MARGIN_STANDARD_ERRORS * Math.sqrt(variance)) : 0n;
+  const pooled = counted.reduce((sum, w) => sum + w.reliability, 0) / counted.length;
+  const pooledUnits = counted.length === 0 ? 0n : units(Math.max(0, Math.log(pooled / (1 - pooled))));
+  const pooledWeighed = counted.filter(() => pooledUnits > 0n).map((w) => ({ ...w, reliability: pooled, units: pooledUnits }));
+  const pooledTerms = termsOf(pooledWeighed, familyRho);
+  if (typeof pooledTerms === 'string') return { ok: false, problem: pooledTerms };
+  const equalWeight = prior + logOddsOf(pooledWeighed, pooledTerms, (i) => (pooledWeighed[i] as Weighed).go);
+  const distance = logOdds > threshold ? logOdds - threshold : threshold - logOdds;
+  const deciding = falseGoRate === undefined && distance <= margin ? equalWeight : logOdds;
   // Fail closed: no GO unless a member whose vote counts said GO, and a tie is NO_GO.
-  const someoneSaidGo = members.some((m) => m.verdict === 'GO' && m.units > 0n);
-  const verdict = someoneSaidGo && logOdds > threshold ? 'GO' : 'NO_GO';
+  const someoneSaidGo = weighed.some((w) => w.go);
+  const verdict = someoneSaidGo && deciding > threshold ? 'GO' : 'NO_GO';
   return { ok: true, verdict, quorum: true, logOdds, threshold, probabilityGo: 1 / (1 + Math.exp(-Number(logOdds) / PER_UNIT)), members };
+}
+
+/** A member whose vote carries weight: its weight in units, the reliability it rests on, its family, its vote. */
+interface Weighed {
+  readonly units: bigint;
+  readonly reliability: number;
+  readonly family: string | undefined;
+  readonly go: boolean;
+}
+
+/** A family of two or more weighted members, counted as one term: its members and the bands of its levels. */
+interface FamilyTerm {
+  readonly members: readonly number[];
+  readonly rho: number;
+  readonly bands: readonly { readonly from: bigint; readonly to: bigint; readonly units: bigint }[];
+}
+
+/** Members counted on their own, and one term per family of two or more weighted members (ADR 0044). */
+function termsOf(weighed: readonly Weighed[], rhoOf: ReadonlyMap<string, number>): { alone: number[]; families: FamilyTerm[] } | string {
+  const byFamily = new Map<string, number[]>();
+  weighed.forEach((w, i) => {
+    if (w.family !== undefined) byFamily.set(w.family, [...(byFamily.get(w.family) ?? []), i]);
+  });
+  const alone = weighed.flatMap((w, i) => (w.family === undefined || (byFamily.get(w.family) as number[]).length < 2 ? [i] : []));
+  const families: FamilyTerm[] = [];
+  for (const [family, members] of byFamily) {
+    if (members.length < 2) continue;
+    if (members.length > MAX_FAMILY_MEMBERS)
+      return `a family is counted as one term for at most ${MAX_FAMILY_MEMBERS} weighted members, the ${family} family has ${members.length}`;
+    const rho = rhoOf.get(family) as number;
+    families.push({
+      members,
+      rho,
+      bands: bandsOf(
+        members.map((i) => weighed[i] as Weighed),
+        rho,
+      ),
+    });
+  }
+  return { alone, families };
+}
+
+/** The log odds a vote pattern adds (units): each lone member's weight with its sign, each family's band term. */
+function logOddsOf(weighed: readonly Weighed[], terms: { alone: number[]; families: FamilyTerm[] }, go: (i: number) => boolean): bigint {
+  let sum = 0n;
+  for (const i of terms.alone) sum += go(i) ? (weighed[i] as Weighed).units : -(weighed[i] as Weighed).units;
+  for (const f of terms.families) {
+    const level = f.members.reduce((l, i) => l + (go(i) ? (weighed[i] as Weighed).units : -(weighed[i] as Weighed).units), 0n);
+    const band = f.bands.find((b) => b.from <= level && level <= b.to);
+    if (band === undefined) throw new Error(`the level ${level} is in no band of its family`);
+    sum += band.units;
+  }
+  return sum;
+}
+
+/**
+ * The probability of a family's vote pattern under a truth (`erred[i]`: member i erred): a
+ * shared error at 1 − the members' mean reliability, copied by each with probability √ρ, else
+ * the member's own error at its own rate.
+ */
+function familyProbability(members: readonly Weighed[], rho: number, erred: readonly boolean[]): number {
+  const copy = Math.sqrt(rho);
+  const sharedError = 1 - members.reduce((sum, m) => sum + m.reliability, 0) / members.length;
+  let total = 0;
+  for (const shared of [false, true]) {
+    let given = shared ? sharedError : 1 - sharedError;
+    for (let i = 0; i < members.length; i += 1) {
+      const r = (members[i] as Weighed).reliability;
+      const e = erred[i] as boolean;
+      given *= copy * (e === shared ? 1 : 0) + (1 - copy) * (e ? 1 - r : r);
+    }
+    total += given;
+  }
+  return total;
+}
+
+/**
+ * The checker's own banded family likelihood ratio: every vote pattern's level (the members'
+ * weights with signs, integers) and its probability were GO right or wrong; adjacent levels pooled
+ * while the ratio does not rise (pool-adjacent-violators), each band's term log(P(GO)/P(NO_GO)).
+ */
+function bandsOf(members: readonly Weighed[], rho: number): FamilyTerm['bands'] {
+  const mass = new Map<bigint, { go: number; noGo: number }>();
+  for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
+    const go = members.map((_, i) => ((pattern >> i) & 1) === 1);
+    const level = members.reduce((l, m, i) => l + (go[i] ? m.units : -m.units), 0n);
+    const at = mass.get(level) ?? { go: 0, noGo: 0 };
+    at.go += familyProbability(
+      members,
+      rho,
+      go.map((g) => !g),
+    );
+    at.noGo += familyProbability(members, rho, go);
+    mass.set(level, at);
+  }
+  const stack: { from: bigint; to: bigint; go: number; noGo: number }[] = [];
+  for (const level of [...mass.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const at = mass.get(level) as { go: number; noGo: number };
+    let band = { from: level, to: level, ...at };
+    while (stack.length > 0) {
+      const below = stack[stack.length - 1] as (typeof stack)[number];
+      if (below.go * band.noGo < band.go * below.noGo) break;
+      stack.pop();
+      band = { from: below.from, to: band.to, go: below.go + band.go, noGo: below.noGo + band.noGo };
+    }
+    stack.push(band);
+  }
+  return stack.map((b) => ({ from: b.from, to: b.to, units: units(Math.log(b.go / b.noGo)) }));
 }
 
 /** A log-odds value in whole units of 10^-9, halves away from zero. */
@@ -121,51 +262,32 @@ function units(value: number): bigint {
  * The checker's own Neyman–Pearson level: the highest whole level of log odds such that, were GO
  * the wrong call, the votes would land strictly above it with probability at most `rate`. Each
  * member errs (says GO) with probability 1 − reliability; a family's members copy one shared
- * error with probability √ρ. Levels are integers, so ties are exact.
+ * error with probability √ρ and count as one term. Levels are integers, so ties are exact.
  */
-function rateLevel(
-  rated: readonly { units: number; reliability: number; family: string | undefined }[],
-  prior: number,
-  rate: number,
-  rhoOf: ReadonlyMap<string, number>,
-): bigint {
-  const mass = new Map<number, number>();
-  const n = rated.length;
+function rateLevel(weighed: readonly Weighed[], terms: { alone: number[]; families: FamilyTerm[] }, prior: bigint, rate: number): bigint {
+  const mass = new Map<bigint, number>();
+  const n = weighed.length;
   for (let pattern = 0; pattern < 2 ** n; pattern += 1) {
     const go = (i: number) => ((pattern >> i) & 1) === 1;
-    let level = prior;
-    for (let i = 0; i < n; i += 1) level += go(i) ? (rated[i] as { units: number }).units : -(rated[i] as { units: number }).units;
+    const level = prior + logOddsOf(weighed, terms, go);
     let p = 1;
-    const families = new Map<string, number[]>();
-    for (let i = 0; i < n; i += 1) {
-      const m = rated[i] as (typeof rated)[number];
-      if (m.family !== undefined && (rhoOf.get(m.family) ?? 0) > 0) families.set(m.family, [...(families.get(m.family) ?? []), i]);
-      else p *= go(i) ? 1 - m.reliability : m.reliability;
-    }
-    for (const [family, members] of families) {
-      const copy = Math.sqrt(rhoOf.get(family) as number);
-      const sharedError = 1 - members.reduce((sum, i) => sum + (rated[i] as { reliability: number }).reliability, 0) / members.length;
-      let mixed = 0;
-      for (const shared of [false, true]) {
-        let given = shared ? sharedError : 1 - sharedError;
-        for (const i of members) {
-          const r = (rated[i] as { reliability: number }).reliability;
-          given *= copy * (go(i) === shared ? 1 : 0) + (1 - copy) * (go(i) ? 1 - r : r);
-        }
-        mixed += given;
-      }
-      p *= mixed;
-    }
+    for (const i of terms.alone) p *= go(i) ? 1 - (weighed[i] as Weighed).reliability : (weighed[i] as Weighed).reliability;
+    for (const f of terms.families)
+      p *= familyProbability(
+        f.members.map((i) => weighed[i] as Weighed),
+        f.rho,
+        f.members.map((i) => go(i)),
+      );
     mass.set(level, (mass.get(level) ?? 0) + p);
   }
-  const levels = [...mass.keys()].sort((a, b) => b - a);
+  const levels = [...mass.keys()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
   let above = 0;
   for (const level of levels) {
     const here = mass.get(level) as number;
-    if (above + here > rate) return BigInt(level);
+    if (above + here > rate) return level;
     above += here;
   }
-  return BigInt((levels[levels.length - 1] as number) - 1);
+  return (levels[levels.length - 1] as bigint) - 1n;
 }
 
 function readInputs(
