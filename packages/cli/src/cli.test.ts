@@ -111,7 +111,7 @@ describe('conclave debate', () => {
     expect(stdout).not.toContain('may be acted on');
     expect(stderr).toContain('conclave: phase 3: challenge (contrarian, speaks last)');
     const parsed = parseRunRecordText(await readFile(join(cwd, 'run.json'), 'utf8'), 'run.json');
-    expect(parsed.ok && parsed.record.kind === 'debate' && parsed.record.offline).toBe(true);
+    expect(parsed.isOk() && parsed.value.kind === 'debate' && parsed.value.offline).toBe(true);
   }, 60_000);
 
   it('--json prints one document with the verdict, emission and offline flag', async () => {
@@ -481,7 +481,7 @@ describe('conclave task', () => {
     expect(resume.code).toBe(0);
     expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, completed: [] });
     const parsed = parseRunRecordText(await readFile(join(cwd, 'task.json'), 'utf8'), 'task.json');
-    expect(parsed.ok && parsed.record.kind === 'task').toBe(true);
+    expect(parsed.isOk() && parsed.value.kind === 'task').toBe(true);
   }, 60_000);
 
   it('keeps cli.json signed and git-ignored (git status stays clean); a forged one makes resume refuse with state_tampered', async () => {

@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The report must render in a browser too: the shipped source imports nothing from Node, and at
-// run time nothing but zod and its own files (the conclave packages are imported for their
+// run time nothing but zod, neverthrow (the Result every parser returns) and its own files (the conclave packages are imported for their
 // types only, which the compiler erases; @conclave/taskloop is Node-only).
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -88,7 +88,7 @@ describe('architecture: a pure renderer', () => {
     expect(imports.filter((i) => i.specifier.startsWith('node:') || isBuiltin(i.specifier))).toEqual([]);
   });
 
-  it('imports at run time only its own files, zod and the pure @conclave/core (any of its entries)', () => {
+  it('imports at run time only its own files, zod, neverthrow and the pure @conclave/core (any of its entries)', () => {
     expect(
       imports.filter(
         (i) =>
@@ -96,6 +96,7 @@ describe('architecture: a pure renderer', () => {
           !i.specifier.startsWith('./') &&
           !i.specifier.startsWith('../') &&
           i.specifier !== 'zod' &&
+          i.specifier !== 'neverthrow' &&
           i.specifier !== '@conclave/core' &&
           !i.specifier.startsWith('@conclave/core/'),
       ),

@@ -8,17 +8,17 @@ const meeting = { ...minimal, kind: 'meeting', brief: { id: 'b' }, result: { out
 
 function failure(text: string): string {
   const parsed = parseRunRecordText(text, 'runs/demo.json');
-  if (parsed.ok) throw new Error('expected a failure');
-  return parsed.message;
+  if (parsed.isOk()) throw new Error('expected a failure');
+  return parsed.error.message;
 }
 
 describe('parseRunRecordText', () => {
   it('refuses a record nested 100,000 deep at its position, with a fix that is not about syntax and no stack overflow', () => {
     const deep = `{"format": "${RUN_RECORD_FORMAT}", "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const result = parseRunRecordText(deep, 'deep.json');
-    expect(result.ok).toBe(false);
-    if (!result.ok) {
-      expect(result.issues).toEqual([
+    expect(result.isErr()).toBe(true);
+    if (result.isErr()) {
+      expect(result.error.issues).toEqual([
         expect.objectContaining({
           file: 'deep.json',
           line: 1,
@@ -31,11 +31,11 @@ describe('parseRunRecordText', () => {
 
   it('reads a record and hands back the same data', () => {
     const parsed = parseRunRecordText(JSON.stringify(meeting), 'runs/demo.json');
-    expect(parsed).toEqual({ ok: true, record: meeting });
+    expect(parsed._unsafeUnwrap()).toEqual(meeting);
   });
 
   it('tolerates a byte-order mark', () => {
-    expect(parseRunRecordText(`\uFEFF${JSON.stringify(meeting)}`, 'x.json').ok).toBe(true);
+    expect(parseRunRecordText(`\uFEFF${JSON.stringify(meeting)}`, 'x.json').isOk()).toBe(true);
   });
 
   it('places a JSON syntax error at its line and column, naming the file', () => {
@@ -47,8 +47,7 @@ describe('parseRunRecordText', () => {
 
   it('gives the same problems as structured issues', () => {
     const parsed = parseRunRecordText('{\n  "a": 1,\n}', 'r.json');
-    expect(parsed).toEqual({
-      ok: false,
+    expect(parsed._unsafeUnwrapErr()).toEqual({
       message: expect.any(String) as string,
       issues: [
         {
@@ -62,7 +61,7 @@ describe('parseRunRecordText', () => {
       ],
     });
     const envelope = parseRunRecordText(JSON.stringify({ ...minimal, kind: 'task', spec: {}, result: {}, plan: [] }), 'r.json');
-    expect(envelope.ok ? [] : envelope.issues.map((issue) => issue.path)).toEqual(['attempts', 'timeline']);
+    expect(envelope.isOk() ? [] : envelope.error.issues.map((issue) => issue.path)).toEqual(['attempts', 'timeline']);
   });
 
   it('places a truncated file at its end', () => {
@@ -135,7 +134,7 @@ describe('parseRunRecordText', () => {
       { ...meeting, result: [] },
     ];
     for (const sample of samples)
-      expect(parseRunRecordText(JSON.stringify(sample), 'x').ok).toBe(runRecordSchema.safeParse(sample).success);
+      expect(parseRunRecordText(JSON.stringify(sample), 'x').isOk()).toBe(runRecordSchema.safeParse(sample).success);
   });
 
   it('never throws, whatever the text', () => {
@@ -148,8 +147,8 @@ describe('parseRunRecordText', () => {
         ),
         (text) => {
           const parsed = parseRunRecordText(text, 'f.json');
-          expect(typeof parsed.ok).toBe('boolean');
-          if (!parsed.ok) expect(parsed.message.startsWith('f.json')).toBe(true);
+          expect(parsed.isOk() !== parsed.isErr()).toBe(true);
+          if (parsed.isErr()) expect(parsed.error.message.startsWith('f.json')).toBe(true);
         },
       ),
     );

@@ -1,3 +1,4 @@
+import { err, ok, type Result } from 'neverthrow';
 import type { z } from 'zod';
 import { dataPathLocator, formatDataPath, parseJsonText, type DataPath } from '@conclave/core/data';
 import {
@@ -20,13 +21,14 @@ export interface RunRecordIssue {
   readonly fix: string;
 }
 
-/**
- * What `parseRunRecordText` returns: the record, or `message` (every problem, each as
- * `file[:line:column] [path: ]message` and an indented `fix:` line) and the same as `issues`.
- */
-export type ParseRunRecordResult =
-  | { readonly ok: true; readonly record: RunRecord }
-  | { readonly ok: false; readonly message: string; readonly issues: readonly RunRecordIssue[] };
+/** Why a text is not a readable run record: `message` (every problem, each as `file[:line:column] [path: ]message` and an indented `fix:` line) and the same as `issues`. */
+export interface RunRecordParseError {
+  readonly message: string;
+  readonly issues: readonly RunRecordIssue[];
+}
+
+/** What `parseRunRecordText` returns: the record, or why it is not one (neverthrow's `Result`, as every conclave parser). */
+export type ParseRunRecordResult = Result<RunRecord, RunRecordParseError>;
 
 /** An issue as one block of text, compiler style. */
 export function formatRunRecordIssue(issue: RunRecordIssue): string {
@@ -35,7 +37,7 @@ export function formatRunRecordIssue(issue: RunRecordIssue): string {
 }
 
 function failed(issues: readonly RunRecordIssue[]): ParseRunRecordResult {
-  return { ok: false, message: issues.map(formatRunRecordIssue).join('\n'), issues };
+  return err({ message: issues.map(formatRunRecordIssue).join('\n'), issues });
 }
 
 /** One problem with a record's envelope: where it is, what is wrong and how to fix it. */
@@ -54,7 +56,7 @@ export interface EnvelopeIssue {
  *
  * @example
  * const parsed = parseRunRecordText(await readFile(file, 'utf8'), file);
- * if (!parsed.ok) { console.error(parsed.message); process.exitCode = 2; }
+ * if (parsed.isErr()) { console.error(parsed.error.message); process.exitCode = 2; }
  */
 export function parseRunRecordText(text: string, file: string): ParseRunRecordResult {
   if (text.replace(/^\uFEFF/, '').trim() === '') {
@@ -91,7 +93,7 @@ export function parseRunRecordText(text: string, file: string): ParseRunRecordRe
     const locate = dataPathLocator(text);
     return failed(issues.map(({ at, ...issue }) => ({ file, ...locate(at), ...issue })));
   }
-  return { ok: true, record: value as RunRecord };
+  return ok(value as RunRecord);
 }
 
 /** Every envelope problem of a parsed value, in document order; empty when it is a run record. */

@@ -497,8 +497,8 @@ describe('renderReport: records from files', () => {
   it('a parsed record renders the same as the original', () => {
     for (const kind of KINDS) {
       const parsed = parseRunRecordText(JSON.stringify(records[kind]), `${kind}.json`);
-      if (!parsed.ok) throw new Error(parsed.message);
-      expect(renderReport(parsed.record)).toBe(renderReport(records[kind]));
+      if (parsed.isErr()) throw new Error(parsed.error.message);
+      expect(renderReport(parsed.value)).toBe(renderReport(records[kind]));
     }
   });
 
@@ -515,8 +515,8 @@ describe('renderReport: records from files', () => {
       }),
       'old.json',
     );
-    if (!parsed.ok) throw new Error(parsed.message);
-    const markup = renderReport(parsed.record);
+    if (parsed.isErr()) throw new Error(parsed.error.message);
+    const markup = renderReport(parsed.value);
     expect(text(markup)).toContain('could not be rendered');
     expect(markup).toContain('</html>');
   });

@@ -16,16 +16,17 @@ export async function reportCommand(ctx: CommandContext, file: string, flags: Re
   const parsed = parseRunRecordText(await readInput(ctx.io.cwd, file, 'run record'), file);
   // The report package's issues carry file, line, column, path and fix: printed like every other
   // input error. Their path is already text (`parts[1].result`), so it stands as one segment.
-  if (!parsed.ok)
+  if (parsed.isErr())
     throw new CliError(
       `${file}: not a readable run record`,
-      parsed.issues.map(({ path, ...issue }) => ({ code: 'invalid_run_record', ...issue, path: path === '' ? [] : [path] })),
+      parsed.error.issues.map(({ path, ...issue }) => ({ code: 'invalid_run_record', ...issue, path: path === '' ? [] : [path] })),
     );
+  const record = parsed.value;
   const output = flags.out ?? file.replace(/\.json$/i, '') + '.html';
   // Whatever wrote the record, no secret of this environment and no known format reaches the HTML.
-  const path = await writeOutput(ctx.io.cwd, output, renderReport(redactDeep(parsed.record, secretValuesFrom(ctx.io.env))));
-  ctx.progress.event(`report ${parsed.record.kind} → ${path}`);
-  const text = `conclave report: offline (renders a file; no model is called)\nreport: ${path} (${parsed.record.kind}${parsed.record.offline ? ', an offline run' : ''})`;
+  const path = await writeOutput(ctx.io.cwd, output, renderReport(redactDeep(record, secretValuesFrom(ctx.io.env))));
+  ctx.progress.event(`report ${record.kind} → ${path}`);
+  const text = `conclave report: offline (renders a file; no model is called)\nreport: ${path} (${record.kind}${record.offline ? ', an offline run' : ''})`;
   return {
     exitCode: EXIT.ok,
     text,
@@ -33,8 +34,8 @@ export async function reportCommand(ctx: CommandContext, file: string, flags: Re
       command: 'report',
       exitCode: EXIT.ok,
       offline: true,
-      kind: parsed.record.kind,
-      recordOffline: parsed.record.offline,
+      kind: record.kind,
+      recordOffline: record.offline,
       out: path,
     },
   };
