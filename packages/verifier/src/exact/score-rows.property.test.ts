@@ -26,21 +26,27 @@ function reshaped(rubric: Rubric, vote: Vote): fc.Arbitrary<unknown> {
   );
 }
 
+/** A rubric and up to 12 votes on it: valid, invalid, reshaped (key order), and any `more` kinds. */
+function votesScenario(more: (rubric: Rubric) => fc.Arbitrary<unknown>[] = () => []) {
+  return rubricArb().chain((rubric) =>
+    fc.record({
+      rubric: fc.constant(rubric),
+      votes: fc.array(
+        fc.oneof(
+          voteArb(rubric),
+          labelledInvalidVote(rubric).map((l): unknown => l.vote),
+          voteArb(rubric).chain((v) => reshaped(rubric, v)),
+          ...more(rubric),
+        ),
+        { maxLength: 12 },
+      ),
+    }),
+  );
+}
+
 describe('ScoreRows', () => {
   it('decides validity exactly as isValidVote does, and reads every valid vote in axis order, whatever the key order', () => {
-    const scenario = rubricArb().chain((rubric) =>
-      fc.record({
-        rubric: fc.constant(rubric),
-        votes: fc.array(
-          fc.oneof(
-            voteArb(rubric),
-            labelledInvalidVote(rubric).map((l) => l.vote),
-            voteArb(rubric).chain((v) => reshaped(rubric, v)),
-          ),
-          { maxLength: 12 },
-        ),
-      }),
-    );
+    const scenario = votesScenario();
     fc.assert(
       fc.property(scenario, ({ rubric, votes }) => {
         // One reader for all the votes, as a verification uses it: what it remembers must never leak into the next vote.
@@ -57,20 +63,9 @@ describe('ScoreRows', () => {
   });
 
   it("reads the private view's copy of a vote's scores in one walk: numbers only, and a row exactly when the vote is valid", () => {
-    const scenario = rubricArb().chain((rubric) =>
-      fc.record({
-        rubric: fc.constant(rubric),
-        votes: fc.array(
-          fc.oneof(
-            voteArb(rubric),
-            labelledInvalidVote(rubric).map((l) => l.vote),
-            voteArb(rubric).chain((v) => reshaped(rubric, v)),
-            voteArb(rubric).map((v) => ({ ...v, scores: { ...v.scores, [rubric.axes[0] as string]: 'high' } })),
-          ),
-          { maxLength: 12 },
-        ),
-      }),
-    );
+    const scenario = votesScenario((rubric) => [
+      voteArb(rubric).map((v) => ({ ...v, scores: { ...v.scores, [rubric.axes[0] as string]: 'high' } })),
+    ]);
     fc.assert(
       fc.property(scenario, ({ rubric, votes }) => {
         const reader = new ScoreRows(rubric);
