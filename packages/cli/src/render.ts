@@ -68,6 +68,7 @@ function renderRule(decision: DebateResult['decision'], status: DebateResult['st
       lines.push(`  ${m.memberId.padEnd(18)} ${m.verdict.padEnd(6)} weight ${m.weight.toFixed(2)}: ${m.reason}`);
   for (const warning of decision.warnings) lines.push(`Warning: ${warning.message}`);
   if (decision.error !== undefined) lines.push(`The rule could not be applied: ${decision.error}; the verdict is NO_GO`);
+  if (decision.estimateNote !== undefined) lines.push(`Note: P(GO is right) is approximate: ${decision.estimateNote}`);
   return lines;
 }
 

@@ -203,6 +203,32 @@ describe('an unusable calibration', () => {
   });
 });
 
+describe('a family larger than the calibrated rule counts as one term', () => {
+  // Seventeen members on one provider: one family of more weighted members than the rule enumerates.
+  const oneProvider = (decision: Record<string, unknown> | undefined) => board(17, decision, () => 'openai:gpt-5');
+
+  it('leaves the mean-score verdict alone: the estimate beside it counts each member on its own and says so', async () => {
+    const adapter = scriptedAdapter(() => vote(9));
+    const result = await DebateEngine.run(oneProvider(undefined), { question: 'q', adapters: { openai: adapter } });
+    expect(result.consensus.verdict).toBe('GO');
+    expect(result.verdict).toBe('GO');
+    expect(result.decision.error).toBeUndefined();
+    expect(result.decision.estimateNote).toMatch(/counts every member as independent: .*at most 16 weighted members, got 17/);
+    expect(result.decision.members).toHaveLength(17);
+    expect(result.decision.members.every((m) => m.family === 'openai' && m.weight === 1)).toBe(true);
+    expect(result.decision.warnings).toMatchObject([{ family: 'openai', share: 1 }]);
+  });
+
+  it('is NO_GO under the calibrated rule, with the reason', async () => {
+    const adapter = scriptedAdapter(() => vote(9));
+    const result = await DebateEngine.run(oneProvider({ rule: 'calibrated' }), { question: 'q', adapters: { openai: adapter } });
+    expect(result.consensus.verdict).toBe('GO');
+    expect(result.verdict).toBe('NO_GO');
+    expect(result.decision.error).toMatch(/at most 16 weighted members, got 17; split the family/);
+    expect(result.decision.estimateNote).toBeUndefined();
+  });
+});
+
 describe('the calibrated rule fails closed (property)', () => {
   it('quorum first; NO_GO under it; never a GO from a failed or invalid vote, whatever the track record, costs, rate or confidence', async () => {
     const verdict = fc.constantFrom<Verdict>('GO', 'NO_GO', 'PIVOT');

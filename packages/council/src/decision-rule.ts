@@ -63,6 +63,12 @@ export interface DebateDecision {
   readonly calibrated?: CalibratedDecision & { readonly status: 'decided' };
   /** Why the rule could not be applied (an unusable calibration); the verdict is then NO_GO. */
   readonly error?: string;
+  /**
+   * Under the mean-score rule, why the estimate beside the verdict departs from the calibrated
+   * model (a family with more weighted members than the rule counts as one term is estimated
+   * member by member); the verdict is the mean score's all the same.
+   */
+  readonly estimateNote?: string;
 }
 
 /** What the rule needs to know of a voting member besides its vote. */
@@ -121,14 +127,27 @@ export function applyDecisionRule(
           ...(rule.falseGoRate === undefined ? {} : { falseGoRate: rule.falseGoRate }),
         }
       : { minValidVotes: consensus.minValidVotes };
-  let calibrated: CalibratedDecision;
-  try {
-    calibrated = calibratedVerdict(votes, calibration, options);
-  } catch (error) {
-    // A calibration the rule cannot use (a hand-made one with a reliability of 1, say) is NO_GO, never a throw.
-    return { rule, verdict: 'NO_GO', members: [], warnings: [], error: error instanceof Error ? error.message : String(error) };
+  let working = tryCalibrated(votes, calibration, options);
+  let estimateNote: string | undefined;
+  if (!working.ok && rule.rule === 'mean-score') {
+    // Under the mean-score rule the calibrated working is an estimate beside the verdict, never the
+    // verdict: a family it cannot count as one term (more weighted members than it enumerates) is
+    // estimated with each member on its own, and the decision says so.
+    const independent = tryCalibrated(
+      votes.map((vote) => ({ ...vote, family: vote.memberId })),
+      calibration,
+      options,
+    );
+    if (independent.ok) {
+      estimateNote = `the estimate counts every member as independent: ${working.error}`;
+      working = independent;
+    }
   }
+  // A calibration the rule cannot use (a hand-made one with a reliability of 1, say) is NO_GO, never a throw.
+  if (!working.ok) return { rule, verdict: 'NO_GO', members: [], warnings: [], error: working.error };
+  const calibrated = working.decision;
   if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
+  const familyOf = estimateNote === undefined ? undefined : new Map(votes.map((vote) => [vote.memberId, vote.family]));
   // The calibrated members are the consensus's counted members in the same order, some perhaps
   // left out: one cursor finds each one's board weight (no map of the board per debate).
   const scored = consensus.members;
@@ -159,7 +178,7 @@ export function applyDecisionRule(
     return {
       memberId: m.memberId,
       verdict: m.verdict,
-      family: m.family ?? m.memberId,
+      family: familyOf?.get(m.memberId) ?? m.family ?? m.memberId,
       weight: rule.rule === 'calibrated' ? m.effectiveWeight : boardWeight,
       evidence: m.evidence,
       reliability: m.reliability,
@@ -180,7 +199,22 @@ export function applyDecisionRule(
     members,
     warnings,
     calibrated,
+    ...(estimateNote === undefined ? {} : { estimateNote }),
   };
+}
+
+type Working = { readonly ok: true; readonly decision: CalibratedDecision } | { readonly ok: false; readonly error: string };
+
+function tryCalibrated(
+  votes: Parameters<typeof calibratedVerdict>[0],
+  calibration: Calibration,
+  options: Parameters<typeof calibratedVerdict>[2],
+): Working {
+  try {
+    return { ok: true, decision: calibratedVerdict(votes, calibration, options) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** `compute` remembered for the last pair of arguments it was given. */

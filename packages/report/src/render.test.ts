@@ -264,6 +264,12 @@ describe('renderReport: a debate', () => {
     expect(text(sectionById(renderReport({ ...records.debate, result: older as DebateRunRecord['result'] }), 'r-rule'))).toContain(
       'the record predates per-board rules',
     );
+    // An estimate that had to count a large family member by member says so beside the mean-score verdict.
+    const note = 'the estimate counts every member as independent: a family is counted as one term for at most 16 weighted members';
+    const noted = { ...records.debate.result, decision: { ...records.debate.result.decision, estimateNote: note } };
+    expect(text(sectionById(renderReport({ ...records.debate, result: noted as DebateRunRecord['result'] }), 'r-rule'))).toContain(
+      `approximate estimate ${note}.`,
+    );
   });
 
   it('a debate without a quorum says NO_GO before any score', async () => {

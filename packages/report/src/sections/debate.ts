@@ -180,14 +180,16 @@ function renderDecisionRule(result: DebateResult, context: SectionContext): Safe
     warnings.length === 0
       ? ''
       : html`<div class="callout warn" role="note">${join(warnings.map((w) => html`<p>${badge('warn', 'one family')} ${w.message}</p>`))}</div>`
-  }${decision.error === undefined ? '' : html`<div class="callout bad" role="note"><p>${badge('bad', 'rule not applied')} ${decision.error}: the verdict is NO_GO.</p></div>`}${table(
-    {
-      caption: rule.rule === 'calibrated' ? "Each member's effective weight (log odds) and why" : "Each member's weight and why",
-      head: ['Member', 'Own verdict', 'Family', 'Effective weight', 'Why'],
-      rows: (decision.members ?? []).map((m) => [m.memberId, verdictBadge(m.verdict), m.family, num(m.weight, 3), m.reason]),
-      empty: 'No member was counted (no quorum): the verdict is NO_GO.',
-    },
-  )}</section>`;
+  }${decision.error === undefined ? '' : html`<div class="callout bad" role="note"><p>${badge('bad', 'rule not applied')} ${decision.error}: the verdict is NO_GO.</p></div>`}${
+    decision.estimateNote === undefined
+      ? ''
+      : html`<div class="callout warn" role="note"><p>${badge('warn', 'approximate estimate')} ${decision.estimateNote}.</p></div>`
+  }${table({
+    caption: rule.rule === 'calibrated' ? "Each member's effective weight (log odds) and why" : "Each member's weight and why",
+    head: ['Member', 'Own verdict', 'Family', 'Effective weight', 'Why'],
+    rows: (decision.members ?? []).map((m) => [m.memberId, verdictBadge(m.verdict), m.family, num(m.weight, 3), m.reason]),
+    empty: 'No member was counted (no quorum): the verdict is NO_GO.',
+  })}</section>`;
 }
 
 function renderMembers(

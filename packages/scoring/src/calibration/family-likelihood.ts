@@ -57,7 +57,7 @@ export function boardTerms(
 ): BoardTerms {
   const byFamily = new Map<string, number[]>();
   voters.forEach((v, i) => {
-    if (v.units > 0 && v.family !== undefined) byFamily.set(v.family, [...(byFamily.get(v.family) ?? []), i]);
+    if (v.units > 0 && v.family !== undefined) listIn(byFamily, v.family).push(i);
   });
   const alone: number[] = [];
   const families: FamilyTerm[] = [];
@@ -68,6 +68,7 @@ export function boardTerms(
     if (indexes.length < 2) continue;
     const rho = rhoOf(family);
     const members = indexes.map((i) => voters[i] as WeighedVoter);
+    if (members.length > MAX_FAMILY_MEMBERS) familyBands(members, rho); // throws its RangeError before a key of every member is built
     const key = `${rho} ${members.map((m) => `${m.reliability}:${m.units}`).join(' ')}`;
     let bands = cache?.get(key);
     if (bands === undefined) {
@@ -91,7 +92,7 @@ export function boardTerms(
  */
 export function poolFamilies(voters: readonly WeighedVoter[]): WeighedVoter[] {
   const byFamily = new Map<string, WeighedVoter[]>();
-  for (const v of voters) if (v.units > 0 && v.family !== undefined) byFamily.set(v.family, [...(byFamily.get(v.family) ?? []), v]);
+  for (const v of voters) if (v.units > 0 && v.family !== undefined) listIn(byFamily, v.family).push(v);
   const pooled = new Map<string, number>();
   for (const [family, members] of byFamily)
     if (members.length > 1) pooled.set(family, members.reduce((sum, m) => sum + m.reliability, 0) / members.length);
@@ -162,6 +163,13 @@ export function familyBands(members: readonly WeighedVoter[], rho: number): Fami
     pooled.push(band);
   }
   return pooled.map(({ from, to, go, noGo }) => ({ from, to, units: unitsOf(Math.log(go / noGo)) }));
+}
+
+/** The list kept under `key`, made empty on first use (one list per family, grown in place: no copy per member). */
+function listIn<T>(lists: Map<string, T[]>, key: string): T[] {
+  let list = lists.get(key);
+  if (list === undefined) lists.set(key, (list = []));
+  return list;
 }
 
 function unitsOf(value: number): number {
