@@ -1,3 +1,4 @@
+import { errorMessage } from '@conclave/core/internal';
 import { type ConsensusResult, type Verdict } from '@conclave/scoring';
 import {
   calibrate,
@@ -8,6 +9,7 @@ import {
   type Calibration,
   type FamilyMajority,
 } from '@conclave/scoring/calibration';
+import { Result } from 'neverthrow';
 
 /** The rule that turns a board's votes into its verdict. */
 export type DecisionRule =
@@ -129,7 +131,7 @@ export function applyDecisionRule(
       : { minValidVotes: consensus.minValidVotes };
   let working = tryCalibrated(votes, calibration, options);
   let estimateNote: string | undefined;
-  if (!working.ok && rule.rule === 'mean-score') {
+  if (working.isErr() && rule.rule === 'mean-score') {
     // Under the mean-score rule the calibrated working is an estimate beside the verdict, never the
     // verdict: a family it cannot count as one term (more weighted members than it enumerates) is
     // estimated with each member on its own, and the decision says so.
@@ -138,14 +140,14 @@ export function applyDecisionRule(
       calibration,
       options,
     );
-    if (independent.ok) {
+    if (independent.isOk()) {
       estimateNote = `the estimate counts every member as independent: ${working.error}`;
       working = independent;
     }
   }
   // A calibration the rule cannot use (a hand-made one with a reliability of 1, say) is NO_GO, never a throw.
-  if (!working.ok) return { rule, verdict: 'NO_GO', members: [], warnings: [], error: working.error };
-  const calibrated = working.decision;
+  if (working.isErr()) return { rule, verdict: 'NO_GO', members: [], warnings: [], error: working.error };
+  const calibrated = working.value;
   if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const familyOf = estimateNote === undefined ? undefined : new Map(votes.map((vote) => [vote.memberId, vote.family]));
   // The calibrated members are the consensus's counted members in the same order, some perhaps
@@ -203,19 +205,8 @@ export function applyDecisionRule(
   };
 }
 
-type Working = { readonly ok: true; readonly decision: CalibratedDecision } | { readonly ok: false; readonly error: string };
-
-function tryCalibrated(
-  votes: Parameters<typeof calibratedVerdict>[0],
-  calibration: Calibration,
-  options: Parameters<typeof calibratedVerdict>[2],
-): Working {
-  try {
-    return { ok: true, decision: calibratedVerdict(votes, calibration, options) };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
+/** The calibrated working, or why the rule cannot use this calibration (its message). */
+const tryCalibrated = Result.fromThrowable(calibratedVerdict, errorMessage);
 
 /** `compute` remembered for the last pair of arguments it was given. */
 function lastValueMemo<A, B>(compute: (a: A, b: B) => string): (a: A, b: B) => string {

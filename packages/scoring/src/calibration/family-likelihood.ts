@@ -68,7 +68,7 @@ export function boardTerms(
     if (indexes.length < 2) continue;
     const rho = rhoOf(family);
     const members = indexes.map((i) => voters[i] as WeighedVoter);
-    if (members.length > MAX_FAMILY_MEMBERS) familyBands(members, rho); // throws its RangeError before a key of every member is built
+    checkFamilySize(members.length); // before a key of every member is built
     const key = `${rho} ${members.map((m) => `${m.reliability}:${m.units}`).join(' ')}`;
     let bands = cache?.get(key);
     if (bands === undefined) {
@@ -136,11 +136,7 @@ export function familyPatternProbability(members: readonly WeighedVoter[], rho: 
 
 /** The bands of a family's levels, lowest first, each with its monotone likelihood-ratio term. */
 export function familyBands(members: readonly WeighedVoter[], rho: number): FamilyBand[] {
-  if (members.length > MAX_FAMILY_MEMBERS) {
-    throw new RangeError(
-      `calibratedVerdict: a family is counted as one term for at most ${MAX_FAMILY_MEMBERS} weighted members, got ${members.length}; split the family`,
-    );
-  }
+  checkFamilySize(members.length);
   const mass = new Map<number, { go: number; noGo: number }>();
   for (let pattern = 0; pattern < 2 ** members.length; pattern += 1) {
     const saysGo = (i: number) => ((pattern >> i) & 1) === 1;
@@ -163,6 +159,14 @@ export function familyBands(members: readonly WeighedVoter[], rho: number): Fami
     pooled.push(band);
   }
   return pooled.map(({ from, to, go, noGo }) => ({ from, to, units: unitsOf(Math.log(go / noGo)) }));
+}
+
+/** Throws when a family has more weighted members than the rule enumerates the patterns of. */
+function checkFamilySize(count: number): void {
+  if (count > MAX_FAMILY_MEMBERS)
+    throw new RangeError(
+      `calibratedVerdict: a family is counted as one term for at most ${MAX_FAMILY_MEMBERS} weighted members, got ${count}; split the family`,
+    );
 }
 
 /** The list kept under `key`, made empty on first use (one list per family, grown in place: no copy per member). */
