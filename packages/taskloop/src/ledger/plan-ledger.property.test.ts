@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pendingText, type LedgerRecord } from './ledger-record.js';
+import { readLedgerRecord } from './ledger-record.js';
 import { parsePlan, type PlanItem } from './plan-parse.js';
 import { initLedger, openLedger, type PlanLedger } from './plan-ledger.js';
 import { planFromTasks, type PlanTaskInput } from './plan-render.js';
@@ -42,12 +42,8 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
   expect(real.ledger.text).toBe(model.lastWrite);
   expect(await readOrNone(planPath(real))).toBe(model.disk);
   // The record always knows the orchestrator's last write (pending folded onto current).
-  const record = JSON.parse((await readOrNone(ledgerPath(real))) ?? '{}') as LedgerRecord;
-  const recorded =
-    record.current &&
-    (record.pending === undefined
-      ? record.current.text
-      : (record.pending.text ?? pendingText(record.current.text, record.pending.ticks ?? [])));
+  const record = readLedgerRecord(real.workspace, (await readOrNone(ledgerPath(real))) ?? '', undefined);
+  const recorded = record.ok ? record.intended?.text : record.message;
   expect(recorded).toBe(model.lastWrite);
 }
 

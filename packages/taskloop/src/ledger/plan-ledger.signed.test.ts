@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,7 +38,11 @@ describe('a signed plan ledger (ADR 0025)', () => {
     const dir = await signedLedger(key);
     const text = readFileSync(join(dir, '.conclave/plan.md'), 'utf8').replace('- [ ] Two', '- [x] Two');
     writeFileSync(join(dir, '.conclave/plan.md'), text);
-    writeFileSync(join(dir, '.conclave/ledger.json'), `${JSON.stringify({ version: 1, current: { sha256: sha256(text), text } })}\n`);
+    writeFileSync(join(dir, `.conclave/ledger-base-${sha256(text)}.md`), text);
+    writeFileSync(
+      join(dir, '.conclave/ledger.json'),
+      `${JSON.stringify({ version: 2, current: { sha256: sha256(text), base: sha256(text), ticks: [] } })}\n`,
+    );
     expect(await openLedger(dir, { key })).toMatchObject({
       ok: false,
       kind: 'ledger_unauthenticated',
@@ -46,5 +50,19 @@ describe('a signed plan ledger (ADR 0025)', () => {
     });
     // Another run's key is no better than none.
     expect(await openLedger(dir, { key: randomBytes(32) })).toMatchObject({ ok: false, kind: 'ledger_unauthenticated' });
+  });
+
+  it('a base plan rewritten under a signed record (and plan.md to match): ledger_corrupt, never opened', async () => {
+    const key = randomBytes(32);
+    const dir = await signedLedger(key);
+    const conclave = join(dir, '.conclave');
+    const base = readdirSync(conclave).find((name) => name.startsWith('ledger-base-')) as string;
+    // The builder unticks nothing and ticks "Two" in the base: the record's own tick of "One" then lands as before.
+    const forgedBase = readFileSync(join(conclave, base), 'utf8').replace('- [ ] Two', '- [x] Two');
+    writeFileSync(join(conclave, base), forgedBase);
+    writeFileSync(join(conclave, 'plan.md'), forgedBase.replace('- [ ] One', '- [x] One'));
+    const opened = await openLedger(dir, { key });
+    expect(opened).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+    expect(!opened.ok && 'message' in opened && opened.message).toContain('base plan');
   });
 });

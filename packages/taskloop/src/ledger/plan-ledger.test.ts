@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serializeLedgerRecord } from './ledger-record.js';
+import { fresh, ledgerBaseFile, serializeLedgerRecord } from './ledger-record.js';
 import { checkLedger, flip, initLedger, openLedger, restoreLedger, type PlanLedger } from './plan-ledger.js';
 import { parsePlan } from './plan-parse.js';
 import { planFromTasks } from './plan-render.js';
@@ -44,11 +44,14 @@ describe('plan ledger', () => {
     expect(last).toMatchObject({ ok: true, flipped: ['2.2', '2'] });
     expect(await readPlan()).toBe('# Plan\n\n- [x] Set up\n- [x] Build\n  - [x] Form\n  - [x] Validation\n- [ ] Ship\n');
     expect(ledger.plan.items.filter((i) => i.checked).map((i) => i.id)).toEqual(['1', '2', '2.1', '2.2']);
+    // The record names the plan by its base plan and the boxes ticked since, not by a copy of it.
+    const ticked = ['[ ] Set up', '[ ] Build', '[ ] Form', '[ ] Validation'].map((box) => PLAN.indexOf(box));
     expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({
-      version: 1,
-      current: { sha256: sha256(await readPlan()), text: await readPlan() },
+      version: 2,
+      current: { sha256: sha256(await readPlan()), base: sha256(PLAN), ticks: [ticked[0], ticked[2], ticked[3], ticked[1]] },
     });
-    expect((await readdir(join(workspace, '.conclave'))).sort()).toEqual(['ledger.json', 'plan.md']);
+    expect(await readFile(join(workspace, ledgerBaseFile(sha256(PLAN))), 'utf8')).toBe(PLAN);
+    expect((await readdir(join(workspace, '.conclave'))).sort()).toEqual([`ledger-base-${sha256(PLAN)}.md`, 'ledger.json', 'plan.md']);
     expect(await checkLedger(ledger)).toEqual({ ok: true });
   });
 
@@ -149,15 +152,15 @@ describe('plan ledger', () => {
       await writeFile(
         ledgerPath(),
         serializeLedgerRecord({
-          version: 1,
-          current: { sha256: sha256(PLAN), text: PLAN },
+          version: 2,
+          current: fresh(sha256(PLAN)),
           pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
         }),
       );
       const opened = await openLedger(workspace);
       expect(opened).toMatchObject({ ok: true, recovered: 'pending_discarded' });
       expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(false);
-      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 1, current: { sha256: sha256(PLAN), text: PLAN } });
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(PLAN)) });
       expect(opened.ok && (await flip(opened.ledger, '1')).ok).toBe(true);
     });
 
@@ -167,8 +170,8 @@ describe('plan ledger', () => {
       await writeFile(
         ledgerPath(),
         serializeLedgerRecord({
-          version: 1,
-          current: { sha256: sha256(PLAN), text: PLAN },
+          version: 2,
+          current: fresh(sha256(PLAN)),
           pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
         }),
       );
@@ -177,7 +180,10 @@ describe('plan ledger', () => {
       expect(opened).toMatchObject({ ok: true });
       expect(opened.ok && opened.recovered).toBeUndefined();
       expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(true);
-      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 1, current: { sha256: sha256(next), text: next } });
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({
+        version: 2,
+        current: { sha256: sha256(next), base: sha256(PLAN), ticks: [PLAN.indexOf('[ ] Set up')] },
+      });
     });
 
     it('a plan.md matching neither record is tampering, even with a pending write', async () => {
@@ -186,8 +192,8 @@ describe('plan ledger', () => {
       await writeFile(
         ledgerPath(),
         serializeLedgerRecord({
-          version: 1,
-          current: { sha256: sha256(PLAN), text: PLAN },
+          version: 2,
+          current: fresh(sha256(PLAN)),
           pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
         }),
       );
@@ -220,10 +226,15 @@ describe('plan ledger', () => {
 
     it('a kill during the first write lets init run again', async () => {
       await mkdir(join(workspace, '.conclave'));
-      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha256(PLAN) } }));
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 2, current: null, pending: { sha256: sha256(PLAN) } }));
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_missing' });
       expect(await initLedger(workspace, PLAN)).toMatchObject({ ok: true });
     });
+
+    const corruptMessage = async () => {
+      const opened = await openLedger(workspace);
+      return opened.ok ? '' : 'message' in opened ? opened.message : '';
+    };
 
     it('reports a missing or corrupt record', async () => {
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_missing' });
@@ -241,6 +252,54 @@ describe('plan ledger', () => {
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
       await writeFile(ledgerPath(), 'not json');
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+      // The base plan the record names, changed or gone.
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 2, current: fresh(sha256(PLAN)) }));
+      expect(await openLedger(workspace)).toMatchObject({ ok: true });
+      const base = join(workspace, ledgerBaseFile(sha256(PLAN)));
+      await writeFile(base, PLAN.replace('Ship', 'Sink'));
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+      expect(await corruptMessage()).toContain('base plan');
+      await unlink(base);
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+      expect(await corruptMessage()).toContain('base plan');
+      // Ticks that do not land on an open box.
+      await writeFile(base, PLAN);
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({ version: 2, current: { sha256: sha256(PLAN), base: sha256(PLAN), ticks: [0] } }),
+      );
+      expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
+    });
+
+    it('resumes a run whose record the first releases wrote (the whole text inline), and rewrites it in the current form', async () => {
+      await init();
+      const next = PLAN.replace('- [ ] Set up', '- [x] Set up');
+      await unlink(join(workspace, ledgerBaseFile(sha256(PLAN))));
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({
+          version: 1,
+          current: { sha256: sha256(PLAN), text: PLAN },
+          pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
+        }),
+      );
+      await writeFile(planPath(), next);
+      const opened = await openLedger(workspace);
+      expect(opened).toMatchObject({ ok: true });
+      expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(true);
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(next)) });
+      expect(await readFile(join(workspace, ledgerBaseFile(sha256(next))), 'utf8')).toBe(next);
+      expect(opened.ok && (await flip(opened.ledger, '3')).ok).toBe(true);
+      expect((await openLedger(workspace)).ok).toBe(true);
+      // A legacy record that did not reach plan.md: the intent is void, as in the current form.
+      await rm(join(workspace, '.conclave'), { recursive: true });
+      await init();
+      await writeFile(
+        ledgerPath(),
+        serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), text: next } }),
+      );
+      expect(await openLedger(workspace)).toMatchObject({ ok: true, recovered: 'pending_discarded' });
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(PLAN)) });
     });
   });
 
@@ -280,21 +339,36 @@ describe('plan ledger', () => {
     expect(await ledger.appendSubtasks('ship', ['x'])).toMatchObject({ ok: false, kind: 'ledger_tampered' });
   });
 
-  it('a kill between the pending record and plan.md is recovered either way (the record carries the whole text)', async () => {
+  it('a kill between the pending record and plan.md is recovered either way (the new text is a base plan, written first)', async () => {
     const ledger = await init(SPLIT_PLAN);
-    const current = { sha256: ledger.sha256, text: ledger.text };
-    const next = `${ledger.text.replace('- [ ] Build\n', '- [ ] Build\n')}`.replace(
-      '- [ ] Ship {#ship}\n',
-      '- [ ] Ship {#ship}\n  - [ ] Tag\n',
-    );
-    const record = serializeLedgerRecord({ version: 1, current, pending: { sha256: sha256(next), text: next } });
-    // Killed after the record, before plan.md: the append never happened.
-    await writeFile(join(workspace, '.conclave', 'ledger.json'), record);
+    const next = ledger.text.replace('- [ ] Ship {#ship}\n', '- [ ] Ship {#ship}\n  - [ ] Tag\n');
+    const record = serializeLedgerRecord({ version: 2, current: fresh(ledger.sha256), pending: { sha256: sha256(next) } });
+    const nextBase = join(workspace, ledgerBaseFile(sha256(next)));
+    const oldBase = join(workspace, ledgerBaseFile(ledger.sha256));
+    // Killed after the record, before plan.md: the append never happened, and its base plan goes.
+    await writeFile(nextBase, next);
+    await writeFile(ledgerPath(), record);
     expect(await openLedger(workspace)).toMatchObject({ ok: true, recovered: 'pending_discarded' });
-    // Killed after plan.md, before the record caught up: the append stands.
-    await writeFile(join(workspace, '.conclave', 'ledger.json'), record);
+    expect(await readFile(nextBase, 'utf8').catch(() => 'gone')).toBe('gone');
+    // Killed after plan.md, before the record caught up: the append stands, and the old base plan goes.
+    await writeFile(nextBase, next);
+    await writeFile(ledgerPath(), record);
     await writeFile(planPath(), next);
     const reopened = await openLedger(workspace);
     expect(reopened.ok && reopened.ledger.plan.items.map((i) => i.id)).toContain('ship.1');
+    expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(next)) });
+    expect(await readFile(oldBase, 'utf8').catch(() => 'gone')).toBe('gone');
+  });
+
+  it('a split leaves one base plan behind, the new text, and later flips tick in it', async () => {
+    const ledger = await init(SPLIT_PLAN);
+    await ledger.flip('1');
+    expect(await ledger.appendSubtasks('ship', ['Tag the release'])).toMatchObject({ ok: true });
+    const split = ledger.text;
+    expect(await ledger.flip('ship.1')).toMatchObject({ ok: true, flipped: ['ship.1', 'ship'] });
+    const bases = (await readdir(join(workspace, '.conclave'))).filter((name) => name.startsWith('ledger-base-'));
+    expect(bases).toEqual([`ledger-base-${sha256(split)}.md`]);
+    const reopened = await openLedger(workspace);
+    expect(reopened.ok && reopened.ledger.text).toBe(ledger.text);
   });
 });

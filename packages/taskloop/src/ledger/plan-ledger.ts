@@ -1,14 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '@conclave/core/internal';
-import { writeFileAtomic } from './atomic-write.js';
-import { ledgerRecordSchema, pendingText, serializeLedgerRecord, type LedgerRecord } from './ledger-record.js';
+import { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
+import {
+  fresh,
+  ledgerBaseFile,
+  pendingText,
+  readLedgerRecord,
+  serializeLedgerRecord,
+  type PlanRef,
+  type RecordedPlan,
+} from './ledger-record.js';
 import { CONCLAVE_DIR, conclavePath } from './ledger-paths.js';
 import { lineDiff } from './line-diff.js';
 import { parsePlanMarkdown, type Plan, type PlanIssue, type PlanItem } from './plan-parse.js';
 import { sha256 } from './sha256.js';
-import { describeUnverified, verifyRecord } from '../state/record-mac.js';
 
 /** plan.md no longer holds what the orchestrator last wrote: someone else edited or deleted it. */
 export interface LedgerTampered {
@@ -133,20 +140,22 @@ export class PlanLedger {
   #text: string;
   #bytes: Buffer;
   #sha: string;
+  #ref: PlanRef;
   #index: ReadonlyMap<string, number>;
   readonly #sync: { readonly sync: boolean };
   readonly #key: Buffer | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** @internal Use `openLedger` or `initLedger`. */
-  constructor(workspace: string, plan: Plan, text: string, sha: string, options: LedgerWriteOptions = {}) {
+  constructor(workspace: string, plan: Plan, text: string, ref: PlanRef, options: LedgerWriteOptions = {}) {
     this.#sync = { sync: options.durable !== false };
     this.#key = options.key;
     this.workspace = workspace;
     this.#plan = plan;
     this.#text = text;
     this.#bytes = Buffer.from(text, 'utf8');
-    this.#sha = sha;
+    this.#sha = ref.sha256;
+    this.#ref = ref;
     this.#index = new Map(plan.items.map((item, i) => [item.id, i]));
   }
 
@@ -253,7 +262,7 @@ export class PlanLedger {
           `task "${parentId}" cannot take subtasks without changing other tasks (its list is not in the form the orchestrator writes)`,
         );
       }
-      const written = await this.#write(text, { text }, parsed.value);
+      const written = await this.#write(text, 'split', parsed.value);
       if (!written.ok) return written;
       return { ok: true, added: added.map((item) => item.id), plan: parsed.value };
     });
@@ -295,24 +304,26 @@ export class PlanLedger {
 
   /**
    * The record (this write as `pending`) → plan.md → the record (this write as `current`), each
-   * atomic. The last step skips the folder fsync: losing it in a power cut only leaves the
-   * pending state `openLedger` finishes. Once plan.md is written the flip stands, even if the
-   * last record write fails (the next write or `openLedger` catches up).
+   * atomic. A split first writes its text as a new base plan, which the records then name. The
+   * last step skips the folder fsync: losing it in a power cut only leaves the pending state
+   * `openLedger` finishes. Once plan.md is written the write stands, even if the last record
+   * write fails (the next write or `openLedger` catches up).
    */
-  async #write(
-    text: string,
-    change: { readonly ticks: readonly number[] } | { readonly text: string },
-    plan: Plan,
-  ): Promise<{ ok: true } | LedgerIoError> {
+  async #write(text: string, change: { readonly ticks: readonly number[] } | 'split', plan: Plan): Promise<{ ok: true } | LedgerIoError> {
     const sha = sha256(text);
+    const ledgerPath = conclavePath(this.workspace, 'ledger.json');
+    let next: PlanRef;
+    if (change === 'split') {
+      const based = await writeBase(this.workspace, sha, text, this.#sync);
+      if (!based.ok) return based;
+      next = fresh(sha);
+    } else {
+      next = { sha256: sha, base: this.#ref.base, ticks: [...this.#ref.ticks, ...change.ticks] };
+    }
     const pending = await writeFileAtomic(
-      conclavePath(this.workspace, 'ledger.json'),
+      ledgerPath,
       serializeLedgerRecord(
-        {
-          version: 1,
-          current: { sha256: this.#sha, text: this.#text },
-          pending: 'ticks' in change ? { sha256: sha, ticks: [...change.ticks] } : { sha256: sha, text: change.text },
-        },
+        { version: 2, current: this.#ref, pending: change === 'split' ? { sha256: sha } : { sha256: sha, ticks: [...change.ticks] } },
         this.#key,
       ),
       this.#sync,
@@ -321,18 +332,21 @@ export class PlanLedger {
     const bytes = Buffer.from(text, 'utf8');
     const planned = await writeFileAtomic(conclavePath(this.workspace, 'plan.md'), bytes, this.#sync);
     if (!planned.ok) return planned;
+    const previousBase = this.#ref.base;
     this.#plan = plan;
     this.#text = text;
     this.#bytes = bytes;
     this.#sha = sha;
+    this.#ref = next;
     if (plan.items.length !== this.#index.size) this.#index = new Map(plan.items.map((item, i) => [item.id, i]));
     // Without this, a builder restoring the previous plan.md would look like a kill before the
     // write and be accepted on the next open.
-    await writeFileAtomic(
-      conclavePath(this.workspace, 'ledger.json'),
-      serializeLedgerRecord({ version: 1, current: { sha256: sha, text } }, this.#key),
-      { ...this.#sync, syncDir: false },
-    );
+    const recorded = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: next }, this.#key), {
+      ...this.#sync,
+      syncDir: false,
+    });
+    // The old base plan is named by nothing once the record no longer names it as `current`.
+    if (recorded.ok && next.base !== previousBase) dropBase(this.workspace, previousBase);
     return { ok: true };
   }
 }
@@ -356,33 +370,45 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
       fix: 'start the run with initLedger',
     };
   }
-  const record = parseRecord(recordRead.bytes.toString('utf8'), options.key);
+  const record = readLedgerRecord(workspace, recordRead.bytes.toString('utf8'), options.key);
   if (!record.ok) return record;
   const planRead = readOptional(planPath);
   if (!planRead.ok) return planRead;
   const actual = planRead.bytes;
   const actualSha = actual === undefined ? undefined : sha256(actual);
-  const { current, pending } = record.record;
-  const intended = record.intended;
+  const { current, pending, intended } = record;
+  const sync = { sync: options.durable !== false };
+  /** Records `plan` as the last write, naming it by its base plan (a legacy record's text gets one first). */
+  const settle = async (plan: RecordedPlan) => {
+    let ref = plan.ref;
+    if (ref === undefined) {
+      const based = await writeBase(workspace, plan.sha256, plan.text, sync);
+      if (!based.ok) return based;
+      ref = fresh(plan.sha256);
+    }
+    const written = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: ref }, options.key), sync);
+    if (!written.ok) return written;
+    if (current?.ref !== undefined && current.ref.base !== ref.base) dropBase(workspace, current.ref.base);
+    return { ok: true as const, ref };
+  };
 
+  let settled: Awaited<ReturnType<typeof settle>> | { ok: true; ref: PlanRef };
   let text: string;
   let recovered: 'pending_discarded' | 'restored' | undefined;
   let restoredDiff: string | undefined;
   if (pending !== undefined && actual !== undefined && actualSha === pending.sha256) {
     // The last write reached plan.md (the normal state after a flip): fold it into `current`.
     text = actual.toString('utf8');
-    const promoted = await writeFileAtomic(
-      ledgerPath,
-      serializeLedgerRecord({ version: 1, current: { sha256: pending.sha256, text } }, options.key),
-    );
-    if (!promoted.ok) return promoted;
+    settled = await settle({ sha256: pending.sha256, text, ref: pending.ref });
   } else if (current !== null && actualSha === current.sha256) {
     text = current.text;
+    // Killed after recording the intent but before plan.md changed: the intent is void. A legacy
+    // record is rewritten in the current form either way.
+    settled = pending === undefined && current.ref !== undefined ? { ok: true, ref: current.ref } : await settle(current);
     if (pending !== undefined) {
-      // Killed after recording the intent but before plan.md changed: the intent is void.
-      const cleared = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current }, options.key));
-      if (!cleared.ok) return cleared;
       recovered = 'pending_discarded';
+      // A split's new base plan was written before its record; nothing names it now.
+      if (settled.ok && pending.ref !== undefined && pending.ref.base !== settled.ref.base) dropBase(workspace, pending.ref.base);
     }
   } else if (current === null || intended === undefined) {
     return {
@@ -395,18 +421,18 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
     // Put back the orchestrator's latest decision (a pending flip was only recorded after its gates passed).
     const restored = await writeFileAtomic(planPath, intended.text);
     if (!restored.ok) return restored;
-    const folded = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: intended }, options.key));
-    if (!folded.ok) return folded;
+    settled = await settle(intended);
     text = intended.text;
     recovered = 'restored';
     restoredDiff = diffAgainst(intended.text, actual);
   } else {
     return tampered(intended.text, intended.sha256, actual);
   }
+  if (!settled.ok) return settled;
 
   const parsed = parsePlanMarkdown(text);
   if (parsed.isErr()) return { ok: false, kind: 'plan_invalid', issues: parsed.error };
-  const ledger = new PlanLedger(workspace, parsed.value, text, sha256(text), options);
+  const ledger = new PlanLedger(workspace, parsed.value, text, settled.ref, options);
   return { ok: true, ledger, ...(recovered === undefined ? {} : { recovered }), ...(restoredDiff === undefined ? {} : { restoredDiff }) };
 }
 
@@ -428,8 +454,8 @@ export async function initLedger(workspace: string, planText: string, options: L
   const existing = readOptional(ledgerPath);
   if (!existing.ok) return existing;
   if (existing.bytes !== undefined) {
-    const record = parseRecord(existing.bytes.toString('utf8'), options.key);
-    if (!record.ok || record.record.current !== null) {
+    const record = readLedgerRecord(workspace, existing.bytes.toString('utf8'), options.key);
+    if (!record.ok || record.current !== null) {
       return {
         ok: false,
         kind: 'ledger_exists',
@@ -441,15 +467,16 @@ export async function initLedger(workspace: string, planText: string, options: L
   const sha = sha256(planText);
   const sync = { sync: options.durable !== false };
   const steps: (() => ReturnType<typeof writeFileAtomic>)[] = [
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: null, pending: { sha256: sha } }, options.key), sync),
+    () => writeBase(workspace, sha, planText, sync),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: null, pending: { sha256: sha } }, options.key), sync),
     () => writeFileAtomic(conclavePath(workspace, 'plan.md'), planText, sync),
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 1, current: { sha256: sha, text: planText } }, options.key), sync),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: fresh(sha) }, options.key), sync),
   ];
   for (const step of steps) {
     const written = await step();
     if (!written.ok) return written;
   }
-  return { ok: true, ledger: new PlanLedger(workspace, parsed.value, planText, sha, options) };
+  return { ok: true, ledger: new PlanLedger(workspace, parsed.value, planText, fresh(sha), options) };
 }
 
 /** `ledger.flip(itemId)`: marks a task done (see `PlanLedger.flip`). */
@@ -501,11 +528,11 @@ export function readLedgerPlan(workspace: string, key: Buffer | undefined): Ledg
     };
   if (key === undefined)
     return { text: onDisk?.toString('utf8'), verified: false, problem: "the run's key is missing: the plan's ticks cannot be verified" };
-  const record = parseRecord(recordRead.bytes.toString('utf8'), key);
+  const record = readLedgerRecord(workspace, recordRead.bytes.toString('utf8'), key);
   if (!record.ok)
     return { text: onDisk?.toString('utf8'), verified: false, problem: `${record.message}; the plan's ticks cannot be verified` };
   const actualSha = onDisk === undefined ? undefined : sha256(onDisk);
-  const { current, pending } = record.record;
+  const { current, pending } = record;
   if (onDisk !== undefined && (actualSha === current?.sha256 || actualSha === pending?.sha256))
     return { text: onDisk.toString('utf8'), verified: true };
   if (record.intended === undefined) return { text: undefined, verified: false, problem: 'the run has no signed plan yet' };
@@ -525,49 +552,18 @@ function readOptional(path: string): ReadResult {
   }
 }
 
-/** A parsed record and the plan text it says the orchestrator wrote last (`pending` applied to `current`). */
-type ParsedRecord =
-  | { ok: true; record: LedgerRecord; intended: { sha256: string; text: string } | undefined }
-  | { ok: false; kind: 'ledger_corrupt' | 'ledger_unauthenticated'; message: string; fix: string };
+/** Writes a base plan: the whole text a record names by its sha256 (a run's start and every split). */
+function writeBase(workspace: string, textSha256: string, text: string, options: AtomicWriteOptions) {
+  return writeFileAtomic(join(workspace, ledgerBaseFile(textSha256)), text, options);
+}
 
-/** The fix for a ledger.json that is not the orchestrator's: its own last record is in the run's last commit. */
-const UNAUTHENTICATED_FIX = `put back the orchestrator's last signed record and plan (git checkout HEAD -- ${CONCLAVE_DIR}/ledger.json ${CONCLAVE_DIR}/plan.md), or remove ${CONCLAVE_DIR}/ and start the run again`;
-
-function parseRecord(text: string, key: Buffer | undefined): ParsedRecord {
-  const corrupt = (why: string) => ({
-    ok: false as const,
-    kind: 'ledger_corrupt' as const,
-    message: `${join(CONCLAVE_DIR, 'ledger.json')} ${why}`,
-    fix: `the orchestrator's record cannot be trusted: remove ${CONCLAVE_DIR}/ and start the run again`,
-  });
-  let data: unknown;
-  if (key !== undefined) {
-    // Checked before anything else is read from it: a record the builder wrote decides nothing.
-    const verified = verifyRecord(key, 'ledger', text);
-    if (!verified.ok)
-      return {
-        ok: false,
-        kind: 'ledger_unauthenticated',
-        message: `${join(CONCLAVE_DIR, 'ledger.json')} ${describeUnverified(verified.why)}: it was not written by the orchestrator`,
-        fix: UNAUTHENTICATED_FIX,
-      };
-    data = verified.record;
-  } else {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return corrupt('is not valid JSON');
-    }
+/** Removes a base plan no record names any more; one left behind (a failed removal) is only a stray file. */
+function dropBase(workspace: string, baseSha256: string): void {
+  try {
+    rmSync(join(workspace, ledgerBaseFile(baseSha256)), { force: true });
+  } catch {
+    // See above: nothing reads an unnamed base plan.
   }
-  const parsed = ledgerRecordSchema.safeParse(data);
-  if (!parsed.success) return corrupt(`is not a ledger record (${parsed.error.issues[0]?.message ?? 'unexpected shape'})`);
-  const { current, pending } = parsed.data;
-  if (current === null) return { ok: true, record: parsed.data, intended: undefined };
-  if (sha256(current.text) !== current.sha256) return corrupt('does not match its own hash');
-  if (pending === undefined) return { ok: true, record: parsed.data, intended: current };
-  const next = pending.text ?? pendingText(current.text, pending.ticks ?? []);
-  if (next === undefined || sha256(next) !== pending.sha256) return corrupt('records a pending write that does not match its own hash');
-  return { ok: true, record: parsed.data, intended: { sha256: pending.sha256, text: next } };
 }
 
 function diffAgainst(expected: string, actual: Buffer | undefined): string {

@@ -227,13 +227,15 @@ describe('a forged ledger does not survive a resume (item 2)', () => {
     const { dir } = await repo();
     const kill = hostile((workspace, task) => {
       if (task.id !== 'second-a') return undefined;
+      // Every box ticked, and a record (with the base plan it names) that matches, only unsigned.
       const record = JSON.parse(readFileSync(join(workspace, '.conclave/ledger.json'), 'utf8')) as Record<string, unknown>;
-      const text = (record.current as { text: string }).text.replaceAll('- [ ]', '- [x]');
+      const text = readFileSync(join(workspace, '.conclave/plan.md'), 'utf8').replaceAll('- [ ]', '- [x]');
       writeFileSync(join(workspace, '.conclave/plan.md'), text);
+      writeFileSync(join(workspace, `.conclave/ledger-base-${sha256(text)}.md`), text);
       const { mac: _mac, ...unsigned } = record;
       writeFileSync(
         join(workspace, '.conclave/ledger.json'),
-        `${JSON.stringify({ ...unsigned, current: { sha256: sha256(text), text } })}\n`,
+        `${JSON.stringify({ ...unsigned, current: { sha256: sha256(text), base: sha256(text), ticks: [] } })}\n`,
       );
       return 'abort';
     });
