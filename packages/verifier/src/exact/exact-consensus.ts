@@ -107,19 +107,20 @@ function consensusOfRows<A extends string>(
   }
   const { total: scoreTotal, weight: weightTotal } = weightedSums(weights, units);
   const scoreUnits = ratioUnits(scoreTotal, weightTotal);
-  const verdictOf = verdictRule(rubric.thresholds);
-  const verdict = verdictOf(scoreUnits);
+  const { go, pivot } = thresholdsInUnits(rubric.thresholds);
+  const verdict = verdictAt(scoreUnits, go, pivot);
   const rank = VERDICTS.indexOf(verdict);
 
-  const members: MemberScore<A>[] = [];
-  const dissent: DissentingScore<A>[] = [];
+  const members = new Array<MemberScore<A>>(valid.length);
+  let dissent: DissentingScore<A>[] | undefined;
   for (let i = 0; i < valid.length; i += 1) {
     const vote = valid[i] as Vote<A>;
     const { memberId, scores } = vote;
     const weight = vote.weight ?? 1;
-    const score = (units[i] as number) / UNIT;
-    const ownVerdict = verdictOf(units[i] as number);
-    if (ownVerdict === verdict) members.push({ memberId, weight, scores, score, verdict: ownVerdict });
+    const memberUnits = units[i] as number;
+    const score = memberUnits / UNIT;
+    const ownVerdict = verdictAt(memberUnits, go, pivot);
+    if (ownVerdict === verdict) members[i] = { memberId, weight, scores, score, verdict: ownVerdict };
     else {
       const dissenter: DissentingScore<A> = {
         memberId,
@@ -129,8 +130,8 @@ function consensusOfRows<A extends string>(
         verdict: ownVerdict,
         direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below',
       };
-      members.push(dissenter);
-      dissent.push(dissenter);
+      members[i] = dissenter;
+      (dissent ??= []).push(dissenter);
     }
   }
 
@@ -154,7 +155,7 @@ function consensusOfRows<A extends string>(
     validVotes: valid.length,
     minValidVotes,
     members,
-    dissent,
+    dissent: dissent ?? [],
     invalid,
   };
 }
@@ -234,7 +235,10 @@ function roundedIfClear(approx: number, bound: number): number | undefined {
 /** The verdict a score earns, decided exactly on the decimals of the score and the thresholds. */
 export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
   const units = nineDecimalUnits(score);
-  if (units !== undefined) return verdictRule(thresholds)(units);
+  if (units !== undefined) {
+    const { go, pivot } = thresholdsInUnits(thresholds);
+    return verdictAt(units, go, pivot);
+  }
   const places = Math.max(placesOf(score), placesOf(thresholds.go), placesOf(thresholds.pivot));
   const s = bigScaled(score, places);
   if (s >= bigScaled(thresholds.go, places)) return 'GO';
@@ -244,47 +248,60 @@ export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
 
 /**
  * The valid votes in order, and every invalid one with its reasons (a member voting twice loses
- * every copy). The valid votes' scores are written to `rows`, one row each in axis order. Where
- * `read[i]` is 1, vote i is valid and its row is already at row i: it moves up to its place
- * (never down, so no row not yet used is written over).
+ * every copy). When every vote is valid, the list of valid votes is the list given (the view's
+ * own, which nothing else changes): no list is made. The valid votes' scores are written to
+ * `rows`, one row each in axis order. Where `read[i]` is 1, vote i is valid and its row is
+ * already at row i: it moves up to its place (never down, so no row not yet used is written over).
  */
 function sortVotes<A extends string>(
   votes: readonly Vote<A>[],
   rubric: Rubric<A>,
   rows: Float64Array,
   read: Uint8Array | undefined,
-): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+): { valid: readonly Vote<A>[]; invalid: InvalidVote[] } {
   const width = rubric.axes.length;
   const reader = new ScoreRows(rubric);
   const invalid: InvalidVote[] = [];
-  const candidates: Vote<A>[] = [];
-  const indexes: number[] = [];
+  // While every vote so far is kept, the candidates are the first `kept` votes themselves: the
+  // lists are made only at the first vote dropped (an honest record never drops one).
+  let candidates: Vote<A>[] | undefined;
+  let indexes: number[] | undefined;
+  let kept = 0;
   const ids = new MemberIds(votes.length);
   let twice: Set<string> | undefined;
   try {
     for (let index = 0; index < votes.length; index += 1) {
       const vote = votes[index] as Vote<A>;
-      const at = candidates.length * width;
+      const at = kept * width;
       if (read !== undefined && read[index] === 1) {
         if (at !== index * width) rows.copyWithin(at, index * width, index * width + width);
       } else if (!reader.read(vote, rows, at)) {
+        if (candidates === undefined) {
+          candidates = votes.slice(0, index);
+          indexes = Array.from({ length: index }, (_, i) => i);
+        }
         const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
         invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
         continue;
       }
       if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
-      candidates.push(vote);
-      indexes.push(index);
+      if (candidates !== undefined) {
+        candidates.push(vote);
+        (indexes as number[]).push(index);
+      }
+      kept += 1;
     }
   } finally {
     ids.release();
   }
-  if (twice === undefined) return { valid: candidates, invalid };
+  const list: readonly Vote<A>[] = candidates ?? votes;
+  if (twice === undefined) return { valid: list, invalid };
   const valid: Vote<A>[] = [];
-  candidates.forEach((vote, i) => {
+  for (let i = 0; i < list.length; i += 1) {
+    const vote = list[i] as Vote<A>;
     if (twice.has(vote.memberId))
       invalid.push({
-        index: indexes[i] as number,
+        index: indexes === undefined ? i : (indexes[i] as number),
         memberId: vote.memberId,
         reasons: [{ code: 'duplicate_member', memberId: vote.memberId }],
       });
@@ -293,7 +310,7 @@ function sortVotes<A extends string>(
       rows.copyWithin(valid.length * width, i * width, (i + 1) * width);
       valid.push(vote);
     }
-  });
+  }
   invalid.sort((a, b) => a.index - b.index);
   return { valid, invalid };
 }
@@ -369,11 +386,15 @@ function clamp(units: number): number {
   return Math.min(MAX_UNITS, Math.max(0, units));
 }
 
-/** The verdict for a score given in units of 10^-9, with the thresholds read exactly once. */
-function verdictRule(thresholds: Thresholds): (units: number) => Verdict {
+/** The thresholds in units of 10^-9 (`thresholdUnits`), each read exactly once. */
+function thresholdsInUnits(thresholds: Thresholds): { go: number; pivot: number } {
   const go = thresholdUnits(thresholds.go);
-  const pivot = thresholdUnits(thresholds.pivot);
-  return (units) => (units >= go ? 'GO' : units >= pivot ? 'PIVOT' : 'NO_GO');
+  return { go, pivot: thresholdUnits(thresholds.pivot) };
+}
+
+/** The verdict a score in units earns under thresholds in units. */
+function verdictAt(units: number, go: number, pivot: number): Verdict {
+  return units >= go ? 'GO' : units >= pivot ? 'PIVOT' : 'NO_GO';
 }
 
 /**
