@@ -4,6 +4,8 @@ import {
   VERDICTS,
   type ConsensusResult,
   type DissentingScore,
+  type QuorumNotMet,
+  type ScoredConsensus,
   type InvalidVote,
   type MemberScore,
   type Rubric,
@@ -47,32 +49,112 @@ export function exactConsensus<A extends string>(
   minValidVotes: number,
   preRead?: PreRead,
 ): ConsensusResult<A> {
+  return withMembers(exactTally(votes, rubric, minValidVotes, preRead));
+}
+
+/**
+ * The recomputation of `exactConsensus` before its member objects are made (ADR 0045): the
+ * verifier's own oracles read a member's score and verdict from `units` and the valid votes, and
+ * the members are made only for code that asks for the whole consensus.
+ */
+export interface ScoredTally<A extends string = string> extends Omit<ScoredConsensus<A>, 'members' | 'dissent'> {
+  /** The valid votes, in order: member i of the consensus is valid vote i. */
+  readonly valid: readonly Vote<A>[];
+  /** Each valid vote's score, in units of 10^-9. */
+  readonly units: readonly number[];
+  /** The thresholds, in units of 10^-9 (`thresholdUnits`). */
+  readonly go: number;
+  readonly pivot: number;
+}
+
+/** `exactConsensus` without its members: the same result when there is no quorum. */
+export type Tally<A extends string = string> = QuorumNotMet | ScoredTally<A>;
+
+/** The score of a tally's member i (valid vote i), as `exactConsensus` gives it. */
+export function tallyScore(tally: ScoredTally, i: number): number {
+  return (tally.units[i] as number) / UNIT;
+}
+
+/** The verdict of a tally's member i (valid vote i), as `exactConsensus` gives it. */
+export function tallyVerdict(tally: ScoredTally, i: number): Verdict {
+  return verdictAt(tally.units[i] as number, tally.go, tally.pivot);
+}
+
+/** `exactConsensus`, members aside (see `ScoredTally`). */
+export function exactTally<A extends string>(
+  votes: readonly Vote<A>[],
+  rubric: Rubric<A>,
+  minValidVotes: number,
+  preRead?: PreRead,
+): Tally<A> {
   // Rows the private view read while it copied these very votes (under this rubric) are used
   // as they are, and used up: the rows of the valid votes move up over them.
-  if (preRead !== undefined && preRead.votes === votes) return consensusOfRows(votes, rubric, minValidVotes, preRead.rows, preRead.valid);
+  if (preRead !== undefined && preRead.votes === votes) return tallyOfRows(votes, rubric, minValidVotes, preRead.rows, preRead.valid);
   const axes = rubric.axes;
   const width = axes.length;
   // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`), in scratch
   // space kept between calls: a fresh list of this size was a tenth of a 100-vote recomputation.
   const rows = ROW_SCRATCH.take(votes.length * width);
   try {
-    return consensusOfRows(votes, rubric, minValidVotes, rows, undefined);
+    return tallyOfRows(votes, rubric, minValidVotes, rows, undefined);
   } finally {
     ROW_SCRATCH.give(rows);
   }
 }
 
+/** The consensus of a tally: its members made, each valid vote's, a dissenter also in `dissent`. */
+export function withMembers<A extends string>(tally: Tally<A>): ConsensusResult<A> {
+  if (tally.status !== 'scored') return tally;
+  const { verdict, valid, units, go, pivot } = tally;
+  const rank = VERDICTS.indexOf(verdict);
+  const members = new Array<MemberScore<A>>(valid.length);
+  let dissent: DissentingScore<A>[] | undefined;
+  for (let i = 0; i < valid.length; i += 1) {
+    const vote = valid[i] as Vote<A>;
+    const { memberId, scores } = vote;
+    const weight = vote.weight ?? 1;
+    const memberUnits = units[i] as number;
+    const score = memberUnits / UNIT;
+    const ownVerdict = verdictAt(memberUnits, go, pivot);
+    if (ownVerdict === verdict) members[i] = { memberId, weight, scores, score, verdict: ownVerdict };
+    else {
+      const dissenter: DissentingScore<A> = {
+        memberId,
+        weight,
+        scores,
+        score,
+        verdict: ownVerdict,
+        direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below',
+      };
+      members[i] = dissenter;
+      (dissent ??= []).push(dissenter);
+    }
+  }
+  return {
+    status: 'scored',
+    verdict,
+    score: tally.score,
+    axisMeans: tally.axisMeans,
+    spread: tally.spread,
+    validVotes: tally.validVotes,
+    minValidVotes: tally.minValidVotes,
+    members,
+    dissent: dissent ?? [],
+    invalid: tally.invalid,
+  };
+}
+
 /**
- * `exactConsensus`, with `rows` to read the scores into (at least a row per vote). With `read`,
+ * `exactTally`, with `rows` to read the scores into (at least a row per vote). With `read`,
  * row i of `rows` already holds vote i's scores wherever `read[i]` is 1, and that vote is valid.
  */
-function consensusOfRows<A extends string>(
+function tallyOfRows<A extends string>(
   votes: readonly Vote<A>[],
   rubric: Rubric<A>,
   minValidVotes: number,
   rows: Float64Array,
   read: Uint8Array | undefined,
-): ConsensusResult<A> {
+): Tally<A> {
   const axes = rubric.axes;
   const width = axes.length;
   const { valid, invalid } = sortVotes(votes, rubric, rows, read);
@@ -109,31 +191,6 @@ function consensusOfRows<A extends string>(
   const scoreUnits = ratioUnits(scoreTotal, weightTotal);
   const { go, pivot } = thresholdsInUnits(rubric.thresholds);
   const verdict = verdictAt(scoreUnits, go, pivot);
-  const rank = VERDICTS.indexOf(verdict);
-
-  const members = new Array<MemberScore<A>>(valid.length);
-  let dissent: DissentingScore<A>[] | undefined;
-  for (let i = 0; i < valid.length; i += 1) {
-    const vote = valid[i] as Vote<A>;
-    const { memberId, scores } = vote;
-    const weight = vote.weight ?? 1;
-    const memberUnits = units[i] as number;
-    const score = memberUnits / UNIT;
-    const ownVerdict = verdictAt(memberUnits, go, pivot);
-    if (ownVerdict === verdict) members[i] = { memberId, weight, scores, score, verdict: ownVerdict };
-    else {
-      const dissenter: DissentingScore<A> = {
-        memberId,
-        weight,
-        scores,
-        score,
-        verdict: ownVerdict,
-        direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below',
-      };
-      members[i] = dissenter;
-      (dissent ??= []).push(dissenter);
-    }
-  }
 
   const axisMeans = {} as Record<A, number>;
   for (let a = 0; a < width; a += 1) {
@@ -154,9 +211,11 @@ function consensusOfRows<A extends string>(
     spread: spreadOf(units),
     validVotes: valid.length,
     minValidVotes,
-    members,
-    dissent: dissent ?? [],
     invalid,
+    valid,
+    units,
+    go,
+    pivot,
   };
 }
 
