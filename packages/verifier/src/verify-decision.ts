@@ -3,8 +3,9 @@ import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import { freezeView, privateView, type DecisionView } from './decision-view.js';
 import { exactCalibrated } from './exact/exact-calibrated.js';
-import { exactConsensus } from './exact/exact-consensus.js';
+import { exactTally, withMembers, type Tally } from './exact/exact-consensus.js';
 import { PreRead } from './exact/pre-read.js';
+import { TALLY, type TallyContext } from './exact/tally-of.js';
 import { freezeOnce } from './freeze-once.js';
 import { copyDetails } from './finding-details.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
@@ -173,10 +174,10 @@ function calibratedVerdictOf(view: DecisionView): Claim['expected'] {
  */
 function standingVerdict(view: DecisionView, context: BuiltInContext): Verdict {
   try {
-    const recomputed = context.recomputed();
+    const recomputed = context[TALLY]();
     if (recomputed.status !== 'scored') return 'NO_GO';
     if (view.calibrated !== undefined) {
-      const checked = exactCalibrated(recomputed, view.calibrated);
+      const checked = exactCalibrated(context.recomputed(), view.calibrated);
       return checked.ok && checked.verdict === (view.calibrated as { verdict?: unknown }).verdict ? checked.verdict : 'NO_GO';
     }
     return recomputed.verdict === view.consensus.verdict ? recomputed.verdict : 'NO_GO';
@@ -290,11 +291,13 @@ function builtInClaims(view: DecisionView, policy: EvidencePolicy): readonly Cla
 
 /**
  * What the built-in oracles get: the policy and the consensus recomputed from the view's votes,
- * once per verification. Built-in oracles only read it, so it is not frozen for them; every
- * other oracle gets `forOthers()`, whose recomputation is deep-frozen before it is handed out,
- * so no oracle can change what the next one reads.
+ * once per verification. Built-in oracles only read it, so it is not frozen for them, and they
+ * read it as a tally (`[TALLY]`, ADR 0045) where they need no member objects; every other oracle
+ * gets `forOthers()`, whose recomputation is deep-frozen before it is handed out, so no oracle
+ * can change what the next one reads.
  */
-class BuiltInContext implements OracleContext {
+class BuiltInContext implements OracleContext, TallyContext {
+  #tally: Tally | undefined = undefined;
   #recomputed: ConsensusResult | undefined = undefined;
   #others: OracleContext | undefined = undefined;
   readonly #view: DecisionView;
@@ -309,13 +312,18 @@ class BuiltInContext implements OracleContext {
     this.#preRead = preRead;
   }
 
-  recomputed(): ConsensusResult {
-    if (this.#recomputed !== undefined) return this.#recomputed;
+  /** The recomputation, members aside: what the built-in oracles read. */
+  [TALLY](): Tally {
+    if (this.#tally !== undefined) return this.#tally;
     const view = this.#view;
     const preRead = this.#preRead;
     this.#preRead = undefined;
     // The checker's own exact arithmetic, never the maker's `aggregateConsensus` (ADR 0033).
-    return (this.#recomputed = exactConsensus(view.votes, view.rubric, view.minValidVotes, preRead));
+    return (this.#tally = exactTally(view.votes, view.rubric, view.minValidVotes, preRead));
+  }
+
+  recomputed(): ConsensusResult {
+    return (this.#recomputed ??= withMembers(this[TALLY]()));
   }
 
   /** Drops the rows the view read: they are lent for one verification only. */

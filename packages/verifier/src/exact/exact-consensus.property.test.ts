@@ -157,6 +157,57 @@ describe('the checker recomputes with its own exact arithmetic', () => {
     );
   });
 
+  it('gives the same result when invalid votes and repeated members sit anywhere as from the kept votes alone', () => {
+    // Every valid vote kept in place makes no list (the fast path); a vote dropped anywhere makes the
+    // lists from there on. Both must give what the kept votes alone give, member for member.
+    const cases = fc
+      .tuple(rubricArb({ maxAxes: 5 }), fc.integer({ min: 1, max: 5 }))
+      .chain(([rubric, quorum]) =>
+        fc.tuple(
+          fc.constant(rubric),
+          fc.constant(quorum),
+          votesArb(rubric, { minLength: 1, maxLength: 30, withWeight: true }),
+          fc.array(fc.tuple(fc.nat(), fc.constantFrom<'invalid' | 'repeat'>('invalid', 'repeat')), { minLength: 1, maxLength: 4 }),
+        ),
+      );
+    fc.assert(
+      fc.property(cases, ([rubric, quorum, kept, drops]) => {
+        // Member ids made unique, so that only the repeats added below vote twice.
+        const alone = kept.map((vote, i) => ({ ...vote, memberId: `kept-${i}` }));
+        const votes: Vote[] = [...alone];
+        const repeated = new Set<string>();
+        for (const [at, kind] of drops) {
+          const place = at % (votes.length + 1);
+          if (kind === 'invalid') votes.splice(place, 0, { memberId: `invalid-${place}`, scores: {} } as Vote);
+          else {
+            const twin = alone[at % alone.length]!;
+            repeated.add(twin.memberId);
+            votes.splice(place, 0, { ...twin });
+          }
+        }
+        const expected = exactConsensus(
+          alone.filter((vote) => !repeated.has(vote.memberId)),
+          rubric,
+          quorum,
+        );
+        const checked = exactConsensus(votes, rubric, quorum);
+        expect(checked.status).toBe(expected.status);
+        expect(checked.validVotes).toBe(expected.validVotes);
+        expect(checked.invalid.map((v) => v.index)).toEqual(
+          votes.flatMap((vote, i) => (vote.memberId.startsWith('invalid-') || repeated.has(vote.memberId) ? [i] : [])),
+        );
+        if (checked.status === 'scored' && expected.status === 'scored') {
+          expect(checked.score).toBe(expected.score);
+          expect(checked.verdict).toBe(expected.verdict);
+          expect(checked.axisMeans).toEqual(expected.axisMeans);
+          expect(checked.members).toEqual(expected.members);
+          expect(checked.dissent).toEqual(expected.dissent);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('reads the votes itself for a rubric of more than 64 axes (the view reads no rows for it), with the same result', () => {
     const axes = Array.from({ length: 65 }, (_, i) => `a${i}`);
     const rubric = {

@@ -4,6 +4,8 @@ import {
   VERDICTS,
   type ConsensusResult,
   type DissentingScore,
+  type QuorumNotMet,
+  type ScoredConsensus,
   type InvalidVote,
   type MemberScore,
   type Rubric,
@@ -47,32 +49,112 @@ export function exactConsensus<A extends string>(
   minValidVotes: number,
   preRead?: PreRead,
 ): ConsensusResult<A> {
+  return withMembers(exactTally(votes, rubric, minValidVotes, preRead));
+}
+
+/**
+ * The recomputation of `exactConsensus` before its member objects are made (ADR 0045): the
+ * verifier's own oracles read a member's score and verdict from `units` and the valid votes, and
+ * the members are made only for code that asks for the whole consensus.
+ */
+export interface ScoredTally<A extends string = string> extends Omit<ScoredConsensus<A>, 'members' | 'dissent'> {
+  /** The valid votes, in order: member i of the consensus is valid vote i. */
+  readonly valid: readonly Vote<A>[];
+  /** Each valid vote's score, in units of 10^-9. */
+  readonly units: readonly number[];
+  /** The thresholds, in units of 10^-9 (`thresholdUnits`). */
+  readonly go: number;
+  readonly pivot: number;
+}
+
+/** `exactConsensus` without its members: the same result when there is no quorum. */
+export type Tally<A extends string = string> = QuorumNotMet | ScoredTally<A>;
+
+/** The score of a tally's member i (valid vote i), as `exactConsensus` gives it. */
+export function tallyScore(tally: ScoredTally, i: number): number {
+  return (tally.units[i] as number) / UNIT;
+}
+
+/** The verdict of a tally's member i (valid vote i), as `exactConsensus` gives it. */
+export function tallyVerdict(tally: ScoredTally, i: number): Verdict {
+  return verdictAt(tally.units[i] as number, tally.go, tally.pivot);
+}
+
+/** `exactConsensus`, members aside (see `ScoredTally`). */
+export function exactTally<A extends string>(
+  votes: readonly Vote<A>[],
+  rubric: Rubric<A>,
+  minValidVotes: number,
+  preRead?: PreRead,
+): Tally<A> {
   // Rows the private view read while it copied these very votes (under this rubric) are used
   // as they are, and used up: the rows of the valid votes move up over them.
-  if (preRead !== undefined && preRead.votes === votes) return consensusOfRows(votes, rubric, minValidVotes, preRead.rows, preRead.valid);
+  if (preRead !== undefined && preRead.votes === votes) return tallyOfRows(votes, rubric, minValidVotes, preRead.rows, preRead.valid);
   const axes = rubric.axes;
   const width = axes.length;
   // The valid votes' scores, row by row in axis order (read once; see `ScoreRows`), in scratch
   // space kept between calls: a fresh list of this size was a tenth of a 100-vote recomputation.
   const rows = ROW_SCRATCH.take(votes.length * width);
   try {
-    return consensusOfRows(votes, rubric, minValidVotes, rows, undefined);
+    return tallyOfRows(votes, rubric, minValidVotes, rows, undefined);
   } finally {
     ROW_SCRATCH.give(rows);
   }
 }
 
+/** The consensus of a tally: its members made, each valid vote's, a dissenter also in `dissent`. */
+export function withMembers<A extends string>(tally: Tally<A>): ConsensusResult<A> {
+  if (tally.status !== 'scored') return tally;
+  const { verdict, valid, units, go, pivot } = tally;
+  const rank = VERDICTS.indexOf(verdict);
+  const members = new Array<MemberScore<A>>(valid.length);
+  let dissent: DissentingScore<A>[] | undefined;
+  for (let i = 0; i < valid.length; i += 1) {
+    const vote = valid[i] as Vote<A>;
+    const { memberId, scores } = vote;
+    const weight = vote.weight ?? 1;
+    const memberUnits = units[i] as number;
+    const score = memberUnits / UNIT;
+    const ownVerdict = verdictAt(memberUnits, go, pivot);
+    if (ownVerdict === verdict) members[i] = { memberId, weight, scores, score, verdict: ownVerdict };
+    else {
+      const dissenter: DissentingScore<A> = {
+        memberId,
+        weight,
+        scores,
+        score,
+        verdict: ownVerdict,
+        direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below',
+      };
+      members[i] = dissenter;
+      (dissent ??= []).push(dissenter);
+    }
+  }
+  return {
+    status: 'scored',
+    verdict,
+    score: tally.score,
+    axisMeans: tally.axisMeans,
+    spread: tally.spread,
+    validVotes: tally.validVotes,
+    minValidVotes: tally.minValidVotes,
+    members,
+    dissent: dissent ?? [],
+    invalid: tally.invalid,
+  };
+}
+
 /**
- * `exactConsensus`, with `rows` to read the scores into (at least a row per vote). With `read`,
+ * `exactTally`, with `rows` to read the scores into (at least a row per vote). With `read`,
  * row i of `rows` already holds vote i's scores wherever `read[i]` is 1, and that vote is valid.
  */
-function consensusOfRows<A extends string>(
+function tallyOfRows<A extends string>(
   votes: readonly Vote<A>[],
   rubric: Rubric<A>,
   minValidVotes: number,
   rows: Float64Array,
   read: Uint8Array | undefined,
-): ConsensusResult<A> {
+): Tally<A> {
   const axes = rubric.axes;
   const width = axes.length;
   const { valid, invalid } = sortVotes(votes, rubric, rows, read);
@@ -107,32 +189,8 @@ function consensusOfRows<A extends string>(
   }
   const { total: scoreTotal, weight: weightTotal } = weightedSums(weights, units);
   const scoreUnits = ratioUnits(scoreTotal, weightTotal);
-  const verdictOf = verdictRule(rubric.thresholds);
-  const verdict = verdictOf(scoreUnits);
-  const rank = VERDICTS.indexOf(verdict);
-
-  const members: MemberScore<A>[] = [];
-  const dissent: DissentingScore<A>[] = [];
-  for (let i = 0; i < valid.length; i += 1) {
-    const vote = valid[i] as Vote<A>;
-    const { memberId, scores } = vote;
-    const weight = vote.weight ?? 1;
-    const score = (units[i] as number) / UNIT;
-    const ownVerdict = verdictOf(units[i] as number);
-    if (ownVerdict === verdict) members.push({ memberId, weight, scores, score, verdict: ownVerdict });
-    else {
-      const dissenter: DissentingScore<A> = {
-        memberId,
-        weight,
-        scores,
-        score,
-        verdict: ownVerdict,
-        direction: VERDICTS.indexOf(ownVerdict) > rank ? 'above' : 'below',
-      };
-      members.push(dissenter);
-      dissent.push(dissenter);
-    }
-  }
+  const { go, pivot } = thresholdsInUnits(rubric.thresholds);
+  const verdict = verdictAt(scoreUnits, go, pivot);
 
   const axisMeans = {} as Record<A, number>;
   for (let a = 0; a < width; a += 1) {
@@ -153,9 +211,11 @@ function consensusOfRows<A extends string>(
     spread: spreadOf(units),
     validVotes: valid.length,
     minValidVotes,
-    members,
-    dissent,
     invalid,
+    valid,
+    units,
+    go,
+    pivot,
   };
 }
 
@@ -234,7 +294,10 @@ function roundedIfClear(approx: number, bound: number): number | undefined {
 /** The verdict a score earns, decided exactly on the decimals of the score and the thresholds. */
 export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
   const units = nineDecimalUnits(score);
-  if (units !== undefined) return verdictRule(thresholds)(units);
+  if (units !== undefined) {
+    const { go, pivot } = thresholdsInUnits(thresholds);
+    return verdictAt(units, go, pivot);
+  }
   const places = Math.max(placesOf(score), placesOf(thresholds.go), placesOf(thresholds.pivot));
   const s = bigScaled(score, places);
   if (s >= bigScaled(thresholds.go, places)) return 'GO';
@@ -244,47 +307,60 @@ export function exactVerdict(score: number, thresholds: Thresholds): Verdict {
 
 /**
  * The valid votes in order, and every invalid one with its reasons (a member voting twice loses
- * every copy). The valid votes' scores are written to `rows`, one row each in axis order. Where
- * `read[i]` is 1, vote i is valid and its row is already at row i: it moves up to its place
- * (never down, so no row not yet used is written over).
+ * every copy). When every vote is valid, the list of valid votes is the list given (the view's
+ * own, which nothing else changes): no list is made. The valid votes' scores are written to
+ * `rows`, one row each in axis order. Where `read[i]` is 1, vote i is valid and its row is
+ * already at row i: it moves up to its place (never down, so no row not yet used is written over).
  */
 function sortVotes<A extends string>(
   votes: readonly Vote<A>[],
   rubric: Rubric<A>,
   rows: Float64Array,
   read: Uint8Array | undefined,
-): { valid: Vote<A>[]; invalid: InvalidVote[] } {
+): { valid: readonly Vote<A>[]; invalid: InvalidVote[] } {
   const width = rubric.axes.length;
   const reader = new ScoreRows(rubric);
   const invalid: InvalidVote[] = [];
-  const candidates: Vote<A>[] = [];
-  const indexes: number[] = [];
+  // While every vote so far is kept, the candidates are the first `kept` votes themselves: the
+  // lists are made only at the first vote dropped (an honest record never drops one).
+  let candidates: Vote<A>[] | undefined;
+  let indexes: number[] | undefined;
+  let kept = 0;
   const ids = new MemberIds(votes.length);
   let twice: Set<string> | undefined;
   try {
     for (let index = 0; index < votes.length; index += 1) {
       const vote = votes[index] as Vote<A>;
-      const at = candidates.length * width;
+      const at = kept * width;
       if (read !== undefined && read[index] === 1) {
         if (at !== index * width) rows.copyWithin(at, index * width, index * width + width);
       } else if (!reader.read(vote, rows, at)) {
+        if (candidates === undefined) {
+          candidates = votes.slice(0, index);
+          indexes = Array.from({ length: index }, (_, i) => i);
+        }
         const memberId = (vote as { memberId?: unknown } | null | undefined)?.memberId;
         invalid.push({ index, ...(typeof memberId === 'string' ? { memberId } : {}), reasons: checkVote(vote, rubric) });
         continue;
       }
       if (!ids.add(vote.memberId)) (twice ??= new Set()).add(vote.memberId);
-      candidates.push(vote);
-      indexes.push(index);
+      if (candidates !== undefined) {
+        candidates.push(vote);
+        (indexes as number[]).push(index);
+      }
+      kept += 1;
     }
   } finally {
     ids.release();
   }
-  if (twice === undefined) return { valid: candidates, invalid };
+  const list: readonly Vote<A>[] = candidates ?? votes;
+  if (twice === undefined) return { valid: list, invalid };
   const valid: Vote<A>[] = [];
-  candidates.forEach((vote, i) => {
+  for (let i = 0; i < list.length; i += 1) {
+    const vote = list[i] as Vote<A>;
     if (twice.has(vote.memberId))
       invalid.push({
-        index: indexes[i] as number,
+        index: indexes === undefined ? i : (indexes[i] as number),
         memberId: vote.memberId,
         reasons: [{ code: 'duplicate_member', memberId: vote.memberId }],
       });
@@ -293,7 +369,7 @@ function sortVotes<A extends string>(
       rows.copyWithin(valid.length * width, i * width, (i + 1) * width);
       valid.push(vote);
     }
-  });
+  }
   invalid.sort((a, b) => a.index - b.index);
   return { valid, invalid };
 }
@@ -369,11 +445,15 @@ function clamp(units: number): number {
   return Math.min(MAX_UNITS, Math.max(0, units));
 }
 
-/** The verdict for a score given in units of 10^-9, with the thresholds read exactly once. */
-function verdictRule(thresholds: Thresholds): (units: number) => Verdict {
+/** The thresholds in units of 10^-9 (`thresholdUnits`), each read exactly once. */
+function thresholdsInUnits(thresholds: Thresholds): { go: number; pivot: number } {
   const go = thresholdUnits(thresholds.go);
-  const pivot = thresholdUnits(thresholds.pivot);
-  return (units) => (units >= go ? 'GO' : units >= pivot ? 'PIVOT' : 'NO_GO');
+  return { go, pivot: thresholdUnits(thresholds.pivot) };
+}
+
+/** The verdict a score in units earns under thresholds in units. */
+function verdictAt(units: number, go: number, pivot: number): Verdict {
+  return units >= go ? 'GO' : units >= pivot ? 'PIVOT' : 'NO_GO';
 }
 
 /**

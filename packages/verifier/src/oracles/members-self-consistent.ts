@@ -1,5 +1,6 @@
-import type { MemberScore } from '@conclave/scoring';
-import { exactMemberUnits, exactVerdict } from '../exact/exact-consensus.js';
+import type { MemberScore, Verdict } from '@conclave/scoring';
+import { exactMemberUnits, exactVerdict, tallyScore, tallyVerdict, type ScoredTally } from '../exact/exact-consensus.js';
+import { tallyOf } from '../exact/tally-of.js';
 import type { OracleFinding } from '../claim.js';
 import type { DecisionView } from '../decision-view.js';
 import type { Oracle } from '../oracle.js';
@@ -18,9 +19,13 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     if (consensus.status !== 'scored') return unprovable('there is no scored consensus whose members could be checked');
     const members = consensus.members;
     // Self-consistent is not enough: a maker could rewrite a dissenter's scores to hide it.
+    // The usual case, an honest record: the same members in the same order. The verifier's own
+    // context gives the recomputed members as a tally, with no member objects (ADR 0045).
+    const tally = tallyOf(context);
+    if (tally !== undefined && tally.status === 'scored' && sameIds(members, tally.valid))
+      return inOrder(consensus, tallyTwins(tally), rubric);
     const truth = context.recomputed();
-    // The usual case, an honest record: the same members in the same order.
-    if (truth.status === 'scored' && sameIds(members, truth.members)) return inOrder(consensus, truth.members, rubric);
+    if (truth.status === 'scored' && sameIds(members, truth.members)) return inOrder(consensus, memberTwins(truth.members), rubric);
     const problems: string[] = [];
     // The recomputed member behind each recorded one (by member id), when there is one.
     const matched = new Array<MemberScore | undefined>(members.length);
@@ -52,21 +57,50 @@ type ScoredView = Extract<DecisionView['consensus'], { status: 'scored' }>;
 type RecordedMember = ScoredView['members'][number];
 
 /**
+ * The recomputed members, by position: member i's score, its verdict and the scores object it was
+ * scored from. Read from the member objects, or from a tally, which has none.
+ */
+interface Twins {
+  score(i: number): number;
+  verdict(i: number): Verdict;
+  scores(i: number): unknown;
+}
+
+function memberTwins(real: readonly MemberScore[]): Twins {
+  return {
+    score: (i) => (real[i] as MemberScore).score,
+    verdict: (i) => (real[i] as MemberScore).verdict,
+    scores: (i) => (real[i] as MemberScore).scores,
+  };
+}
+
+function tallyTwins(tally: ScoredTally): Twins {
+  return {
+    score: (i) => tallyScore(tally, i),
+    verdict: (i) => tallyVerdict(tally, i),
+    scores: (i) => (tally.valid[i] as ScoredTally['valid'][number]).scores,
+  };
+}
+
+/**
  * The check when the recorded members are the recomputed ones in the same order (an honest
  * record): one pass over both lists, with no lookups. It finds what the general check finds, and
  * lists it in the same order: every recomputed score that differs first, then each member's own.
  */
-function inOrder(consensus: ScoredView, real: readonly MemberScore[], rubric: DecisionView['rubric']): OracleFinding {
+function inOrder(consensus: ScoredView, twins: Twins, rubric: DecisionView['rubric']): OracleFinding {
   const members = consensus.members;
   let differ: string[] | undefined;
   const own: string[] = [];
   const dissenters: string[] = [];
   for (let i = 0; i < members.length; i += 1) {
     const member = members[i] as RecordedMember;
-    const twin = real[i] as MemberScore;
-    if (!(Math.abs(twin.score - member.score) <= SCORE_TOLERANCE))
-      (differ ??= []).push(`${member.memberId}: the votes give a score of ${twin.score}, recorded ${member.score}`);
-    ownProblems(member, twin, consensus.verdict, rubric, own, dissenters);
+    const score = twins.score(i);
+    if (!(Math.abs(score - member.score) <= SCORE_TOLERANCE))
+      (differ ??= []).push(`${member.memberId}: the votes give a score of ${score}, recorded ${member.score}`);
+    // A member whose scores are the very (frozen) object its recomputed twin was scored from
+    // already has that score and verdict: both were just computed exactly from those scores.
+    if (twins.scores(i) === member.scores) ownChecked(member, score, twins.verdict(i), consensus.verdict, own, dissenters);
+    else ownProblems(member, undefined, consensus.verdict, rubric, own, dissenters);
   }
   return withDissent(consensus.dissent, dissenters, differ === undefined ? own : [...differ, ...own]);
 }
@@ -86,9 +120,23 @@ function ownProblems(
 ): void {
   // A member whose scores are the very (frozen) object its recomputed twin was scored from
   // already has that score and verdict: both were just computed exactly from those scores.
-  const same = twin !== undefined && twin.scores === member.scores;
-  const own = same ? twin.score : exactMemberUnits(member.scores, rubric) / 1e9;
-  const earned = same ? twin.verdict : exactVerdict(own, rubric.thresholds);
+  if (twin !== undefined && twin.scores === member.scores) {
+    ownChecked(member, twin.score, twin.verdict, verdict, problems, dissenters);
+    return;
+  }
+  const own = exactMemberUnits(member.scores, rubric) / 1e9;
+  ownChecked(member, own, exactVerdict(own, rubric.thresholds), verdict, problems, dissenters);
+}
+
+/** `ownProblems` for a member whose scores give the score `own`, which earns `earned`. */
+function ownChecked(
+  member: RecordedMember,
+  own: number,
+  earned: Verdict,
+  verdict: ScoredView['verdict'],
+  problems: string[],
+  dissenters: string[],
+): void {
   if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE))
     problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
   if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);

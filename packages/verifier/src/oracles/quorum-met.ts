@@ -1,4 +1,5 @@
 import { MIN_VALID_VOTES } from '@conclave/scoring';
+import { recomputedSummary } from '../exact/tally-of.js';
 import type { Oracle } from '../oracle.js';
 import { proven, refuted } from './finding.js';
 
@@ -10,7 +11,7 @@ export const quorumMet: Oracle<'quorum_met'> = {
   name: 'quorum-met',
   kind: 'quorum_met',
   prove(_claim, record, context) {
-    const recomputed = context.recomputed();
+    const recomputed = recomputedSummary(context);
     const details = { validVotes: recomputed.validVotes, minValidVotes: record.minValidVotes };
     if (recomputed.status !== 'scored')
       return refuted(`only ${recomputed.validVotes} valid votes; the quorum is ${record.minValidVotes}`, details);

@@ -1,3 +1,4 @@
+import { recomputedSummary } from '../exact/tally-of.js';
 import type { Oracle } from '../oracle.js';
 import { proven, refuted, SCORE_TOLERANCE } from './finding.js';
 
@@ -7,7 +8,7 @@ export const scoreMatchesVotes: Oracle<'score_matches_votes'> = {
   kind: 'score_matches_votes',
   prove(_claim, record, context) {
     const recorded = record.consensus;
-    const recomputed = context.recomputed();
+    const recomputed = recomputedSummary(context);
     if (recorded.status !== recomputed.status) {
       return refuted(`the votes give "${recomputed.status}", the record says "${recorded.status}"`);
     }
