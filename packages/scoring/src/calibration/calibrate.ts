@@ -51,7 +51,10 @@ export interface CalibrateOptions {
    * of one family tend to fail together). The estimate from the record is shrunk toward it.
    */
   readonly defaultRho?: number;
-  /** How many pairs of votes the default correlation is worth (default 20). */
+  /**
+   * How many pairs of votes the default correlation is worth (default 10, as the default prior's
+   * ten imagined calls; 20 before ADR 0046 put a sample correlation of 0.05 at 0.09).
+   */
   readonly rhoPriorPairs?: number;
 }
 
@@ -101,7 +104,7 @@ export function calibrate(record: TrackRecord, options: CalibrateOptions = {}): 
   }
   const defaultRho = options.defaultRho ?? 0.5;
   if (!(defaultRho >= 0 && defaultRho < 1)) throw new RangeError(`calibrate: defaultRho must be in [0, 1), got ${defaultRho}`);
-  const rhoPriorPairs = options.rhoPriorPairs ?? 20;
+  const rhoPriorPairs = options.rhoPriorPairs ?? 10;
   const by = options.by ?? 'member';
   const labelled = record.entries.filter(
     (entry): entry is TrackEntry & { outcome: NonNullable<TrackEntry['outcome']> } => entry.outcome !== undefined,
@@ -135,7 +138,7 @@ function keyOf(entry: TrackEntry, by: 'member' | 'model'): string {
 /**
  * For each family: the correlation (phi) of two members' errors over every pair of its members
  * voting in the same labelled decision, shrunk toward `defaultRho` by `priorPairs` imagined pairs
- * and kept within [0, 0.99] (a negative estimate is noise here, never a reason to count more).
+ * and then kept within [0, 0.99] (a negative result is noise here, never a reason to count more).
  */
 function familyCorrelations(
   labelled: readonly (TrackEntry & { outcome: NonNullable<TrackEntry['outcome']> })[],
@@ -175,7 +178,10 @@ function familyCorrelations(
       // Phi for a symmetric table: each member's error rate is q = (2·both + one) / (2·pairs).
       const q = pairs === 0 ? 0 : (2 * both + one) / (2 * pairs);
       const phi = pairs === 0 || q === 0 || q === 1 ? 0 : (both / pairs - q * q) / (q * (1 - q));
-      const rho = Math.min(0.99, Math.max(0, (pairs * Math.max(0, phi) + priorPairs * defaultRho) / (pairs + priorPairs)));
+      // The sample correlation is shrunk unclipped: its noise is symmetric around the truth, and
+      // clipping each draw at 0 before pooling with the prior would read an independent family as
+      // correlated (ADR 0046). The result is kept within [0, 0.99].
+      const rho = Math.min(0.99, Math.max(0, (pairs * phi + priorPairs * defaultRho) / (pairs + priorPairs)));
       return { family, rho, pairs };
     });
 }

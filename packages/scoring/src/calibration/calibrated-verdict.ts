@@ -133,7 +133,10 @@ export type CalibratedDecision =
        * decides when `fallback`.
        */
       readonly equalWeightLogOdds: number;
-      /** Whether the log odds were within `margin` of the threshold, so the equal-weight count decided (ADR 0044). */
+      /**
+       * Whether the equal-weight count decided (ADR 0044, 0046): the log odds were within `margin`
+       * of the threshold and the count was not.
+       */
       readonly fallback: boolean;
       readonly validVotes: number;
       readonly minValidVotes: number;
@@ -285,8 +288,14 @@ export function calibratedVerdict(
   for (const i of pooledTerms.alone)
     equalWeightLogOdds += saysGo(i) ? (pooledVoters[i] as WeighedVoter).units : -(pooledVoters[i] as WeighedVoter).units;
   for (const f of pooledTerms.families) equalWeightLogOdds += bandUnits(f.bands, familyLevel(pooledVoters, f.indexes, saysGo));
-  // Never under a false-GO rate: its threshold is the contract, and a tie at it stays NO_GO.
-  const fallback = options.falseGoRate === undefined && Math.abs(logOdds - threshold) <= margin;
+  // Never under a false-GO rate: its threshold is the contract, and a tie at it stays NO_GO. The
+  // count decides only where it can tell: a count itself within the margin (a correlated family
+  // against one member alone, whose terms differ only by how much the family's agreement adds)
+  // says no more than the weights, and the weights then keep what the record taught (ADR 0046).
+  // Still monotone: raising a vote raises both sums, and a count past the margin on the GO side
+  // stays there, while one within it never overrules the weights.
+  const fallback =
+    options.falseGoRate === undefined && Math.abs(logOdds - threshold) <= margin && Math.abs(equalWeightLogOdds - threshold) > margin;
   // A floor no prior or rate can lower: some member whose vote counts must have said GO.
   const someoneSaidGo = voters.some((v, i) => saysGo(i) && v.units > 0);
   const verdict = someoneSaidGo && (fallback ? equalWeightLogOdds : logOdds) > threshold ? 'GO' : 'NO_GO';

@@ -100,9 +100,11 @@ describe('calibratedVerdict fails closed', () => {
         expect(decision.probabilityGo).toBeLessThan(1);
         if (decision.verdict === 'GO')
           expect(decision.fallback ? decision.equalWeightLogOdds : decision.logOdds).toBeGreaterThan(decision.threshold);
-        // The equal-weight count decides only within the margin of the threshold.
+        // The equal-weight count decides only within the margin of the threshold, and only when it is itself beyond it.
         expect(decision.fallback).toBe(
-          decision.falseGoRate === undefined && Math.abs(decision.logOdds - decision.threshold) <= decision.margin + 1e-12,
+          decision.falseGoRate === undefined &&
+            Math.abs(decision.logOdds - decision.threshold) <= decision.margin + 1e-12 &&
+            Math.abs(decision.equalWeightLogOdds - decision.threshold) > decision.margin + 1e-12,
         );
         for (const m of decision.members) {
           expect(m.weight).toBeGreaterThanOrEqual(0);
@@ -215,6 +217,98 @@ describe('calibrate', () => {
     }
     expect(calibrate(together).families[0]?.rho).toBeGreaterThan(0.9);
     expect(calibrate(apart).families[0]?.rho).toBeLessThan(0.05);
+  });
+
+  it("puts a family's correlation between the default and the record's own, within [0, 0.99]; no pairs, the default", () => {
+    fc.assert(
+      fc.property(trackRecord, fc.double({ min: 0, max: 0.95, noNaN: true }), (record, defaultRho) => {
+        const calibration = calibrate(record, { defaultRho });
+        for (const { family, rho, pairs } of calibration.families) {
+          // The record's own correlation, counted here over every pair of the family's members in a decision.
+          let both = 0;
+          let either = 0;
+          const decisions = new Map<string, boolean[]>();
+          for (const e of record.entries)
+            if (e.family === family && e.outcome !== undefined)
+              decisions.set(e.decisionId, [...(decisions.get(e.decisionId) ?? []), (e.verdict === 'GO') !== (e.outcome === 'GO')]);
+          for (const errors of decisions.values())
+            errors.forEach((a, i) =>
+              errors.slice(i + 1).forEach((b) => {
+                both += a && b ? 1 : 0;
+                either += a || b ? 1 : 0;
+              }),
+            );
+          expect(rho).toBeGreaterThanOrEqual(0);
+          expect(rho).toBeLessThanOrEqual(0.99);
+          if (pairs === 0) {
+            expect(rho).toBeCloseTo(defaultRho, 12);
+            continue;
+          }
+          const q = (both + either) / (2 * pairs);
+          const own = q === 0 || q === 1 ? 0 : (both / pairs - q * q) / (q * (1 - q));
+          const clamp = (x: number) => Math.min(0.99, Math.max(0, x));
+          expect(rho).toBeGreaterThanOrEqual(clamp(Math.min(own, defaultRho)) - 1e-12);
+          expect(rho).toBeLessThanOrEqual(clamp(Math.max(own, defaultRho)) + 1e-12);
+        }
+      }),
+    );
+  });
+
+  it('does not read a family that errs apart as correlated: a negative sample correlation lowers the estimate below a zero one', () => {
+    // 80 GO decisions; x and y each wrong in 20. "Independent": both wrong in 5, a quarter of a quarter (sample
+    // correlation 0); "apart": never wrong together (negative). Clipped at 0 before the prior, both would read the same.
+    const recordOf = (yWrong: (d: number) => boolean) =>
+      Array.from({ length: 80 }, (_, d) => d).reduce(
+        (record, d) =>
+          recordOutcome(
+            recordDecision(record, `d${d}`, [
+              { memberId: 'x', family: 'same', verdict: d % 4 === 0 ? 'NO_GO' : 'GO' },
+              { memberId: 'y', family: 'same', verdict: yWrong(d) ? 'NO_GO' : 'GO' },
+            ]),
+            `d${d}`,
+            'GO',
+          ),
+        EMPTY_TRACK_RECORD,
+      );
+    const independent = calibrate(recordOf((d) => d % 16 === 0 || (d % 4 === 1 && d < 60))).families[0];
+    const apart = calibrate(recordOf((d) => d % 4 === 1)).families[0];
+    expect(independent).toMatchObject({ pairs: 80 });
+    // Zero correlation shrunk toward the default 0.5 by ten imagined pairs: 5 / 90.
+    expect(independent?.rho).toBeCloseTo(5 / 90, 12);
+    expect(apart?.rho).toBeLessThan(independent?.rho as number);
+  });
+
+  it('lets the weights decide where the equal-weight count is itself within the margin', () => {
+    // Four GO decisions: x and y (one family) wrong together in the first, z (alone) always right.
+    const record = (['NO_GO', 'GO', 'GO', 'GO'] as const).reduce(
+      (r, pair, d) =>
+        recordOutcome(
+          recordDecision(r, `d${d}`, [
+            { memberId: 'x', family: 'same', verdict: pair },
+            { memberId: 'y', family: 'same', verdict: pair },
+            { memberId: 'z', verdict: 'GO' },
+          ]),
+          `d${d}`,
+          'GO',
+        ),
+      EMPTY_TRACK_RECORD,
+    );
+    const decision = calibratedVerdict(
+      [
+        { memberId: 'x', verdict: 'GO', family: 'same' },
+        { memberId: 'y', verdict: 'GO', family: 'same' },
+        { memberId: 'z', verdict: 'NO_GO' },
+      ],
+      calibrate(record),
+    );
+    expect(decision.status).toBe('decided');
+    if (decision.status !== 'decided') return;
+    // The weights lean to z within the margin; counted as equals, the pair's agreement adds a little more than z, within it too.
+    expect(Math.abs(decision.logOdds)).toBeLessThanOrEqual(decision.margin);
+    expect(decision.logOdds).toBeLessThan(0);
+    expect(decision.equalWeightLogOdds).toBeGreaterThan(0);
+    expect(decision.equalWeightLogOdds).toBeLessThanOrEqual(decision.margin);
+    expect(decision).toMatchObject({ fallback: false, verdict: 'NO_GO' });
   });
 
   it('counts three members of one correlated family as one likelihood-ratio term, worth fewer than three votes, and warns', () => {

@@ -148,6 +148,15 @@ const BROKEN: Record<string, Maker> = {
     const someoneSaidGo = made.members.some((m) => m.verdict === 'GO' && m.weight > 0);
     return { ...made, verdict: someoneSaidGo && made.logOdds > made.threshold ? 'GO' : 'NO_GO' };
   },
+  /** The equal-weight count decides wherever the weights cannot tell, even where it cannot tell either (the rule before ADR 0046). */
+  'the count decides within its own margin': (seats, calibration, options) => {
+    const made = honest(seats, calibration, options);
+    if (made.status !== 'decided' || options.falseGoRate !== undefined) return made;
+    const fallback = Math.abs(made.logOdds - made.threshold) <= made.margin;
+    const someoneSaidGo = made.members.some((m) => m.verdict === 'GO' && m.weight > 0);
+    const deciding = fallback ? made.equalWeightLogOdds : made.logOdds;
+    return { ...made, fallback, verdict: someoneSaidGo && deciding > made.threshold ? 'GO' : 'NO_GO' };
+  },
   /** An invalid vote is counted, with the verdict its (out-of-range) scores would earn. */
   'counts an invalid vote': (seats, calibration, options) => {
     const all = seats.map((s, i) =>
@@ -198,6 +207,25 @@ const m0Better: TrackRecord = (['GO', 'GO', 'NO_GO', 'NO_GO'] as const).reduce<T
 );
 
 /**
+ * Four GO decisions: m0 and m1 (one family) wrong together in the first, m2 (alone) always right.
+ * m2 weighs more than the pair's term, on thin evidence; counted as equals, the pair's agreement
+ * adds a little more than one vote, less than the margin.
+ */
+const pairErredTogether: TrackRecord = (['NO_GO', 'GO', 'GO', 'GO'] as const).reduce<TrackRecord>(
+  (record, pair, d) =>
+    recordOutcome(
+      recordDecision(record, `d${d}`, [
+        { memberId: 'm0', verdict: pair, family: 'anthropic' },
+        { memberId: 'm1', verdict: pair, family: 'anthropic' },
+        { memberId: 'm2', verdict: 'GO' },
+      ]),
+      `d${d}`,
+      'GO',
+    ),
+  EMPTY_TRACK_RECORD,
+);
+
+/**
  * For each broken maker, a case it gets wrong (checked below to differ from the honest maker), run
  * before the random ones, so every maker is caught on every run and the property is never vacuous.
  */
@@ -220,6 +248,12 @@ const DISTINGUISHING: Record<string, [Seat[], TrackRecord, CalibratedRuleOptions
   ],
   // m0 (GO) outweighs m1 and m2 (NO_GO) on four labelled decisions, too few to tell: the equal-weight count says NO_GO.
   'no equal-weight fallback': [[plainSeat(8), plainSeat(2), plainSeat(2)], m0Better, EQUAL_COSTS],
+  // The pair (GO) against m2 (NO_GO): the weights say NO_GO within the margin; the count says GO, but within the margin too.
+  'the count decides within its own margin': [
+    [plainSeat(8, 'anthropic'), plainSeat(8, 'anthropic'), plainSeat(2)],
+    pairErredTogether,
+    EQUAL_COSTS,
+  ],
   // Two invalid GO votes would outnumber the valid NO_GO majority.
   'counts an invalid vote': [[invalidSeat(8), invalidSeat(8), plainSeat(8), plainSeat(2), plainSeat(2)], EMPTY_TRACK_RECORD, EQUAL_COSTS],
   // m0 states confidence 0.5 (weight 0): without it, its GO would break the tie.

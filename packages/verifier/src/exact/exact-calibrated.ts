@@ -129,7 +129,8 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
     threshold = rateLevel(weighed, terms, prior, falseGoRate);
   }
   // Where the log odds are within half a standard error of the threshold (costs only), the rule
-  // with every counted member as reliable as their mean (families still one term each) decides.
+  // with every counted member as reliable as their mean (families still one term each) decides,
+  // when that count is itself further from the threshold than the margin.
   const margin = falseGoRate === undefined ? units(MARGIN_STANDARD_ERRORS * Math.sqrt(variance)) : 0n;
   const pooled = counted.reduce((sum, w) => sum + w.reliability, 0) / counted.length;
   const pooledUnits = counted.length === 0 ? 0n : units(Math.max(0, Math.log(pooled / (1 - pooled))));
@@ -137,8 +138,10 @@ export function exactCalibrated(recomputed: ConsensusResult, stated: unknown): C
   const pooledTerms = termsOf(pooledWeighed, familyRho);
   if (typeof pooledTerms === 'string') return { ok: false, problem: pooledTerms };
   const equalWeight = prior + logOddsOf(pooledWeighed, pooledTerms, (i) => (pooledWeighed[i] as Weighed).go);
+  // The count decides only where it is itself beyond the margin (ADR 0046): within it, the weights do.
   const distance = logOdds > threshold ? logOdds - threshold : threshold - logOdds;
-  const deciding = falseGoRate === undefined && distance <= margin ? equalWeight : logOdds;
+  const countDistance = equalWeight > threshold ? equalWeight - threshold : threshold - equalWeight;
+  const deciding = falseGoRate === undefined && distance <= margin && countDistance > margin ? equalWeight : logOdds;
   // Fail closed: no GO unless a member whose vote counts said GO, and a tie is NO_GO.
   const someoneSaidGo = weighed.some((w) => w.go);
   const verdict = someoneSaidGo && deciding > threshold ? 'GO' : 'NO_GO';
