@@ -163,8 +163,11 @@ class DebateRun<A extends string> {
     /** One vote per contribution, in transcript order, with the member's board weight. */
     const votes: Vote<A>[] = [];
     const failures: MemberFailure[] = [];
-    /** What the decision rule reads of each voting member, set as its contribution arrives (no search of the board per vote). */
-    const voters = new Map<string, Voter>();
+    /**
+     * What the decision rule reads of each voting member: the board's own (made once per board),
+     * or, once a member states a confidence, this run's copy with it added.
+     */
+    let confidentVoters: Map<string, Voter> | undefined;
     const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
     const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
@@ -205,7 +208,8 @@ class DebateRun<A extends string> {
           transcript.push(contribution);
           const member = members[m] as Member<A>;
           votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: member.weight });
-          voters.set(contribution.memberId, voterOf(member, contribution));
+          if (contribution.confidence !== undefined)
+            (confidentVoters ??= new Map(votersOf(board))).set(contribution.memberId, voterOf(member, contribution));
         } else {
           if (phaseFailures === undefined) phaseFailures = [outcome.failure];
           else phaseFailures.push(outcome.failure);
@@ -227,6 +231,7 @@ class DebateRun<A extends string> {
     // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
     for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
     const status = this.#stop ? 'stopped' : 'completed';
+    const voters = confidentVoters ?? (trusted ? votersOf(board) : NO_VOTERS);
     const decision = applyDecisionRule(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
     if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
@@ -417,6 +422,26 @@ function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
     ...(costUsd === undefined ? {} : { costUsd }),
     calls,
   };
+}
+
+/**
+ * What the decision rule reads of each member of a loaded board that states no confidence: its
+ * family and model, which the loader froze, so it is made once per board rather than once per
+ * vote of every debate (a 2,048-member debate made as many objects and map entries for it).
+ * The rule only looks members up by id, so members that did not vote are never read.
+ */
+const boardVoters = new WeakMap<Board, ReadonlyMap<string, Voter>>();
+const NO_VOTERS: ReadonlyMap<string, Voter> = new Map();
+
+function votersOf(board: Board): ReadonlyMap<string, Voter> {
+  let voters = boardVoters.get(board);
+  if (voters === undefined) {
+    const made = new Map<string, Voter>();
+    for (const phase of board.phases)
+      for (const member of phase.members) made.set(member.id, Object.freeze({ family: member.family, model: member.model }));
+    boardVoters.set(board, (voters = made));
+  }
+  return voters;
 }
 
 /** What the decision rule reads of a member that voted. */
