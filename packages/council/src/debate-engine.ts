@@ -7,6 +7,7 @@ import {
   type ConcurrencyLimiter,
   type EventListener,
   type AdapterSource,
+  type ModelAdapter,
   type ModelRequest,
   type RunStep,
   type Usage,
@@ -257,55 +258,66 @@ class DebateRun<A extends string> {
     };
   }
 
-  async #runMember(phase: Phase<A>, phaseIndex: number, member: Member<A>, request: ModelRequest): Promise<MemberOutcome<A>> {
-    if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+  #runMember(phase: Phase<A>, phaseIndex: number, member: Member<A>, request: ModelRequest): Promise<MemberOutcome<A>> {
+    if (this.#stop) return Promise.resolve({ ok: false, failure: this.#notRun(phase, phaseIndex, member) });
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
-    if (!bound.ok) return this.#failed(phase, phaseIndex, member, { kind: 'unbound_model', model: member.model, message: bound.message });
+    if (!bound.ok)
+      return Promise.resolve(
+        this.#failed(phase, phaseIndex, member, { kind: 'unbound_model', model: member.model, message: bound.message }),
+      );
     const adapter = bound.adapter;
+    // No cap that can bind: the call starts at once, without the limiters' closures (the common case, ADR 0019).
+    if (this.#unlimited(adapter.id)) return this.#call(phase, phaseIndex, member, adapter, request);
+    return this.#limiterFor(adapter.id)(() => this.#globalLimiter()(() => this.#call(phase, phaseIndex, member, adapter, request)));
+  }
 
-    return this.#limiterFor(adapter.id)(() =>
-      this.#globalLimiter()(async (): Promise<MemberOutcome<A>> => {
-        // Re-checked when the slot opens: the debate may have stopped while this member queued.
-        if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
-        if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
-        const startedAt = this.#clock.now();
-        // The step's name is read only by a step runner: without one it is never written.
-        const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
-        const result = await this.#governor.run(adapter, request, step);
-        const endedAt = this.#clock.now();
-        this.#timings.push({
-          phase: phase.name,
-          memberId: member.id,
-          startedAt: startedAt - this.#started,
-          endedAt: endedAt - this.#started,
-          latencyMs: result.latencyMs,
-        });
-        if (!result.ok) return this.#failed(phase, phaseIndex, member, { kind: 'adapter_failed', failure: result.failure }, result.usage);
+  /** A member's call once its slot is open: its outcome, every failure as data. */
+  async #call(
+    phase: Phase<A>,
+    phaseIndex: number,
+    member: Member<A>,
+    adapter: ModelAdapter,
+    request: ModelRequest,
+  ): Promise<MemberOutcome<A>> {
+    // Re-checked when the slot opens: the debate may have stopped while this member queued.
+    if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+    if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
+    const startedAt = this.#clock.now();
+    // The step's name is read only by a step runner: without one it is never written.
+    const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
+    const result = await this.#governor.run(adapter, request, step);
+    const endedAt = this.#clock.now();
+    this.#timings.push({
+      phase: phase.name,
+      memberId: member.id,
+      startedAt: startedAt - this.#started,
+      endedAt: endedAt - this.#started,
+      latencyMs: result.latencyMs,
+    });
+    if (!result.ok) return this.#failed(phase, phaseIndex, member, { kind: 'adapter_failed', failure: result.failure }, result.usage);
 
-        const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (parsed.isErr()) return this.#failed(phase, phaseIndex, member, parsed.error, result.usage);
-        const { statement, scores, score, evidence, confidence } = parsed.value;
-        if (this.#listening)
-          this.#emit({
-            type: 'member_finished',
-            phase: phase.name,
-            memberId: member.id,
-            scores,
-            score,
-            latencyMs: result.latencyMs,
-            usage: result.usage,
-          });
-        const { name, contrarian } = phase;
-        const { id: memberId, model } = member;
-        // Two literals rather than a spread of the optional confidence (no throwaway object per call).
-        const contribution: Contribution =
-          confidence === undefined
-            ? { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence }
-            : { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence, confidence };
-        return { ok: true, contribution };
-      }),
-    );
+    const parsed = parseMemberReply(result, member.id, this.#board.rubric);
+    if (parsed.isErr()) return this.#failed(phase, phaseIndex, member, parsed.error, result.usage);
+    const { statement, scores, score, evidence, confidence } = parsed.value;
+    if (this.#listening)
+      this.#emit({
+        type: 'member_finished',
+        phase: phase.name,
+        memberId: member.id,
+        scores,
+        score,
+        latencyMs: result.latencyMs,
+        usage: result.usage,
+      });
+    const { name, contrarian } = phase;
+    const { id: memberId, model } = member;
+    // Two literals rather than a spread of the optional confidence (no throwaway object per call).
+    const contribution: Contribution =
+      confidence === undefined
+        ? { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence }
+        : { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence, confidence };
+    return { ok: true, contribution };
   }
 
   /** A member's failure, told to the listener (a method, not a closure made for every call). */
@@ -324,6 +336,15 @@ class DebateRun<A extends string> {
   #notRun(phase: Phase, phaseIndex: number, member: Member): MemberFailure {
     const because = this.#stop?.kind ?? 'aborted';
     return { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason: { kind: 'not_run', because } };
+  }
+
+  /** Whether neither the global cap nor `adapterId`'s can ever queue a call of this debate. */
+  #unlimited(adapterId: string): boolean {
+    const caps = this.#caps();
+    return (
+      this.#binding(caps.global) === Number.POSITIVE_INFINITY &&
+      this.#binding(caps.perAdapter[adapterId] ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY
+    );
   }
 
   #globalLimiter(): ConcurrencyLimiter {
