@@ -357,19 +357,17 @@ function tally(
     const family = weighing.families[i];
     const weight = weighing.weights[i] as number;
     const familyDiscount = discounts?.get(i) ?? 1;
-    return {
-      memberId: vote.memberId,
-      verdict: vote.verdict,
-      ...(family === undefined ? {} : { family }),
-      evidence,
-      right,
-      reliability,
-      ...(vote.confidence === undefined ? {} : { confidence: vote.confidence }),
-      rho: weighing.rhos[i] as number,
-      weight,
-      familyDiscount,
-      effectiveWeight: logOddsUnits(weight * familyDiscount) / PER_UNIT,
-    };
+    const rho = weighing.rhos[i] as number;
+    const effectiveWeight = logOddsUnits(weight * familyDiscount) / PER_UNIT;
+    const { memberId, verdict, confidence } = vote;
+    // One literal per shape rather than spreads of the optional fields: no throwaway objects per member.
+    if (family === undefined)
+      return confidence === undefined
+        ? { memberId, verdict, evidence, right, reliability, rho, weight, familyDiscount, effectiveWeight }
+        : { memberId, verdict, evidence, right, reliability, confidence, rho, weight, familyDiscount, effectiveWeight };
+    return confidence === undefined
+      ? { memberId, verdict, family, evidence, right, reliability, rho, weight, familyDiscount, effectiveWeight }
+      : { memberId, verdict, family, evidence, right, reliability, confidence, rho, weight, familyDiscount, effectiveWeight };
   });
   let equalWeightLogOdds = prior;
   for (const i of pooledTerms.alone)
