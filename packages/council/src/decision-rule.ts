@@ -189,15 +189,12 @@ export function applyDecisionRule(
       ? calibrated.members.map((m) => ({ memberId: m.memberId, family: m.family ?? m.memberId, weight: m.weight }))
       : members,
   );
-  return {
-    rule,
-    verdict: rule.rule === 'calibrated' ? calibrated.verdict : consensus.verdict,
-    probabilityGo: calibrated.probabilityGo,
-    members,
-    warnings,
-    calibrated,
-    ...(estimateNote === undefined ? {} : { estimateNote }),
-  };
+  const verdict = rule.rule === 'calibrated' ? calibrated.verdict : consensus.verdict;
+  const { probabilityGo } = calibrated;
+  // Two literals rather than a spread of the optional note: no throwaway object per decision.
+  return estimateNote === undefined
+    ? { rule, verdict, probabilityGo, members, warnings, calibrated }
+    : { rule, verdict, probabilityGo, members, warnings, calibrated, estimateNote };
 }
 
 /** Why a member counted as much as it did under the calibrated rule. */

@@ -213,6 +213,8 @@ type Weighing =
       /** The voters with families pooled, and how they count. */
       readonly voters: readonly WeighedVoter[];
       readonly terms: BoardTerms;
+      /** Each family term's say: its members' weights summed, in units (what its discount is measured against). */
+      readonly familySays: readonly number[];
       readonly prior: number;
       readonly threshold: number;
       readonly margin: number;
@@ -269,6 +271,7 @@ function weigh(votes: readonly CalibratedVote[], calibration: Calibration, setti
   });
   const voters = poolFamilies(ownVoters);
   const terms = boardTerms(voters, (family) => rhoOf(calibration, family), bandsOf(calibration));
+  const familySays = terms.families.map((f) => f.indexes.reduce((sum, i) => sum + (voters[i] as WeighedVoter).units, 0));
   const weights = countedVotes.map((vote, i) => memberWeight((learned[i] as Reliability).reliability, vote.confidence));
   const rhos = families.map((family) => (family === undefined ? 0 : rhoOf(calibration, family)));
 
@@ -312,6 +315,7 @@ function weigh(votes: readonly CalibratedVote[], calibration: Calibration, setti
     rhos,
     voters,
     terms,
+    familySays,
     prior,
     threshold,
     margin,
@@ -336,11 +340,11 @@ function tally(
   for (const i of terms.alone) logOdds += saysGo(i) ? (voters[i] as WeighedVoter).units : -(voters[i] as WeighedVoter).units;
   // No map of discounts for a board without a family term: every member's is 1.
   const discounts = terms.families.length === 0 ? undefined : new Map<number, number>();
-  const families = terms.families.map((f): CalibratedFamily => {
+  const families = terms.families.map((f, k): CalibratedFamily => {
     const level = familyLevel(voters, f.indexes, saysGo);
     const band = f.bands.find((b) => level >= b.from && level <= b.to) as FamilyBand;
     logOdds += band.units;
-    const say = f.indexes.reduce((sum, i) => sum + (voters[i] as WeighedVoter).units, 0);
+    const say = weighing.familySays[k] as number;
     for (const i of f.indexes) discounts?.set(i, Math.min(1, Math.abs(band.units) / say));
     return {
       family: f.family,
