@@ -2,6 +2,7 @@ import {
   bindAdapter,
   createEventSink,
   createLimiter,
+  DEFAULT_TIMEOUT_MS,
   systemClock,
   type Clock,
   type ConcurrencyLimiter,
@@ -99,6 +100,10 @@ export class DebateEngine {
   }
 }
 
+/** The longest delay the runtime's timers keep as it is (a 32-bit signed count of milliseconds). */
+const MAX_TIMER_MS = 2_147_483_647;
+const noop = (): void => undefined;
+
 /** An empty list to read, never to add to. */
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -159,6 +164,7 @@ class DebateRun<A extends string> {
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
 
     this.#governor.follow(this.#options.signal);
+    const keepAlive = this.#keepTimerListAlive();
 
     const transcript: Contribution<A>[] = [];
     /** One vote per contribution, in transcript order, with the member's board weight. */
@@ -223,6 +229,7 @@ class DebateRun<A extends string> {
       if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
+    if (keepAlive !== undefined) clearTimeout(keepAlive);
 
     // A value that is not a loaded board cast no votes: its consensus is the quorum not met, NO_GO.
     const consensus: ConsensusResult<A> = trusted
@@ -325,6 +332,21 @@ class DebateRun<A extends string> {
     if (this.#listening)
       this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
     return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
+  }
+
+  /**
+   * Node keeps one list of timers per duration and drops it when its last timer is cleared, so a
+   * debate of one-member phases made and dropped the list of its calls' deadlines on every call.
+   * One idle timer of the same duration, unreferenced (it never holds the process open) and
+   * cleared when the debate ends, keeps that list for the debate (ADR 0045). Only for the system
+   * clock: an injected clock's timers are its own.
+   */
+  #keepTimerListAlive(): ReturnType<typeof setTimeout> | undefined {
+    const timeoutMs = this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (this.#clock !== systemClock || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) return undefined;
+    const timer = setTimeout(noop, timeoutMs);
+    (timer as { unref?: () => unknown }).unref?.();
+    return timer;
   }
 
   #stopWith(reason: DebateStopReason): void {
