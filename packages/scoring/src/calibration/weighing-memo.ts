@@ -35,11 +35,14 @@ interface Remembered<W> {
 }
 
 /**
- * Weighings kept per calibration. A debate under the mean-score rule may weigh twice (its
- * families, then every member on its own when a family is too large to count as one term), and
- * a process may run a few boards in turn: four cover that without a long search on a miss.
+ * Weighings kept per calibration, newest first. A debate under the mean-score rule may weigh
+ * twice (its families, then every member on its own when a family is too large to count as one
+ * term), and a process may run a dozen boards in turn (the engine benchmark's sweeps do): with
+ * room for four, every change of board weighed a 2,048-member board afresh. The votes kept are
+ * bounded too, so the memory a calibration holds stays at a few megabytes.
  */
-const KEPT_PER_CALIBRATION = 4;
+const KEPT_PER_CALIBRATION = 32;
+const KEPT_VOTES_PER_CALIBRATION = 16_384;
 const remembered = new WeakMap<Calibration, Remembered<unknown>[]>();
 const deepFrozen = new WeakMap<Calibration, boolean>();
 
@@ -75,8 +78,16 @@ export function rememberedWeighing<W>(
   let entry = kept.find((e) => sameSettings(e.settings, settings) && sameVotes(e.votes, votes));
   if (entry === undefined) {
     entry = { settings, votes: voteKey(votes), outcome: weighOrRangeError(weigh) };
-    if (kept.length >= KEPT_PER_CALIBRATION) kept.pop();
     kept.unshift(entry);
+    let votesKept = 0;
+    for (let i = 0; i < kept.length; i += 1) {
+      votesKept += (kept[i] as Remembered<W>).votes.memberIds.length;
+      // The newest is always kept, however large.
+      if (i > 0 && (i >= KEPT_PER_CALIBRATION || votesKept > KEPT_VOTES_PER_CALIBRATION)) {
+        kept.length = i;
+        break;
+      }
+    }
   }
   if ('rangeError' in entry.outcome) throw new RangeError(entry.outcome.rangeError);
   return entry.outcome.weighing;
