@@ -7,7 +7,15 @@
  * calibration is). Anything else is weighed afresh every time.
  */
 import type { Calibration } from './calibrate.js';
-import type { CalibratedVote } from './calibrated-verdict.js';
+
+/** What the memo reads of a vote: a `CalibratedVote`, named by its fields here (that module imports this one, so this one cannot import it). */
+interface WeighedVote {
+  readonly memberId: string;
+  readonly verdict: unknown;
+  readonly model?: string;
+  readonly family?: string;
+  readonly confidence?: number;
+}
 
 /** What a weighing depends on besides the calibration: the rule's options, defaults filled in. */
 export interface WeighingSettings {
@@ -69,7 +77,7 @@ export function isDeepFrozen(calibration: Calibration): boolean {
  */
 export function rememberedWeighing<W>(
   calibration: Calibration,
-  votes: readonly CalibratedVote[],
+  votes: readonly WeighedVote[],
   settings: WeighingSettings,
   weigh: () => W,
 ): W {
@@ -117,7 +125,7 @@ function isVerdict(verdict: unknown): boolean {
   return verdict === 'GO' || verdict === 'PIVOT' || verdict === 'NO_GO';
 }
 
-function voteKey(votes: readonly CalibratedVote[]): VoteKey {
+function voteKey(votes: readonly WeighedVote[]): VoteKey {
   return {
     memberIds: votes.map((vote) => vote.memberId),
     families: votes.map((vote) => vote.family),
@@ -128,10 +136,10 @@ function voteKey(votes: readonly CalibratedVote[]): VoteKey {
 }
 
 /** Whether `votes` equal the kept ones in everything the weighing read (a walk: no key is built per decision). */
-function sameVotes(key: VoteKey, votes: readonly CalibratedVote[]): boolean {
+function sameVotes(key: VoteKey, votes: readonly WeighedVote[]): boolean {
   if (key.memberIds.length !== votes.length) return false;
   for (let i = 0; i < votes.length; i += 1) {
-    const vote = votes[i] as CalibratedVote;
+    const vote = votes[i] as WeighedVote;
     if (
       !Object.is(key.memberIds[i], vote.memberId) ||
       !Object.is(key.families[i], vote.family) ||
