@@ -19,8 +19,24 @@ export type AdapterSource = Readonly<Record<string, ModelAdapter>> | ((modelRef:
 export function resolveAdapter(source: AdapterSource, modelRef: string): ModelAdapter | UnboundModel | undefined {
   if (typeof source === 'function') return source(modelRef);
   if (Object.hasOwn(source, modelRef)) return source[modelRef];
-  const provider = parseModelRef(modelRef)?.provider;
+  const provider = providerOf(modelRef);
   return provider !== undefined && Object.hasOwn(source, provider) ? source[provider] : undefined;
+}
+
+/**
+ * The provider of each model reference looked up lately. It depends on the string alone, and an
+ * engine looks up its board's few references once per member call: parsing each time made a
+ * match and its strings on every call. Emptied when it gets large.
+ */
+const providers = new Map<string, string | undefined>();
+const MAX_PROVIDERS = 256;
+
+function providerOf(modelRef: string): string | undefined {
+  if (providers.has(modelRef)) return providers.get(modelRef);
+  if (providers.size >= MAX_PROVIDERS) providers.clear();
+  const provider = parseModelRef(modelRef)?.provider;
+  providers.set(modelRef, provider);
+  return provider;
 }
 
 /** An adapter an engine may call, its fields read once; or why the model reference has none. */

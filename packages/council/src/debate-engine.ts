@@ -2,11 +2,13 @@ import {
   bindAdapter,
   createEventSink,
   createLimiter,
+  DEFAULT_TIMEOUT_MS,
   systemClock,
   type Clock,
   type ConcurrencyLimiter,
   type EventListener,
   type AdapterSource,
+  type ModelAdapter,
   type ModelRequest,
   type RunStep,
   type Usage,
@@ -98,6 +100,10 @@ export class DebateEngine {
   }
 }
 
+/** The longest delay the runtime's timers keep as it is (a 32-bit signed count of milliseconds). */
+const MAX_TIMER_MS = 2_147_483_647;
+const noop = (): void => undefined;
+
 /** An empty list to read, never to add to. */
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -158,13 +164,17 @@ class DebateRun<A extends string> {
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
 
     this.#governor.follow(this.#options.signal);
+    const keepAlive = this.#keepTimerListAlive();
 
     const transcript: Contribution<A>[] = [];
     /** One vote per contribution, in transcript order, with the member's board weight. */
     const votes: Vote<A>[] = [];
     const failures: MemberFailure[] = [];
-    /** What the decision rule reads of each voting member, set as its contribution arrives (no search of the board per vote). */
-    const voters = new Map<string, Voter>();
+    /**
+     * What the decision rule reads of each voting member: the board's own (made once per board),
+     * or, once a member states a confidence, this run's copy with it added.
+     */
+    let confidentVoters: Map<string, Voter> | undefined;
     const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
     const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
@@ -205,7 +215,8 @@ class DebateRun<A extends string> {
           transcript.push(contribution);
           const member = members[m] as Member<A>;
           votes.push({ memberId: contribution.memberId, scores: contribution.scores, weight: member.weight });
-          voters.set(contribution.memberId, voterOf(member, contribution));
+          if (contribution.confidence !== undefined)
+            (confidentVoters ??= new Map(votersOf(board))).set(contribution.memberId, voterOf(member, contribution));
         } else {
           if (phaseFailures === undefined) phaseFailures = [outcome.failure];
           else phaseFailures.push(outcome.failure);
@@ -218,6 +229,7 @@ class DebateRun<A extends string> {
       if (this.#listening) this.#emit({ type: 'phase_finished', phase: phase.name, phaseIndex, valid, failed: outcomes.length - valid });
     }
     this.#governor.dispose();
+    if (keepAlive !== undefined) clearTimeout(keepAlive);
 
     // A value that is not a loaded board cast no votes: its consensus is the quorum not met, NO_GO.
     const consensus: ConsensusResult<A> = trusted
@@ -227,6 +239,7 @@ class DebateRun<A extends string> {
     // a vote ever be dropped all the same, it is a failure that says so, never a silent loss.
     for (const dropped of consensus.invalid) failures.push(droppedVote(transcript[dropped.index] as Contribution, dropped.reasons, phases));
     const status = this.#stop ? 'stopped' : 'completed';
+    const voters = confidentVoters ?? (trusted ? votersOf(board) : NO_VOTERS);
     const decision = applyDecisionRule(trusted ? board.decision : MEAN_SCORE_RULE, consensus, voters, this.#options.calibration);
     if (this.#listening) for (const warning of decision.warnings) this.#emit({ type: 'family_majority', ...warning });
     // Fail closed: a stopped debate never acts on partial votes, whatever they add up to.
@@ -252,55 +265,66 @@ class DebateRun<A extends string> {
     };
   }
 
-  async #runMember(phase: Phase<A>, phaseIndex: number, member: Member<A>, request: ModelRequest): Promise<MemberOutcome<A>> {
-    if (this.#stop) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+  #runMember(phase: Phase<A>, phaseIndex: number, member: Member<A>, request: ModelRequest): Promise<MemberOutcome<A>> {
+    if (this.#stop) return Promise.resolve({ ok: false, failure: this.#notRun(phase, phaseIndex, member) });
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
-    if (!bound.ok) return this.#failed(phase, phaseIndex, member, { kind: 'unbound_model', model: member.model, message: bound.message });
+    if (!bound.ok)
+      return Promise.resolve(
+        this.#failed(phase, phaseIndex, member, { kind: 'unbound_model', model: member.model, message: bound.message }),
+      );
     const adapter = bound.adapter;
+    // No cap that can bind: the call starts at once, without the limiters' closures (the common case, ADR 0019).
+    if (this.#unlimited(adapter.id)) return this.#call(phase, phaseIndex, member, adapter, request);
+    return this.#limiterFor(adapter.id)(() => this.#globalLimiter()(() => this.#call(phase, phaseIndex, member, adapter, request)));
+  }
 
-    return this.#limiterFor(adapter.id)(() =>
-      this.#globalLimiter()(async (): Promise<MemberOutcome<A>> => {
-        // Re-checked when the slot opens: the debate may have stopped while this member queued.
-        if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
-        if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
-        const startedAt = this.#clock.now();
-        // The step's name is read only by a step runner: without one it is never written.
-        const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
-        const result = await this.#governor.run(adapter, request, step);
-        const endedAt = this.#clock.now();
-        this.#timings.push({
-          phase: phase.name,
-          memberId: member.id,
-          startedAt: startedAt - this.#started,
-          endedAt: endedAt - this.#started,
-          latencyMs: result.latencyMs,
-        });
-        if (!result.ok) return this.#failed(phase, phaseIndex, member, { kind: 'adapter_failed', failure: result.failure }, result.usage);
+  /** A member's call once its slot is open: its outcome, every failure as data. */
+  async #call(
+    phase: Phase<A>,
+    phaseIndex: number,
+    member: Member<A>,
+    adapter: ModelAdapter,
+    request: ModelRequest,
+  ): Promise<MemberOutcome<A>> {
+    // Re-checked when the slot opens: the debate may have stopped while this member queued.
+    if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
+    if (this.#listening) this.#emit({ type: 'member_started', phase: phase.name, memberId: member.id, model: member.model });
+    const startedAt = this.#clock.now();
+    // The step's name is read only by a step runner: without one it is never written.
+    const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
+    const result = await this.#governor.run(adapter, request, step);
+    const endedAt = this.#clock.now();
+    this.#timings.push({
+      phase: phase.name,
+      memberId: member.id,
+      startedAt: startedAt - this.#started,
+      endedAt: endedAt - this.#started,
+      latencyMs: result.latencyMs,
+    });
+    if (!result.ok) return this.#failed(phase, phaseIndex, member, { kind: 'adapter_failed', failure: result.failure }, result.usage);
 
-        const parsed = parseMemberReply(result, member.id, this.#board.rubric);
-        if (parsed.isErr()) return this.#failed(phase, phaseIndex, member, parsed.error, result.usage);
-        const { statement, scores, score, evidence, confidence } = parsed.value;
-        if (this.#listening)
-          this.#emit({
-            type: 'member_finished',
-            phase: phase.name,
-            memberId: member.id,
-            scores,
-            score,
-            latencyMs: result.latencyMs,
-            usage: result.usage,
-          });
-        const { name, contrarian } = phase;
-        const { id: memberId, model } = member;
-        // Two literals rather than a spread of the optional confidence (no throwaway object per call).
-        const contribution: Contribution =
-          confidence === undefined
-            ? { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence }
-            : { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence, confidence };
-        return { ok: true, contribution };
-      }),
-    );
+    const parsed = parseMemberReply(result, member.id, this.#board.rubric);
+    if (parsed.isErr()) return this.#failed(phase, phaseIndex, member, parsed.error, result.usage);
+    const { statement, scores, score, evidence, confidence } = parsed.value;
+    if (this.#listening)
+      this.#emit({
+        type: 'member_finished',
+        phase: phase.name,
+        memberId: member.id,
+        scores,
+        score,
+        latencyMs: result.latencyMs,
+        usage: result.usage,
+      });
+    const { name, contrarian } = phase;
+    const { id: memberId, model } = member;
+    // Two literals rather than a spread of the optional confidence (no throwaway object per call).
+    const contribution: Contribution =
+      confidence === undefined
+        ? { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence }
+        : { phase: name, phaseIndex, memberId, model, contrarian, statement, scores, score, evidence, confidence };
+    return { ok: true, contribution };
   }
 
   /** A member's failure, told to the listener (a method, not a closure made for every call). */
@@ -308,6 +332,21 @@ class DebateRun<A extends string> {
     if (this.#listening)
       this.#emit({ type: 'member_failed', phase: phase.name, memberId: member.id, reason, ...(usage === undefined ? {} : { usage }) });
     return { ok: false, failure: { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason } };
+  }
+
+  /**
+   * Node keeps one list of timers per duration and drops it when its last timer is cleared, so a
+   * debate of one-member phases made and dropped the list of its calls' deadlines on every call.
+   * One idle timer of the same duration, unreferenced (it never holds the process open) and
+   * cleared when the debate ends, keeps that list for the debate (ADR 0048). Only for the system
+   * clock: an injected clock's timers are its own.
+   */
+  #keepTimerListAlive(): ReturnType<typeof setTimeout> | undefined {
+    const timeoutMs = this.#options.memberTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (this.#clock !== systemClock || !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) return undefined;
+    const timer = setTimeout(noop, timeoutMs);
+    (timer as { unref?: () => unknown }).unref?.();
+    return timer;
   }
 
   #stopWith(reason: DebateStopReason): void {
@@ -319,6 +358,15 @@ class DebateRun<A extends string> {
   #notRun(phase: Phase, phaseIndex: number, member: Member): MemberFailure {
     const because = this.#stop?.kind ?? 'aborted';
     return { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason: { kind: 'not_run', because } };
+  }
+
+  /** Whether neither the global cap nor `adapterId`'s can ever queue a call of this debate. */
+  #unlimited(adapterId: string): boolean {
+    const caps = this.#caps();
+    return (
+      this.#binding(caps.global) === Number.POSITIVE_INFINITY &&
+      this.#binding(caps.perAdapter[adapterId] ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY
+    );
   }
 
   #globalLimiter(): ConcurrencyLimiter {
@@ -417,6 +465,26 @@ function debateUsage(usage: Usage, calls: number): DebateResult['usage'] {
     ...(costUsd === undefined ? {} : { costUsd }),
     calls,
   };
+}
+
+/**
+ * What the decision rule reads of each member of a loaded board that states no confidence: its
+ * family and model, which the loader froze, so it is made once per board rather than once per
+ * vote of every debate (a 2,048-member debate made as many objects and map entries for it).
+ * The rule only looks members up by id, so members that did not vote are never read.
+ */
+const boardVoters = new WeakMap<Board, ReadonlyMap<string, Voter>>();
+const NO_VOTERS: ReadonlyMap<string, Voter> = new Map();
+
+function votersOf(board: Board): ReadonlyMap<string, Voter> {
+  let voters = boardVoters.get(board);
+  if (voters === undefined) {
+    const made = new Map<string, Voter>();
+    for (const phase of board.phases)
+      for (const member of phase.members) made.set(member.id, Object.freeze({ family: member.family, model: member.model }));
+    boardVoters.set(board, (voters = made));
+  }
+  return voters;
 }
 
 /** What the decision rule reads of a member that voted. */

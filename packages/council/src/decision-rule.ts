@@ -6,6 +6,8 @@ import {
   EMPTY_TRACK_RECORD,
   familyMajorities,
   type CalibratedDecision,
+  type CalibratedMember,
+  type CalibratedVote,
   type Calibration,
   type FamilyMajority,
 } from '@conclave/scoring/calibration';
@@ -111,13 +113,7 @@ export function applyDecisionRule(
   if (consensus.status !== 'scored') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
   const votes = consensus.members.map((m) => {
     const voter = voters.get(m.memberId);
-    return {
-      memberId: m.memberId,
-      verdict: m.verdict,
-      family: voter?.family ?? m.memberId,
-      ...(voter?.model === undefined ? {} : { model: voter.model }),
-      ...(voter?.confidence === undefined ? {} : { confidence: voter.confidence }),
-    };
+    return calibratedVote(m.memberId, m.verdict, voter?.family ?? m.memberId, voter);
   });
   const options =
     rule.rule === 'calibrated'
@@ -136,7 +132,7 @@ export function applyDecisionRule(
     // verdict: a family it cannot count as one term (more weighted members than it enumerates) is
     // estimated with each member on its own, and the decision says so.
     const independent = tryCalibrated(
-      votes.map((vote) => ({ ...vote, family: vote.memberId })),
+      votes.map((vote) => calibratedVote(vote.memberId, vote.verdict, vote.memberId, vote)),
       calibration,
       options,
     );
@@ -149,20 +145,19 @@ export function applyDecisionRule(
   if (working.isErr()) return { rule, verdict: 'NO_GO', members: [], warnings: [], error: working.error };
   const calibrated = working.value;
   if (calibrated.status !== 'decided') return { rule, verdict: 'NO_GO', members: [], warnings: [] };
-  const familyOf = estimateNote === undefined ? undefined : new Map(votes.map((vote) => [vote.memberId, vote.family]));
   // The calibrated members are the consensus's counted members in the same order, some perhaps
-  // left out: one cursor finds each one's board weight (no map of the board per debate).
+  // left out: one cursor finds each one's place, so its board weight and its family (no map of
+  // the board per debate).
   const scored = consensus.members;
   let cursor = 0;
-  const boardWeightOf = (memberId: string): number => {
+  const placeOf = (memberId: string): number => {
     for (let i = cursor; i < scored.length; i += 1) {
-      const member = scored[i];
-      if (member?.memberId === memberId) {
+      if (scored[i]?.memberId === memberId) {
         cursor = i + 1;
-        return member.weight;
+        return i;
       }
     }
-    return 1;
+    return -1;
   };
   const evidenceText = lastValueMemo(
     (reliability: number, evidence: number) =>
@@ -174,18 +169,18 @@ export function applyDecisionRule(
   const members = calibrated.members.map((m): EffectiveWeight => {
     // Members with the same record share one text: a board's members mostly do (all at the prior, say).
     const evidence = evidenceText(m.reliability, m.evidence);
-    const confidence = m.confidence === undefined ? '' : `, stated confidence ${m.confidence.toFixed(2)}`;
-    const family = m.familyDiscount < 1 ? `, ${m.family} family ×${m.familyDiscount.toFixed(2)} (ρ ${m.rho.toFixed(2)})` : '';
-    const boardWeight = boardWeightOf(m.memberId);
+    const place = placeOf(m.memberId);
+    const boardWeight = scored[place]?.weight ?? 1;
     return {
       memberId: m.memberId,
       verdict: m.verdict,
-      family: familyOf?.get(m.memberId) ?? m.family ?? m.memberId,
+      // Estimated member by member, a member's family is still the one it belongs to.
+      family: (estimateNote === undefined ? undefined : votes[place]?.family) ?? m.family ?? m.memberId,
       weight: rule.rule === 'calibrated' ? m.effectiveWeight : boardWeight,
       evidence: m.evidence,
       reliability: m.reliability,
       familyDiscount: rule.rule === 'calibrated' ? m.familyDiscount : 1,
-      reason: rule.rule === 'calibrated' ? `log odds of ${evidence}${confidence}${family}` : meanScoreReason(boardWeight, evidence),
+      reason: rule.rule === 'calibrated' ? calibratedReason(m, evidence) : meanScoreReason(boardWeight, evidence),
     };
   });
   // The warning weighs what the rule weighs: board weights, or calibrated weights before the discount.
@@ -194,15 +189,32 @@ export function applyDecisionRule(
       ? calibrated.members.map((m) => ({ memberId: m.memberId, family: m.family ?? m.memberId, weight: m.weight }))
       : members,
   );
-  return {
-    rule,
-    verdict: rule.rule === 'calibrated' ? calibrated.verdict : consensus.verdict,
-    probabilityGo: calibrated.probabilityGo,
-    members,
-    warnings,
-    calibrated,
-    ...(estimateNote === undefined ? {} : { estimateNote }),
-  };
+  const verdict = rule.rule === 'calibrated' ? calibrated.verdict : consensus.verdict;
+  const { probabilityGo } = calibrated;
+  // Two literals rather than a spread of the optional note: no throwaway object per decision.
+  return estimateNote === undefined
+    ? { rule, verdict, probabilityGo, members, warnings, calibrated }
+    : { rule, verdict, probabilityGo, members, warnings, calibrated, estimateNote };
+}
+
+/** Why a member counted as much as it did under the calibrated rule. */
+function calibratedReason(m: CalibratedMember, evidence: string): string {
+  const confidence = m.confidence === undefined ? '' : `, stated confidence ${m.confidence.toFixed(2)}`;
+  const family = m.familyDiscount < 1 ? `, ${m.family} family ×${m.familyDiscount.toFixed(2)} (ρ ${m.rho.toFixed(2)})` : '';
+  return `log odds of ${evidence}${confidence}${family}`;
+}
+
+/** A vote as the calibrated rule reads it, with the voter's model and confidence when known (literals, not spreads: one object per vote). */
+function calibratedVote(
+  memberId: string,
+  verdict: Verdict,
+  family: string,
+  voter: { readonly model?: string; readonly confidence?: number } | undefined,
+): CalibratedVote {
+  const model = voter?.model;
+  const confidence = voter?.confidence;
+  if (model === undefined) return confidence === undefined ? { memberId, verdict, family } : { memberId, verdict, family, confidence };
+  return confidence === undefined ? { memberId, verdict, family, model } : { memberId, verdict, family, model, confidence };
 }
 
 /** The calibrated working, or why the rule cannot use this calibration (its message). */

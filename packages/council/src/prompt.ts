@@ -91,8 +91,10 @@ export class EarlierPhases {
       this.#blocks += heading + (only === undefined ? failureLine(failures[0] as MemberFailure) : contributionText(only));
       return;
     }
+    // Each contribution's parts go straight into the one list the join reads: its text is never
+    // built on its own (a dozen short strings per member, copied again by the join).
     const pieces = [heading];
-    for (const c of contributions) pieces.push(contributionText(c));
+    for (const c of contributions) pushContributionText(pieces, c);
     for (const f of failures) pieces.push(failureLine(f));
     this.#blocks += pieces.join('');
   }
@@ -151,9 +153,20 @@ export class EarlierPhases {
  */
 const briefsByPhase = new WeakMap<Phase, readonly string[]>();
 
-/** A contribution as later phases read it. */
-function contributionText(c: Contribution): string {
+/** A contribution as later phases read it (exported for its tests, not from the package). */
+export function contributionText(c: Contribution): string {
   return `\n### ${c.memberId}\n${c.statement}\nScores: ${scoresLine(c.scores)}`;
+}
+
+/** `contributionText(c)`, as parts pushed onto `pieces` (joined, the same text; exported for its tests). */
+export function pushContributionText(pieces: string[], c: Contribution): void {
+  pieces.push('\n### ', c.memberId, '\n', c.statement, '\nScores: ');
+  let first = true;
+  for (const axis in c.scores) {
+    if (!Object.hasOwn(c.scores, axis)) continue;
+    pieces.push(first ? axis : `, ${axis}`, ' ', String(c.scores[axis]));
+    first = false;
+  }
 }
 
 /** A member of an earlier phase that gave no vote, as later phases read it. */

@@ -7,10 +7,12 @@ import {
   familyLevel,
   familyPatternProbability,
   poolFamilies,
+  type BoardTerms,
   type FamilyBand,
   type WeighedVoter,
 } from './family-likelihood.js';
 import { familyMajorities } from './family-majority.js';
+import { isDeepFrozen, rememberedWeighing, type WeighingSettings } from './weighing-memo.js';
 
 /** One member's own verdict, as the calibrated rule reads it. */
 export interface CalibratedVote {
@@ -181,26 +183,75 @@ export function calibratedVerdict(
   if (!(costOfFalseGo > 0 && costOfMissedGo > 0 && Number.isFinite(costOfFalseGo) && Number.isFinite(costOfMissedGo))) {
     throw new RangeError(`calibratedVerdict: costs must be finite and above 0, got ${costOfFalseGo} and ${costOfMissedGo}`);
   }
-  const valid = votes.filter(
-    (vote) =>
+  const settings: WeighingSettings = { minValidVotes, priorGo, costOfFalseGo, costOfMissedGo, falseGoRate: options.falseGoRate };
+  // A frozen calibration cannot change under the memo: the last few weighings of its boards are
+  // reused when the same members vote again, and only the verdicts are counted afresh (ADR 0048).
+  const weighing = isDeepFrozen(calibration)
+    ? rememberedWeighing(calibration, votes, settings, () => weigh(votes, calibration, settings))
+    : weigh(votes, calibration, settings);
+  return weighing.status === 'quorum_not_met'
+    ? { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: weighing.validVotes, minValidVotes }
+    : tally(weighing, votes, calibration, settings);
+}
+
+/**
+ * Everything the rule reads of the votes except their verdicts: who counts, with what
+ * reliability and weight, in which terms, against which threshold and margin. It depends on the
+ * votes' ids, families, models and stated confidences (and whether each verdict is one of the
+ * three), never on which verdict was given, so a board that votes again reuses it.
+ */
+type Weighing =
+  | { readonly status: 'quorum_not_met'; readonly validVotes: number }
+  | {
+      readonly status: 'weighed';
+      /** The counted votes' positions in the votes given. */
+      readonly counted: readonly number[];
+      readonly learned: readonly Reliability[];
+      /** Each counted vote's family (given, or its model's provider), or undefined. */
+      readonly families: readonly (string | undefined)[];
+      /** Each counted vote's own weight, before any family discount. */
+      readonly weights: readonly number[];
+      /** Each counted vote's family correlation (0 without a family). */
+      readonly rhos: readonly number[];
+      /** The voters with families pooled, and how they count. */
+      readonly voters: readonly WeighedVoter[];
+      readonly terms: BoardTerms;
+      /** Each family term's say: its members' weights summed, in units (what its discount is measured against). */
+      readonly familySays: readonly number[];
+      readonly prior: number;
+      readonly threshold: number;
+      readonly margin: number;
+      /** The voters as the equal-weight fallback counts them, and how they count. */
+      readonly pooledVoters: readonly WeighedVoter[];
+      readonly pooledTerms: BoardTerms;
+      readonly warnings: readonly string[];
+    };
+
+function weigh(votes: readonly CalibratedVote[], calibration: Calibration, settings: WeighingSettings): Weighing {
+  const { minValidVotes, priorGo, costOfFalseGo, costOfMissedGo, falseGoRate } = settings;
+  const valid: number[] = [];
+  for (let i = 0; i < votes.length; i += 1) {
+    const vote = votes[i] as CalibratedVote;
+    if (
       typeof vote.memberId === 'string' &&
       vote.memberId !== '' &&
       (vote.verdict === 'GO' || vote.verdict === 'PIVOT' || vote.verdict === 'NO_GO') &&
-      (vote.confidence === undefined || isConfidence(vote.confidence)),
-  );
+      (vote.confidence === undefined || isConfidence(vote.confidence))
+    )
+      valid.push(i);
+  }
   // A member id given twice counts for neither vote. A board of a few dozen searches the id list
   // (cheaper than a map); a larger one counts the ids in a map: the search per vote made a
   // 2,048-member debate spend more here than on all its calls.
-  const counted = valid.length <= SEARCHED_VOTES ? valid.filter(givenOnceIn(valid)) : valid.filter(givenOnceCounted(valid));
-  if (counted.length < minValidVotes)
-    return { status: 'quorum_not_met', rule: 'calibrated', verdict: 'NO_GO', validVotes: counted.length, minValidVotes };
+  const ids = valid.map((i) => (votes[i] as CalibratedVote).memberId);
+  const counted = valid.filter(ids.length <= SEARCHED_VOTES ? givenOnceIn(ids) : givenOnceCounted(ids));
+  if (counted.length < minValidVotes) return { status: 'quorum_not_met', validVotes: counted.length };
+  const countedVotes = counted.map((i) => votes[i] as CalibratedVote);
 
   let priorOnly: Reliability | undefined;
   // No map for an empty track record (every debate without a calibration): nothing to look up.
   const reliabilities = calibration.members.length === 0 ? undefined : new Map(calibration.members.map((member) => [member.key, member]));
-  const familyOf = (vote: CalibratedVote) =>
-    vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
-  const learned = counted.map((vote) => {
+  const learned = countedVotes.map((vote) => {
     const key = calibration.by === 'model' ? (vote.model ?? vote.memberId) : vote.memberId;
     // A member without a record has the prior's reliability: one object for all of them.
     const reliability = reliabilities?.get(key) ?? (priorOnly ??= reliabilityOf(key, 0, 0, calibration.prior));
@@ -211,9 +262,10 @@ export function calibratedVerdict(
       );
     return reliability;
   });
-  const ownVoters = counted.map((vote, i): WeighedVoter => {
-    const { reliability } = learned[i] as (typeof learned)[number];
-    const family = familyOf(vote);
+  const families = countedVotes.map(familyOf);
+  const ownVoters = countedVotes.map((vote, i): WeighedVoter => {
+    const { reliability } = learned[i] as Reliability;
+    const family = families[i];
     return {
       reliability: usedReliability(reliability, vote.confidence),
       units: logOddsUnits(memberWeight(reliability, vote.confidence)),
@@ -221,69 +273,109 @@ export function calibratedVerdict(
     };
   });
   const voters = poolFamilies(ownVoters);
-  const saysGo = (i: number) => (counted[i] as CalibratedVote).verdict === 'GO';
   const terms = boardTerms(voters, (family) => rhoOf(calibration, family), bandsOf(calibration));
+  const familySays = terms.families.map((f) => f.indexes.reduce((sum, i) => sum + (voters[i] as WeighedVoter).units, 0));
+  const weights = countedVotes.map((vote, i) => memberWeight((learned[i] as Reliability).reliability, vote.confidence));
+  const rhos = families.map((family) => (family === undefined ? 0 : rhoOf(calibration, family)));
 
   const prior = logOddsUnits(Math.log(priorGo / (1 - priorGo)));
-  let logOdds = prior;
-  for (const i of terms.alone) logOdds += saysGo(i) ? (voters[i] as WeighedVoter).units : -(voters[i] as WeighedVoter).units;
-  const discounts = new Map<number, number>();
-  const families = terms.families.map((f): CalibratedFamily => {
-    const level = familyLevel(voters, f.indexes, saysGo);
-    const band = f.bands.find((b) => level >= b.from && level <= b.to) as FamilyBand;
-    logOdds += band.units;
-    const say = f.indexes.reduce((sum, i) => sum + (voters[i] as WeighedVoter).units, 0);
-    for (const i of f.indexes) discounts.set(i, Math.min(1, Math.abs(band.units) / say));
-    return {
-      family: f.family,
-      members: f.indexes.map((i) => (counted[i] as CalibratedVote).memberId),
-      rho: f.rho,
-      level: level / PER_UNIT,
-      band: { from: band.from / PER_UNIT, to: band.to / PER_UNIT },
-      logOdds: band.units / PER_UNIT,
-    };
-  });
-  const members = counted.map((vote, i): CalibratedMember => {
-    const { evidence, right, reliability } = learned[i] as (typeof learned)[number];
-    const family = familyOf(vote);
-    const weight = memberWeight(reliability, vote.confidence);
-    const familyDiscount = discounts.get(i) ?? 1;
-    return {
-      memberId: vote.memberId,
-      verdict: vote.verdict,
-      ...(family === undefined ? {} : { family }),
-      evidence,
-      right,
-      reliability,
-      ...(vote.confidence === undefined ? {} : { confidence: vote.confidence }),
-      rho: family === undefined ? 0 : rhoOf(calibration, family),
-      weight,
-      familyDiscount,
-      effectiveWeight: logOddsUnits(weight * familyDiscount) / PER_UNIT,
-    };
-  });
   const threshold =
-    options.falseGoRate === undefined
+    falseGoRate === undefined
       ? logOddsUnits(Math.log(costOfFalseGo / costOfMissedGo))
-      : logOddsUnits(cachedRateThreshold(calibration, ownVoters, prior / PER_UNIT, options.falseGoRate));
+      : logOddsUnits(cachedRateThreshold(calibration, ownVoters, prior / PER_UNIT, falseGoRate));
   // Where the evidence cannot tell the weighed call from its threshold, every weighted member is
   // taken to be as reliable as their mean (families still one term each): noisy weights must not
   // do worse than counting votes.
   const weighted = voters.flatMap((v, i) => (v.units > 0 ? [i] : []));
-  const margin = options.falseGoRate === undefined ? logOddsUnits(weightMargin(learned, weighted, calibration.prior)) : 0;
+  const margin = falseGoRate === undefined ? logOddsUnits(weightMargin(learned, weighted, calibration.prior)) : 0;
   // The count also takes a member weighed 0 by its record (not by its own stated confidence) when
   // that record is within a standard error of chance: a judge slightly better than chance breaks a
   // tie the way a majority would (ADR 0044).
   const inCount = voters.map(
     (v, i) =>
       v.units > 0 ||
-      ((counted[i] as CalibratedVote).confidence === undefined && !clearlyBelowChance(learned[i] as Reliability, calibration.prior)),
+      ((countedVotes[i] as CalibratedVote).confidence === undefined && !clearlyBelowChance(learned[i] as Reliability, calibration.prior)),
   );
   const counting = ownVoters.filter((_, i) => inCount[i]);
   const pooled = counting.reduce((sum, v) => sum + v.reliability, 0) / counting.length;
   const pooledUnits = counting.length === 0 ? 0 : logOddsUnits(Math.max(0, Math.log(pooled / (1 - pooled))));
   const pooledVoters = ownVoters.map((v, i) => (inCount[i] ? { ...v, reliability: pooled, units: pooledUnits } : { ...v, units: 0 }));
   const pooledTerms = boardTerms(pooledVoters, (family) => rhoOf(calibration, family), bandsOf(calibration));
+  const warnings = familyMajorities(
+    countedVotes.map((vote, i) => {
+      const family = families[i];
+      return family === undefined
+        ? { memberId: vote.memberId, weight: weights[i] as number }
+        : { memberId: vote.memberId, family, weight: weights[i] as number };
+    }),
+  ).map((f) => f.message);
+  return {
+    status: 'weighed',
+    counted,
+    learned,
+    families,
+    weights,
+    rhos,
+    voters,
+    terms,
+    familySays,
+    prior,
+    threshold,
+    margin,
+    pooledVoters,
+    pooledTerms,
+    warnings,
+  };
+}
+
+/** The decision: the weighing's terms counted with the verdicts given. */
+function tally(
+  weighing: Weighing & { readonly status: 'weighed' },
+  votes: readonly CalibratedVote[],
+  calibration: Calibration,
+  settings: WeighingSettings,
+): CalibratedDecision & { readonly status: 'decided' } {
+  const { counted, learned, voters, terms, prior, threshold, margin, pooledVoters, pooledTerms } = weighing;
+  const { minValidVotes, priorGo, costOfFalseGo, costOfMissedGo, falseGoRate } = settings;
+  const voteAt = (i: number) => votes[counted[i] as number] as CalibratedVote;
+  const saysGo = (i: number) => voteAt(i).verdict === 'GO';
+  let logOdds = prior;
+  for (const i of terms.alone) logOdds += saysGo(i) ? (voters[i] as WeighedVoter).units : -(voters[i] as WeighedVoter).units;
+  // No map of discounts for a board without a family term: every member's is 1.
+  const discounts = terms.families.length === 0 ? undefined : new Map<number, number>();
+  const families = terms.families.map((f, k): CalibratedFamily => {
+    const level = familyLevel(voters, f.indexes, saysGo);
+    const band = f.bands.find((b) => level >= b.from && level <= b.to) as FamilyBand;
+    logOdds += band.units;
+    const say = weighing.familySays[k] as number;
+    for (const i of f.indexes) discounts?.set(i, Math.min(1, Math.abs(band.units) / say));
+    return {
+      family: f.family,
+      members: f.indexes.map((i) => voteAt(i).memberId),
+      rho: f.rho,
+      level: level / PER_UNIT,
+      band: { from: band.from / PER_UNIT, to: band.to / PER_UNIT },
+      logOdds: band.units / PER_UNIT,
+    };
+  });
+  const members = counted.map((_, i): CalibratedMember => {
+    const vote = voteAt(i);
+    const { evidence, right, reliability } = learned[i] as Reliability;
+    const family = weighing.families[i];
+    const weight = weighing.weights[i] as number;
+    const familyDiscount = discounts?.get(i) ?? 1;
+    const rho = weighing.rhos[i] as number;
+    const effectiveWeight = logOddsUnits(weight * familyDiscount) / PER_UNIT;
+    const { memberId, verdict, confidence } = vote;
+    // One literal per shape rather than spreads of the optional fields: no throwaway objects per member.
+    if (family === undefined)
+      return confidence === undefined
+        ? { memberId, verdict, evidence, right, reliability, rho, weight, familyDiscount, effectiveWeight }
+        : { memberId, verdict, evidence, right, reliability, confidence, rho, weight, familyDiscount, effectiveWeight };
+    return confidence === undefined
+      ? { memberId, verdict, family, evidence, right, reliability, rho, weight, familyDiscount, effectiveWeight }
+      : { memberId, verdict, family, evidence, right, reliability, confidence, rho, weight, familyDiscount, effectiveWeight };
+  });
   let equalWeightLogOdds = prior;
   for (const i of pooledTerms.alone)
     equalWeightLogOdds += saysGo(i) ? (pooledVoters[i] as WeighedVoter).units : -(pooledVoters[i] as WeighedVoter).units;
@@ -295,7 +387,7 @@ export function calibratedVerdict(
   // Still monotone: raising a vote raises both sums, and a count past the margin on the GO side
   // stays there, while one within it never overrules the weights.
   const fallback =
-    options.falseGoRate === undefined && Math.abs(logOdds - threshold) <= margin && Math.abs(equalWeightLogOdds - threshold) > margin;
+    falseGoRate === undefined && Math.abs(logOdds - threshold) <= margin && Math.abs(equalWeightLogOdds - threshold) > margin;
   // A floor no prior or rate can lower: some member whose vote counts must have said GO.
   const someoneSaidGo = voters.some((v, i) => saysGo(i) && v.units > 0);
   const verdict = someoneSaidGo && (fallback ? equalWeightLogOdds : logOdds) > threshold ? 'GO' : 'NO_GO';
@@ -316,24 +408,30 @@ export function calibratedVerdict(
     priorGo,
     costOfFalseGo,
     costOfMissedGo,
-    ...(options.falseGoRate === undefined ? {} : { falseGoRate: options.falseGoRate }),
+    ...(falseGoRate === undefined ? {} : { falseGoRate }),
     prior: calibration.prior,
-    warnings: familyMajorities(members).map((f) => f.message),
+    warnings: [...weighing.warnings],
   };
+}
+
+/** A vote's family: the one given, or its model's provider. */
+function familyOf(vote: CalibratedVote): string | undefined {
+  return vote.family ?? (vote.model?.includes(':') ? vote.model.slice(0, vote.model.indexOf(':')) : undefined);
 }
 
 /** Up to this many votes, repeated ids are found by searching the list; above, by counting in a map. */
 const SEARCHED_VOTES = 32;
 
-function givenOnceIn(votes: readonly CalibratedVote[]): (vote: CalibratedVote) => boolean {
-  const ids = votes.map((vote) => vote.memberId);
-  return (vote) => ids.indexOf(vote.memberId) === ids.lastIndexOf(vote.memberId);
+/** Whether the id at position k of `ids` is given once there (a search: for a short list). */
+function givenOnceIn(ids: readonly string[]): (_: number, k: number) => boolean {
+  return (_, k) => ids.indexOf(ids[k] as string) === ids.lastIndexOf(ids[k] as string);
 }
 
-function givenOnceCounted(votes: readonly CalibratedVote[]): (vote: CalibratedVote) => boolean {
+/** The same, counting the ids in a map (for a long list). */
+function givenOnceCounted(ids: readonly string[]): (_: number, k: number) => boolean {
   const timesGiven = new Map<string, number>();
-  for (const vote of votes) timesGiven.set(vote.memberId, (timesGiven.get(vote.memberId) ?? 0) + 1);
-  return (vote) => timesGiven.get(vote.memberId) === 1;
+  for (const id of ids) timesGiven.set(id, (timesGiven.get(id) ?? 0) + 1);
+  return (_, k) => timesGiven.get(ids[k] as string) === 1;
 }
 
 /** How many standard errors of the log odds count as "the evidence cannot tell" (ADR 0044). */

@@ -14,7 +14,7 @@ const offsets = z.array(z.number().int().nonnegative());
  * `current` names the plan text it wrote last without holding it: a base plan (`base`, the sha256
  * of a file `.conclave/ledger-base-<sha>.md` written whole when the run starts and on every split)
  * with the checkboxes ticked since (`ticks`, offsets into it), and the resulting text's sha256. A
- * flip so rewrites a record of a few bytes per tick, not a copy of the plan (ADR 0045): a
+ * flip so rewrites a record of a few bytes per tick, not a copy of the plan (ADR 0047): a
  * 5,000-task plan used to be written three times per flip. `pending` is the plan write the
  * orchestrator was about to make: its sha256 and the offsets it ticks in `current`, or, for a
  * split, no ticks: the new text is the base file named by its own sha256, written first.
