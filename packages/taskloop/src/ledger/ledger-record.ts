@@ -25,7 +25,7 @@ const offsets = z.array(z.number().int().nonnegative());
  * `pending`, so outside that short window a builder putting back the previous plan.md is caught.
  * `current` is null only while the very first write is in flight.
  */
-export const ledgerRecordSchema = z.strictObject({
+const ledgerRecordSchema = z.strictObject({
   version: z.literal(2),
   current: z.strictObject({ sha256: sha, base: sha, ticks: offsets }).nullable(),
   pending: z.strictObject({ sha256: sha, ticks: offsets.optional() }).optional(),
@@ -40,7 +40,7 @@ export type PlanRef = NonNullable<LedgerRecord['current']>;
  * The record as the first releases wrote it, with `current`'s whole text inline. Still read, so a
  * run started by one of them resumes; `openLedger` rewrites it in the current form.
  */
-export const legacyLedgerRecordSchema = z.strictObject({
+const legacyLedgerRecordSchema = z.strictObject({
   version: z.literal(1),
   current: z.strictObject({ sha256: sha, text: z.string() }).nullable(),
   pending: z.strictObject({ sha256: sha, ticks: offsets.optional(), text: z.string().optional() }).optional(),
@@ -148,7 +148,7 @@ export function readLedgerRecord(workspace: string, text: string, key: Buffer | 
   };
   if (current === null) {
     if (pending?.ticks !== undefined) return corrupt('records ticks in a plan it never wrote');
-    return { ok: true, current: null, pending: pending && { sha256: pending.sha256, ref: fresh(pending.sha256) }, intended: undefined };
+    return { ok: true, current: null, pending: pending && { sha256: pending.sha256, ref: ownBase(pending.sha256) }, intended: undefined };
   }
   const base = baseText(current.base);
   if (base === undefined) return corrupt(`names a base plan (${ledgerBaseFile(current.base)}) that is missing or changed`);
@@ -158,7 +158,7 @@ export function readLedgerRecord(workspace: string, text: string, key: Buffer | 
   if (pending === undefined) return { ok: true, current: recorded, pending: undefined, intended: recorded };
   const ref: PlanRef =
     pending.ticks === undefined
-      ? fresh(pending.sha256)
+      ? ownBase(pending.sha256)
       : { sha256: pending.sha256, base: current.base, ticks: [...current.ticks, ...pending.ticks] };
   const next = pending.ticks === undefined ? baseText(pending.sha256) : pendingText(currentText, pending.ticks);
   if (next === undefined || sha256(next) !== pending.sha256) return corrupt('records a pending write that does not match its own hash');
@@ -166,7 +166,7 @@ export function readLedgerRecord(workspace: string, text: string, key: Buffer | 
 }
 
 /** The reference to a text that is its own base plan. */
-export function fresh(textSha256: string): PlanRef {
+export function ownBase(textSha256: string): PlanRef {
   return { sha256: textSha256, base: textSha256, ticks: [] };
 }
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fresh, ledgerBaseFile, serializeLedgerRecord } from './ledger-record.js';
+import { ledgerBaseFile, ownBase, serializeLedgerRecord } from './ledger-record.js';
 import { checkLedger, flip, initLedger, openLedger, restoreLedger, type PlanLedger } from './plan-ledger.js';
 import { parsePlan } from './plan-parse.js';
 import { planFromTasks } from './plan-render.js';
@@ -153,14 +153,14 @@ describe('plan ledger', () => {
         ledgerPath(),
         serializeLedgerRecord({
           version: 2,
-          current: fresh(sha256(PLAN)),
+          current: ownBase(sha256(PLAN)),
           pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
         }),
       );
       const opened = await openLedger(workspace);
       expect(opened).toMatchObject({ ok: true, recovered: 'pending_discarded' });
       expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(false);
-      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(PLAN)) });
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: ownBase(sha256(PLAN)) });
       expect(opened.ok && (await flip(opened.ledger, '1')).ok).toBe(true);
     });
 
@@ -171,7 +171,7 @@ describe('plan ledger', () => {
         ledgerPath(),
         serializeLedgerRecord({
           version: 2,
-          current: fresh(sha256(PLAN)),
+          current: ownBase(sha256(PLAN)),
           pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
         }),
       );
@@ -193,7 +193,7 @@ describe('plan ledger', () => {
         ledgerPath(),
         serializeLedgerRecord({
           version: 2,
-          current: fresh(sha256(PLAN)),
+          current: ownBase(sha256(PLAN)),
           pending: { sha256: sha256(next), ticks: [PLAN.indexOf('[ ] Set up')] },
         }),
       );
@@ -253,7 +253,7 @@ describe('plan ledger', () => {
       await writeFile(ledgerPath(), 'not json');
       expect(await openLedger(workspace)).toMatchObject({ ok: false, kind: 'ledger_corrupt' });
       // The base plan the record names, changed or gone.
-      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 2, current: fresh(sha256(PLAN)) }));
+      await writeFile(ledgerPath(), serializeLedgerRecord({ version: 2, current: ownBase(sha256(PLAN)) }));
       expect(await openLedger(workspace)).toMatchObject({ ok: true });
       const base = join(workspace, ledgerBaseFile(sha256(PLAN)));
       await writeFile(base, PLAN.replace('Ship', 'Sink'));
@@ -287,7 +287,7 @@ describe('plan ledger', () => {
       const opened = await openLedger(workspace);
       expect(opened).toMatchObject({ ok: true });
       expect(opened.ok && opened.ledger.plan.items[0]?.checked).toBe(true);
-      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(next)) });
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: ownBase(sha256(next)) });
       expect(await readFile(join(workspace, ledgerBaseFile(sha256(next))), 'utf8')).toBe(next);
       expect(opened.ok && (await flip(opened.ledger, '3')).ok).toBe(true);
       expect((await openLedger(workspace)).ok).toBe(true);
@@ -299,7 +299,7 @@ describe('plan ledger', () => {
         serializeLedgerRecord({ version: 1, current: { sha256: sha256(PLAN), text: PLAN }, pending: { sha256: sha256(next), text: next } }),
       );
       expect(await openLedger(workspace)).toMatchObject({ ok: true, recovered: 'pending_discarded' });
-      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(PLAN)) });
+      expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: ownBase(sha256(PLAN)) });
     });
   });
 
@@ -342,7 +342,7 @@ describe('plan ledger', () => {
   it('a kill between the pending record and plan.md is recovered either way (the new text is a base plan, written first)', async () => {
     const ledger = await init(SPLIT_PLAN);
     const next = ledger.text.replace('- [ ] Ship {#ship}\n', '- [ ] Ship {#ship}\n  - [ ] Tag\n');
-    const record = serializeLedgerRecord({ version: 2, current: fresh(ledger.sha256), pending: { sha256: sha256(next) } });
+    const record = serializeLedgerRecord({ version: 2, current: ownBase(ledger.sha256), pending: { sha256: sha256(next) } });
     const nextBase = join(workspace, ledgerBaseFile(sha256(next)));
     const oldBase = join(workspace, ledgerBaseFile(ledger.sha256));
     // Killed after the record, before plan.md: the append never happened, and its base plan goes.
@@ -356,7 +356,7 @@ describe('plan ledger', () => {
     await writeFile(planPath(), next);
     const reopened = await openLedger(workspace);
     expect(reopened.ok && reopened.ledger.plan.items.map((i) => i.id)).toContain('ship.1');
-    expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: fresh(sha256(next)) });
+    expect(JSON.parse(await readFile(ledgerPath(), 'utf8'))).toEqual({ version: 2, current: ownBase(sha256(next)) });
     expect(await readFile(oldBase, 'utf8').catch(() => 'gone')).toBe('gone');
   });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { errorMessage } from '@conclave/core/internal';
 import { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 import {
-  fresh,
+  ownBase,
   ledgerBaseFile,
   pendingText,
   readLedgerRecord,
@@ -316,7 +316,7 @@ export class PlanLedger {
     if (change === 'split') {
       const based = await writeBase(this.workspace, sha, text, this.#sync);
       if (!based.ok) return based;
-      next = fresh(sha);
+      next = ownBase(sha);
     } else {
       next = { sha256: sha, base: this.#ref.base, ticks: [...this.#ref.ticks, ...change.ticks] };
     }
@@ -384,7 +384,7 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
     if (ref === undefined) {
       const based = await writeBase(workspace, plan.sha256, plan.text, sync);
       if (!based.ok) return based;
-      ref = fresh(plan.sha256);
+      ref = ownBase(plan.sha256);
     }
     const written = await writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: ref }, options.key), sync);
     if (!written.ok) return written;
@@ -392,7 +392,7 @@ export async function openLedger(workspace: string, options: OpenLedgerOptions =
     return { ok: true as const, ref };
   };
 
-  let settled: Awaited<ReturnType<typeof settle>> | { ok: true; ref: PlanRef };
+  let settled: Awaited<ReturnType<typeof settle>>;
   let text: string;
   let recovered: 'pending_discarded' | 'restored' | undefined;
   let restoredDiff: string | undefined;
@@ -470,13 +470,13 @@ export async function initLedger(workspace: string, planText: string, options: L
     () => writeBase(workspace, sha, planText, sync),
     () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: null, pending: { sha256: sha } }, options.key), sync),
     () => writeFileAtomic(conclavePath(workspace, 'plan.md'), planText, sync),
-    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: fresh(sha) }, options.key), sync),
+    () => writeFileAtomic(ledgerPath, serializeLedgerRecord({ version: 2, current: ownBase(sha) }, options.key), sync),
   ];
   for (const step of steps) {
     const written = await step();
     if (!written.ok) return written;
   }
-  return { ok: true, ledger: new PlanLedger(workspace, parsed.value, planText, fresh(sha), options) };
+  return { ok: true, ledger: new PlanLedger(workspace, parsed.value, planText, ownBase(sha), options) };
 }
 
 /** `ledger.flip(itemId)`: marks a task done (see `PlanLedger.flip`). */
