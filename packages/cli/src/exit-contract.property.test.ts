@@ -276,7 +276,11 @@ describe('the exit-code contract, through the real binary', () => {
           if (run.code !== 1) expect(run.stdout).not.toMatch(/Status: accepted/);
         });
       }),
-      { numRuns: 3 },
+      // The first batch holds a small meeting with rounds to spare, so a converged one (exit 0) comes up on every seed.
+      {
+        numRuns: 3,
+        examples: [[[{ options: 2, roster: ['ana', 'bo', 'cy'], maxRounds: 4 }, ...fc.sample(briefs, { numRuns: 3, seed: 1 })]]],
+      },
     );
     expect(codes.has(0)).toBe(true);
   }, 300_000);
