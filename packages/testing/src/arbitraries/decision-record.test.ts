@@ -55,7 +55,7 @@ describe('evidence()', () => {
   });
 
   it('by default ranges over [0, 1] and every kind, edges included', () => {
-    const items = fc.sample(evidence(), 500);
+    const items = fc.sample(evidence(), { numRuns: 500, seed: 1 });
     expect(items.every((e) => e.strength >= 0 && e.strength <= 1 && e.confidence >= 0 && e.confidence <= 1)).toBe(true);
     expect(new Set(items.map((e) => e.kind))).toEqual(new Set(EVIDENCE_KINDS));
     expect(items.some((e) => e.strength === 0.5)).toBe(true);
@@ -159,7 +159,7 @@ describe('decisionRecord()', () => {
   });
 
   it('fills the free-text fields sometimes, and never when asked for no prose', () => {
-    const withProse = fc.sample(decisionRecord(), 200);
+    const withProse = fc.sample(decisionRecord(), { numRuns: 200, seed: 1 });
     expect(withProse.some((r) => r.rationale !== undefined)).toBe(true);
     expect(withProse.some((r) => r.votes.some((v) => (v as { rationale?: string }).rationale !== undefined))).toBe(true);
     fc.assert(
