@@ -1,6 +1,7 @@
 import type { ConsensusResult, Rubric, ScoredConsensus, Vote } from '@conclave/scoring';
 import type { CalibratedDecision } from '@conclave/scoring/calibration';
 import type { Claim } from './claim.js';
+import { readFlatVotes, type FlatVotes } from './exact/flat-record.js';
 import type { PreRead } from './exact/pre-read.js';
 import { NOT_NUMBERS, plainVote, ROW, ScoreRows } from './exact/score-rows.js';
 import type { DecisionRecord } from './decision-record.js';
@@ -83,8 +84,7 @@ export function privateView(record: DecisionRecord, preRead?: PreRead): Decision
   const votes = votesView(voteList, copier, reader, preRead, Array.isArray(axes) ? axes.length : 0);
   if (reader !== undefined && preRead !== undefined) preRead.votes = votes;
   const consensus = consensusView(record.consensus, copier);
-  const evidenceView = evidence.length === 0 ? NO_ITEMS : new Array<EvidenceView>(evidence.length);
-  for (let i = 0; i < evidence.length; i += 1) (evidenceView as EvidenceView[])[i] = evidenceItemView(evidence[i] as Evidence, copier);
+  const evidenceView = evidenceListView(evidence, copier);
   const claims = listOf(record.claims);
   const claimsView = claims.length === 0 ? NO_ITEMS : new Array<unknown>(claims.length);
   for (let i = 0; i < claims.length; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
@@ -101,6 +101,53 @@ export function privateView(record: DecisionRecord, preRead?: PreRead): Decision
     claims: claimsView as readonly DeepReadonly<Claim>[],
   };
   return calibrated === undefined ? view : { ...view, calibrated };
+}
+
+/** A view of a record read flat, and the votes and members it holds no objects for. */
+export interface FlatView {
+  /**
+   * The view as `privateView` makes it, but for the votes and the consensus members and dissent,
+   * which are empty lists: they are in `votes`. Only the verifier's built-in oracles read it, and
+   * only through a context that offers `votes` (ADR 0049); it is never frozen or handed on.
+   */
+  readonly view: DecisionView;
+  readonly votes: FlatVotes;
+}
+
+/**
+ * The private view of a record of the usual shape, its votes and members read flat (ADR 0049):
+ * no custom claims and no calibrated decision (so only the built-in oracles read it), a scored
+ * consensus, and votes and members as `readFlatVotes` wants them. Undefined for any other
+ * record, which is then read by `privateView`. Throws only as `privateView` does.
+ */
+export function flatPrivateView(record: DecisionRecord, preRead: PreRead): FlatView | undefined {
+  const claims: unknown = record.claims;
+  if (claims !== undefined && !(Array.isArray(claims) && claims.length === 0)) return undefined;
+  if (record.calibrated !== undefined) return undefined;
+  const given: unknown = record.consensus;
+  if (given === null || typeof given !== 'object' || (given as { status?: unknown }).status !== 'scored') return undefined;
+  const scored = given as ScoredConsensus;
+  const copier = new Copier();
+  const rubric = frozenCopy(record.rubric, copier) as DeepReadonly<Rubric>;
+  const axes: unknown = rubric !== null && typeof rubric === 'object' ? rubric.axes : undefined;
+  if (!Array.isArray(axes) || axes.length === 0 || axes.length > MAX_PRE_READ_AXES) return undefined;
+  const votes: unknown = record.votes;
+  const count = Array.isArray(votes) ? votes.length : 0;
+  preRead.reserve(count, axes.length);
+  const source = { votes, members: scored.members, dissent: scored.dissent };
+  const flat = readFlatVotes(source, new ScoreRows(rubric), preRead.rows, axes.length, preRead.lists);
+  if (flat === undefined) return undefined;
+  const view: DecisionView = {
+    id: plain(record.id, copier) as string,
+    tier: plain(record.tier, copier) as Tier,
+    rubric,
+    minValidVotes: plain(record.minValidVotes, copier) as number,
+    votes: NO_ITEMS,
+    consensus: scoredView(scored, copier, NO_ITEMS, NO_ITEMS),
+    evidence: evidenceListView(listOf(record.evidence), copier),
+    claims: NO_ITEMS,
+  };
+  return { view, votes: flat };
 }
 
 /**
@@ -193,6 +240,13 @@ function votesView(
   return copies;
 }
 
+function evidenceListView(evidence: readonly Evidence[], copier: Copier): readonly EvidenceView[] {
+  if (evidence.length === 0) return NO_ITEMS;
+  const view = new Array<EvidenceView>(evidence.length);
+  for (let i = 0; i < evidence.length; i += 1) view[i] = evidenceItemView(evidence[i] as Evidence, copier);
+  return view;
+}
+
 function evidenceItemView(item: Evidence, copier: Copier): EvidenceView {
   const id = plain(item.id, copier) as string;
   const sourceId = plain(item.sourceId, copier) as string;
@@ -222,8 +276,26 @@ function evidenceItemView(item: Evidence, copier: Copier): EvidenceView {
  */
 function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly<ConsensusResult> {
   if (consensus === null || typeof consensus !== 'object') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
-  const status = consensus.status;
-  if (status !== 'scored') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
+  if (consensus.status !== 'scored') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
+  const members = listOf(consensus.members);
+  const membersView = members.length === 0 ? NO_ITEMS : new Array<object>(members.length);
+  for (let i = 0; i < members.length; i += 1)
+    (membersView as object[])[i] = copier.member(members[i] as ScoredConsensus['members'][number], i, false);
+  const dissent = listOf(consensus.dissent);
+  const dissentView = dissent.length === 0 ? NO_ITEMS : new Array<object>(dissent.length);
+  for (let i = 0; i < dissent.length; i += 1)
+    (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
+  return scoredView(consensus, copier, membersView, dissentView);
+}
+
+/** A scored consensus, copied field by field, around the members and dissent given. */
+function scoredView(
+  consensus: ScoredConsensus,
+  copier: Copier,
+  members: readonly object[],
+  dissent: readonly object[],
+): DeepReadonly<ConsensusResult> {
+  const status = 'scored';
   const verdict = plain(consensus.verdict, copier);
   const score = plain(consensus.score, copier);
   const axisMeans = copier.numbers(consensus.axisMeans);
@@ -236,14 +308,6 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
   };
   const validVotes = plain(consensus.validVotes, copier);
   const minValidVotes = plain(consensus.minValidVotes, copier);
-  const members = listOf(consensus.members);
-  const membersView = members.length === 0 ? NO_ITEMS : new Array<object>(members.length);
-  for (let i = 0; i < members.length; i += 1)
-    (membersView as object[])[i] = copier.member(members[i] as ScoredConsensus['members'][number], i, false);
-  const dissent = listOf(consensus.dissent);
-  const dissentView = dissent.length === 0 ? NO_ITEMS : new Array<object>(dissent.length);
-  for (let i = 0; i < dissent.length; i += 1)
-    (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
   return {
     status,
     verdict,
@@ -252,8 +316,8 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
     spread: spreadView,
     validVotes,
     minValidVotes,
-    members: membersView,
-    dissent: dissentView,
+    members,
+    dissent,
     invalid: frozenCopy(consensus.invalid, copier),
   } as DeepReadonly<ConsensusResult>;
 }

@@ -1,11 +1,12 @@
 import type { ConsensusResult, Verdict } from '@conclave/scoring';
 import type { Claim, ClaimResult, JsonValue, OracleFinding } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
-import { freezeView, privateView, type DecisionView } from './decision-view.js';
+import { flatPrivateView, freezeView, privateView, type DecisionView, type FlatView } from './decision-view.js';
 import { exactCalibrated } from './exact/exact-calibrated.js';
-import { exactTally, withMembers, type Tally } from './exact/exact-consensus.js';
+import { exactConsensus, exactTally, exactTallyOfFlat, withMembers, type ScoredTally, type Tally } from './exact/exact-consensus.js';
+import { flatVoteObjects, type FlatVotes } from './exact/flat-record.js';
 import { PreRead } from './exact/pre-read.js';
-import { TALLY, type TallyContext } from './exact/tally-of.js';
+import { FLAT, TALLY, type FlatContext, type TallyContext } from './exact/tally-of.js';
 import { freezeOnce } from './freeze-once.js';
 import { copyDetails } from './finding-details.js';
 import { DEFAULT_EVIDENCE_POLICY, type EvidencePolicy, type Oracle, type OracleContext } from './oracle.js';
@@ -56,7 +57,13 @@ export interface VerificationReport {
  * if (!report.approved) for (const c of report.claims) if (c.status !== 'proven') console.log(c.claim.id, c.reason);
  */
 export function verifyDecision(record: DecisionRecord, options: VerifyOptions = {}): VerificationReport {
-  return verifyWithView(record, options).report;
+  // Lent for this verification only: given back however it ends (see `PreRead`).
+  const preRead = PreRead.take();
+  try {
+    return verifyFlat(record, options, preRead) ?? verifyRead(record, options, preRead).report;
+  } finally {
+    preRead.give();
+  }
 }
 
 /**
@@ -72,6 +79,37 @@ export function verifyWithView(record: DecisionRecord, options: VerifyOptions): 
   } finally {
     preRead.give();
   }
+}
+
+/**
+ * The verification of a record of the usual shape, read flat (ADR 0049); undefined when the
+ * record has another shape (or reading it throws), and it is read into the general view. Its
+ * view holds no votes or members, so it is never handed on: `verifyWithView` does not use it.
+ */
+function verifyFlat(record: DecisionRecord, options: VerifyOptions, preRead: PreRead): VerificationReport | undefined {
+  let read: FlatView | undefined;
+  let tally: ScoredTally | undefined;
+  try {
+    read = flatPrivateView(record, preRead);
+    if (read === undefined) return undefined;
+    tally = exactTallyOfFlat(read.votes, read.view.rubric, read.view.minValidVotes);
+  } catch {
+    return undefined;
+  }
+  if (tally === undefined) return undefined;
+  const { view, votes } = read;
+  const policy = options.policy === undefined ? DEFAULT_EVIDENCE_POLICY : evidencePolicy(options.policy);
+  const builtIn = builtInClaims(view, policy);
+  const malformed = recordShapeIssues(view);
+  if (malformed.length > 0) return malformedReport(view, record, builtIn, NO_CLAIMS, malformed);
+  return verifyWellFormed(
+    view,
+    options,
+    builtIn,
+    NO_CLAIMS,
+    new Array<ClaimResult>(builtIn.length),
+    new FlatBuiltInContext(view, policy, votes, tally),
+  );
 }
 
 function verifyRead(record: DecisionRecord, options: VerifyOptions, preRead: PreRead): { report: VerificationReport; view?: DecisionView } {
@@ -97,15 +135,8 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   const builtIn = builtInClaims(view, policy);
   const custom = view.claims as readonly Claim[];
   const malformed = recordShapeIssues(view);
-  const count = builtIn.length + custom.length;
-  const results = new Array<ClaimResult>(count);
-  if (malformed.length > 0) {
-    for (let i = 0; i < count; i += 1) {
-      const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
-      results[i] = result(claim, '(none)', MALFORMED);
-    }
-    return { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: results, malformed };
-  }
+  if (malformed.length > 0) return malformedReport(view, record, builtIn, custom, malformed);
+  const results = new Array<ClaimResult>(builtIn.length + custom.length);
 
   // Built-in oracles read the private view and the recomputed consensus as they are (they are
   // the verifier's own code and only read; a test runs them on frozen copies to prove it); any
@@ -119,6 +150,23 @@ function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyO
   }
 }
 
+/** The report on a malformed record: every claim unprovable, and why the record cannot be read. */
+function malformedReport(
+  view: DecisionView,
+  record: DecisionRecord,
+  builtIn: readonly Claim[],
+  custom: readonly Claim[],
+  malformed: string[],
+): VerificationReport {
+  const count = builtIn.length + custom.length;
+  const results = new Array<ClaimResult>(count);
+  for (let i = 0; i < count; i += 1) {
+    const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
+    results[i] = result(claim, '(none)', MALFORMED);
+  }
+  return { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: results, malformed };
+}
+
 /** `verifyView` for a well-formed record: every claim decided, built-in ones first. */
 function verifyWellFormed(
   view: DecisionView,
@@ -126,7 +174,7 @@ function verifyWellFormed(
   builtIn: readonly Claim[],
   custom: readonly Claim[],
   results: ClaimResult[],
-  context: BuiltInContext,
+  context: OwnContext,
 ): VerificationReport {
   let approved = true;
   for (let i = 0; i < builtIn.length; i += 1) {
@@ -172,7 +220,7 @@ function calibratedVerdictOf(view: DecisionView): Claim['expected'] {
  * closed). A record decided by the calibrated rule stands on the checker's recomputation of that
  * rule, never on the mean score.
  */
-function standingVerdict(view: DecisionView, context: BuiltInContext): Verdict {
+function standingVerdict(view: DecisionView, context: OwnContext): Verdict {
   try {
     const recomputed = context[TALLY]();
     if (recomputed.status !== 'scored') return 'NO_GO';
@@ -194,6 +242,7 @@ export const freezeReport: (report: VerificationReport) => VerificationReport = 
 
 const MALFORMED: OracleFinding = Object.freeze({ status: 'unprovable', reason: 'the record is malformed, see `malformed`' });
 const NO_ISSUES: readonly string[] = Object.freeze([]);
+const NO_CLAIMS: readonly Claim[] = Object.freeze([]);
 
 /**
  * The policy with defaults filled in. A value out of range (NaN above all, which would quietly
@@ -289,6 +338,11 @@ function builtInClaims(view: DecisionView, policy: EvidencePolicy): readonly Cla
   });
 }
 
+/** The context the verifier gives its own oracles: the tally, and a frozen context for any other oracle. */
+interface OwnContext extends OracleContext, TallyContext {
+  forOthers(): OracleContext;
+}
+
 /**
  * What the built-in oracles get: the policy and the consensus recomputed from the view's votes,
  * once per verification. Built-in oracles only read it, so it is not frozen for them, and they
@@ -296,7 +350,7 @@ function builtInClaims(view: DecisionView, policy: EvidencePolicy): readonly Cla
  * gets `forOthers()`, whose recomputation is deep-frozen before it is handed out, so no oracle
  * can change what the next one reads.
  */
-class BuiltInContext implements OracleContext, TallyContext {
+class BuiltInContext implements OwnContext {
   #tally: Tally | undefined = undefined;
   #recomputed: ConsensusResult | undefined = undefined;
   #others: OracleContext | undefined = undefined;
@@ -342,6 +396,43 @@ class BuiltInContext implements OracleContext, TallyContext {
         return deepFreeze(this.recomputed());
       },
     }));
+  }
+}
+
+/**
+ * The context of a verification read flat (ADR 0049): the tally made from the flat votes, and
+ * the votes themselves (`[FLAT]`) for the members oracle. Only built-in oracles get it (the
+ * record has no custom claims). The whole consensus, should one of them ask, is recomputed from
+ * vote objects made from the rows it read, during the verification.
+ */
+class FlatBuiltInContext implements OwnContext, FlatContext {
+  readonly [FLAT]: FlatVotes;
+  readonly #tally: ScoredTally;
+  readonly #view: DecisionView;
+  #recomputed: ConsensusResult | undefined = undefined;
+  constructor(
+    view: DecisionView,
+    readonly policy: EvidencePolicy,
+    votes: FlatVotes,
+    tally: ScoredTally,
+  ) {
+    this.#view = view;
+    this[FLAT] = votes;
+    this.#tally = tally;
+  }
+
+  [TALLY](): Tally {
+    return this.#tally;
+  }
+
+  recomputed(): ConsensusResult {
+    const { rubric, minValidVotes } = this.#view;
+    return (this.#recomputed ??= exactConsensus(flatVoteObjects(this[FLAT], rubric), rubric, minValidVotes));
+  }
+
+  /** As `BuiltInContext`'s (a record read flat has no custom claims, so no other oracle asks). */
+  forOthers(): OracleContext {
+    return Object.freeze({ policy: this.policy, recomputed: () => deepFreeze(this.recomputed()) });
   }
 }
 

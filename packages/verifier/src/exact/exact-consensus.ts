@@ -25,6 +25,7 @@ import {
   roundedQuotientSmall,
 } from './exact-decimal.js';
 import { ExactTotal, weightedSums, type ExactInt } from './exact-total.js';
+import type { FlatVotes } from './flat-record.js';
 import type { PreRead } from './pre-read.js';
 import { MemberIds } from './member-ids.js';
 import { ScoreRows } from './score-rows.js';
@@ -58,8 +59,11 @@ export function exactConsensus<A extends string>(
  * the members are made only for code that asks for the whole consensus.
  */
 export interface ScoredTally<A extends string = string> extends Omit<ScoredConsensus<A>, 'members' | 'dissent'> {
-  /** The valid votes, in order: member i of the consensus is valid vote i. */
-  readonly valid: readonly Vote<A>[];
+  /**
+   * The valid votes, in order: member i of the consensus is valid vote i. Undefined for a tally
+   * of flat votes (`exactTallyOfFlat`, ADR 0049), which has no vote objects.
+   */
+  readonly valid: readonly Vote<A>[] | undefined;
   /** Each valid vote's score, in units of 10^-9. */
   readonly units: readonly number[];
   /** The thresholds, in units of 10^-9 (`thresholdUnits`). */
@@ -106,6 +110,8 @@ export function exactTally<A extends string>(
 export function withMembers<A extends string>(tally: Tally<A>): ConsensusResult<A> {
   if (tally.status !== 'scored') return tally;
   const { verdict, valid, units, go, pivot } = tally;
+  // The verifier recomputes a flat record's consensus from its materialized votes instead.
+  if (valid === undefined) throw new TypeError('a tally of flat votes has no members to make');
   const rank = VERDICTS.indexOf(verdict);
   const members = new Array<MemberScore<A>>(valid.length);
   let dissent: DissentingScore<A>[] | undefined;
@@ -155,24 +161,59 @@ function tallyOfRows<A extends string>(
   rows: Float64Array,
   read: Uint8Array | undefined,
 ): Tally<A> {
-  const axes = rubric.axes;
-  const width = axes.length;
   const { valid, invalid } = sortVotes(votes, rubric, rows, read);
   if (valid.length < minValidVotes) return { status: 'quorum_not_met', verdict: 'NO_GO', validVotes: valid.length, minValidVotes, invalid };
+  const given = new Array<number | undefined>(valid.length);
+  for (let i = 0; i < valid.length; i += 1) given[i] = (valid[i] as Vote<A>).weight;
+  return scoredTally(rows, given, valid.length, rubric, minValidVotes, invalid, valid);
+}
 
+/**
+ * `exactTally` of votes read flat (ADR 0049): every one valid, row i vote i's. Undefined when a
+ * member votes twice or the votes are too few for the quorum: such votes are recomputed from
+ * the general view, which says why.
+ */
+export function exactTallyOfFlat<A extends string>(flat: FlatVotes, rubric: Rubric<A>, minValidVotes: number): ScoredTally<A> | undefined {
+  const { count, ids } = flat;
+  if (count < minValidVotes) return undefined;
+  const seen = new MemberIds(count);
+  try {
+    for (let i = 0; i < count; i += 1) if (!seen.add(ids[i] as string)) return undefined;
+  } finally {
+    seen.release();
+  }
+  return scoredTally(flat.rows, flat.weights, count, rubric, minValidVotes, [], undefined);
+}
+
+/**
+ * The scored tally of `count` valid votes, vote i's scores at row i of `rows` and its weight
+ * `given[i]` (undefined counts 1).
+ */
+function scoredTally<A extends string>(
+  rows: Float64Array,
+  given: readonly (number | undefined)[],
+  count: number,
+  rubric: Rubric<A>,
+  minValidVotes: number,
+  invalid: InvalidVote[],
+  valid: readonly Vote<A>[] | undefined,
+): ScoredTally<A> {
+  const axes = rubric.axes;
+  const width = axes.length;
   const axisWeights = axes.map((axis) => rubric.weights[axis]);
   let memberPlaces = 0;
   // Whole weights (the usual ones) have no places: no need to count them.
-  for (const vote of valid)
-    if (vote.weight !== undefined && !Number.isInteger(vote.weight)) memberPlaces = Math.max(memberPlaces, placesOf(vote.weight));
-  const weights = new Array<ExactInt>(valid.length);
-  const units = new Array<number>(valid.length);
+  for (let i = 0; i < count; i += 1) {
+    const weight = given[i];
+    if (weight !== undefined && !Number.isInteger(weight)) memberPlaces = Math.max(memberPlaces, placesOf(weight));
+  }
+  const weights = new Array<ExactInt>(count);
+  const units = new Array<number>(count);
   // Per axis, the member-weighted sum in floating point, for the axis means' first try.
   const axisSums = new Float64Array(width);
   let weightSum = 0;
-  for (let i = 0; i < valid.length; i += 1) {
-    const vote = valid[i] as Vote<A>;
-    const plainWeight = vote.weight ?? 1;
+  for (let i = 0; i < count; i += 1) {
+    const plainWeight = given[i] ?? 1;
     // With no places to scale by, a weight (at most MAX_MEMBER_WEIGHT) counts as it is.
     const weight = memberPlaces === 0 && Number.isSafeInteger(plainWeight) ? plainWeight : scaledWithin(plainWeight, memberPlaces);
     // One pass over the row: the member's rubric-weighted sum and its share of each axis sum.
@@ -197,8 +238,7 @@ function tallyOfRows<A extends string>(
     const axis = axes[a] as A;
     const approx = (axisSums[a] as number) / weightSum;
     const mean =
-      (roundedIfClear(approx, (2 * valid.length + 6) * EPSILON * approx) ?? exactAxisMeanUnits(rows, width, a, weights, weightTotal)) /
-      UNIT;
+      (roundedIfClear(approx, (2 * count + 6) * EPSILON * approx) ?? exactAxisMeanUnits(rows, width, a, weights, weightTotal)) / UNIT;
     // Plain assignment would not make an own `__proto__` key.
     if (axis === '__proto__') Object.defineProperty(axisMeans, axis, { value: mean, enumerable: true, writable: true, configurable: true });
     else axisMeans[axis] = mean;
@@ -209,7 +249,7 @@ function tallyOfRows<A extends string>(
     score: scoreUnits / UNIT,
     axisMeans,
     spread: spreadOf(units),
-    validVotes: valid.length,
+    validVotes: count,
     minValidVotes,
     invalid,
     valid,

@@ -1,3 +1,5 @@
+import { FlatLists } from './flat-record.js';
+
 /**
  * Score rows read while the private view copies the votes (ADR 0042): the view walks each scores
  * object it copies once anyway, to see that it holds numbers only, and that same walk writes the
@@ -13,6 +15,8 @@ export class PreRead {
   valid = new Uint8Array(0);
   /** The view's list of votes the rows were read from; undefined when none were (a malformed rubric). */
   votes: readonly unknown[] | undefined = undefined;
+  /** The lists a flat reading of the record fills (ADR 0049). */
+  readonly lists = new FlatLists();
   #inUse = false;
 
   /** Space for `count` votes of `width` scores each; `valid` is all 0 for them. */
@@ -34,6 +38,7 @@ export class PreRead {
   /** Hands the space back: no one reads it after this. */
   give(): void {
     this.votes = undefined;
+    this.lists.clear();
     this.#inUse = false;
   }
 }

@@ -76,6 +76,14 @@ export class ScoreRows<A extends string> {
   }
 
   /**
+   * Whether a scores object makes a valid row (written at `at`): the walk `read` makes, each
+   * value read once, for a caller's object that is read only here (ADR 0049).
+   */
+  readRow(scores: object, rows: { [index: number]: number }, at: number): boolean {
+    return this.#walk(scores, rows, at);
+  }
+
+  /**
    * The for-in walk: true when every key is a rubric axis holding a number in [0, MAX_SCORE],
    * there are as many keys as axes (keys are distinct, so every axis is there), and all are own
    * (own keys come first in a for-in walk, so the last one being own means all are).

@@ -1,6 +1,7 @@
 import type { ConsensusResult } from '@conclave/scoring';
 import type { OracleContext } from '../oracle.js';
 import type { Tally } from './exact-consensus.js';
+import type { FlatVotes } from './flat-record.js';
 
 /**
  * The key under which the verifier's own context offers its recomputation before the member
@@ -25,4 +26,20 @@ export function tallyOf(context: OracleContext): Tally | undefined {
  */
 export function recomputedSummary(context: OracleContext): Tally | ConsensusResult {
   return tallyOf(context) ?? context.recomputed();
+}
+
+/**
+ * The key under which the verifier's own context offers the votes and members of a record read
+ * flat (ADR 0049), which its view holds no objects for. Only such a context has it.
+ */
+export const FLAT: unique symbol = Symbol('conclave.verifier.flat');
+
+/** A context that offers a record's flat votes. */
+export interface FlatContext {
+  readonly [FLAT]: FlatVotes;
+}
+
+/** The flat votes of the record the context's verification read flat; undefined for any other context. */
+export function flatVotesOf(context: OracleContext): FlatVotes | undefined {
+  return FLAT in context ? (context as OracleContext & FlatContext)[FLAT] : undefined;
 }

@@ -1,6 +1,7 @@
-import type { MemberScore, Verdict } from '@conclave/scoring';
+import type { MemberScore, Verdict, Vote } from '@conclave/scoring';
 import { exactMemberUnits, exactVerdict, tallyScore, tallyVerdict, type ScoredTally } from '../exact/exact-consensus.js';
-import { tallyOf } from '../exact/tally-of.js';
+import type { FlatVotes } from '../exact/flat-record.js';
+import { flatVotesOf, tallyOf } from '../exact/tally-of.js';
 import type { OracleFinding } from '../claim.js';
 import type { DecisionView } from '../decision-view.js';
 import type { Oracle } from '../oracle.js';
@@ -22,8 +23,11 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     // The usual case, an honest record: the same members in the same order. The verifier's own
     // context gives the recomputed members as a tally, with no member objects (ADR 0045).
     const tally = tallyOf(context);
-    if (tally !== undefined && tally.status === 'scored' && sameIds(members, tally.valid))
-      return inOrder(consensus, tallyTwins(tally), rubric);
+    const flat = flatVotesOf(context);
+    // A record read flat (ADR 0049): the members are the voters in order, each scored from its vote's scores.
+    if (flat !== undefined && tally !== undefined && tally.status === 'scored') return flatInOrder(consensus.verdict, flat, tally);
+    if (tally !== undefined && tally.status === 'scored' && tally.valid !== undefined && sameIds(members, tally.valid))
+      return inOrder(consensus, tallyTwins(tally, tally.valid), rubric);
     const truth = context.recomputed();
     if (truth.status === 'scored' && sameIds(members, truth.members)) return inOrder(consensus, memberTwins(truth.members), rubric);
     const problems: string[] = [];
@@ -49,7 +53,7 @@ export const membersSelfConsistent: Oracle<'members_self_consistent'> = {
     const dissenters: string[] = [];
     for (let i = 0; i < members.length; i += 1)
       ownProblems(members[i] as RecordedMember, matched[i], consensus.verdict, rubric, problems, dissenters);
-    return withDissent(consensus.dissent, dissenters, problems);
+    return withDissent(memberIds(consensus.dissent), dissenters, problems);
   },
 };
 
@@ -74,11 +78,11 @@ function memberTwins(real: readonly MemberScore[]): Twins {
   };
 }
 
-function tallyTwins(tally: ScoredTally): Twins {
+function tallyTwins(tally: ScoredTally, valid: readonly Vote[]): Twins {
   return {
     score: (i) => tallyScore(tally, i),
     verdict: (i) => tallyVerdict(tally, i),
-    scores: (i) => (tally.valid[i] as ScoredTally['valid'][number]).scores,
+    scores: (i) => (valid[i] as Vote).scores,
   };
 }
 
@@ -102,7 +106,28 @@ function inOrder(consensus: ScoredView, twins: Twins, rubric: DecisionView['rubr
     if (twins.scores(i) === member.scores) ownChecked(member, score, twins.verdict(i), consensus.verdict, own, dissenters);
     else ownProblems(member, undefined, consensus.verdict, rubric, own, dissenters);
   }
-  return withDissent(consensus.dissent, dissenters, differ === undefined ? own : [...differ, ...own]);
+  return withDissent(memberIds(consensus.dissent), dissenters, differ === undefined ? own : [...differ, ...own]);
+}
+
+/**
+ * `inOrder` for a record read flat (ADR 0049): member i is vote i's member, its scores the very
+ * object vote i's are, so its own score and verdict are the recomputed ones. The same findings,
+ * in the same order, from the lists.
+ */
+function flatInOrder(verdict: ScoredView['verdict'], flat: FlatVotes, tally: ScoredTally): OracleFinding {
+  const { ids, memberScores, memberVerdicts } = flat;
+  let differ: string[] | undefined;
+  const own: string[] = [];
+  const dissenters: string[] = [];
+  for (let i = 0; i < flat.count; i += 1) {
+    const memberId = ids[i] as string;
+    const recorded = memberScores[i] as number;
+    const score = tallyScore(tally, i);
+    if (!(Math.abs(score - recorded) <= SCORE_TOLERANCE))
+      (differ ??= []).push(`${memberId}: the votes give a score of ${score}, recorded ${recorded}`);
+    checkedAs(memberId, recorded, memberVerdicts[i] as string, score, tallyVerdict(tally, i), verdict, own, dissenters);
+  }
+  return withDissent(flat.dissent, dissenters, differ === undefined ? own : [...differ, ...own]);
 }
 
 /**
@@ -137,16 +162,29 @@ function ownChecked(
   problems: string[],
   dissenters: string[],
 ): void {
-  if (!(Math.abs(own - member.score) <= SCORE_TOLERANCE))
-    problems.push(`${member.memberId}: scores add up to ${own}, recorded ${member.score}`);
-  if (earned !== member.verdict) problems.push(`${member.memberId}: a score of ${own} earns ${earned}, recorded ${member.verdict}`);
-  if (earned !== verdict) dissenters.push(member.memberId);
+  checkedAs(member.memberId, member.score, member.verdict, own, earned, verdict, problems, dissenters);
+}
+
+/** `ownChecked` of a member given by its id and its recorded score and verdict. */
+function checkedAs(
+  memberId: string,
+  score: number,
+  recordedVerdict: string,
+  own: number,
+  earned: Verdict,
+  verdict: ScoredView['verdict'],
+  problems: string[],
+  dissenters: string[],
+): void {
+  if (!(Math.abs(own - score) <= SCORE_TOLERANCE)) problems.push(`${memberId}: scores add up to ${own}, recorded ${score}`);
+  if (earned !== recordedVerdict) problems.push(`${memberId}: a score of ${own} earns ${earned}, recorded ${recordedVerdict}`);
+  if (earned !== verdict) dissenters.push(memberId);
 }
 
 /** The finding, once the recorded dissent is compared with the members whose own verdict differs. */
-function withDissent(dissent: readonly { readonly memberId: string }[], dissenters: string[], problems: string[]): OracleFinding {
+function withDissent(dissent: readonly string[], dissenters: string[], problems: string[]): OracleFinding {
   if (!sameIdList(dissent, dissenters)) {
-    const recorded = idsOf(dissent);
+    const recorded = new Ids(dissent);
     const missing = dissenters.filter((id) => !recorded.has(id));
     const expected = dissenters.length > SHORT_LIST ? new Set(dissenters) : undefined;
     const invented = recorded.distinct().filter((id) => !(expected !== undefined ? expected.has(id) : dissenters.includes(id)));
@@ -160,11 +198,11 @@ function withDissent(dissent: readonly { readonly memberId: string }[], dissente
     : refuted(problems.join('; '), { problems, dissent: dissenters });
 }
 
-/** `sameIds` of a list of members and a list of ids. */
-function sameIdList(a: readonly { readonly memberId: string }[], ids: readonly string[]): boolean {
+/** `sameIds` of two lists of ids. */
+function sameIdList(a: readonly string[], ids: readonly string[]): boolean {
   if (a.length !== ids.length) return false;
   for (let i = 0; i < a.length; i += 1) {
-    const x = (a[i] as { readonly memberId: string }).memberId;
+    const x = a[i] as string;
     const y = ids[i] as string;
     if (x !== y && !(x !== x && y !== y)) return false;
   }
@@ -187,11 +225,9 @@ const SHORT_LIST = 16;
 
 /** Member ids, looked up as a Set would (SameValueZero): a short list is searched, a long one indexed. */
 class Ids {
-  readonly #ids: string[];
+  readonly #ids: readonly string[];
   readonly #first: Map<string, number> | undefined;
-  constructor(list: readonly { readonly memberId: string }[]) {
-    const ids = new Array<string>(list.length);
-    for (let i = 0; i < list.length; i += 1) ids[i] = (list[i] as { readonly memberId: string }).memberId;
+  constructor(ids: readonly string[]) {
     this.#ids = ids;
     if (ids.length > SHORT_LIST) {
       const first = new Map<string, number>();
@@ -223,5 +259,12 @@ class Ids {
 }
 
 function idsOf(list: readonly { readonly memberId: string }[]): Ids {
-  return new Ids(list);
+  return new Ids(memberIds(list));
+}
+
+/** The member ids of a list of members, in order. */
+function memberIds(list: readonly { readonly memberId: string }[]): string[] {
+  const ids = new Array<string>(list.length);
+  for (let i = 0; i < list.length; i += 1) ids[i] = (list[i] as { readonly memberId: string }).memberId;
+  return ids;
 }
