@@ -133,7 +133,7 @@ export function flatPrivateView(record: DecisionRecord, preRead: PreRead): FlatV
   if (!Array.isArray(axes) || axes.length === 0 || axes.length > MAX_PRE_READ_AXES) return undefined;
   const votes: unknown = record.votes;
   const count = Array.isArray(votes) ? votes.length : 0;
-  preRead.reserve(count, axes.length);
+  preRead.reserveRows(count, axes.length);
   const source = { votes, members: scored.members, dissent: scored.dissent };
   const flat = readFlatVotes(source, new ScoreRows(rubric), preRead.rows, axes.length, preRead.lists);
   if (flat === undefined) return undefined;

@@ -9,7 +9,9 @@
  * often (ids made to collide) moves every id to a Set, so the cost stays linear.
  */
 export class MemberIds {
-  readonly #ids: string[] = [];
+  /** The ids added, in order: the first `#count` places of a list made at its full size. */
+  readonly #ids: string[];
+  #count = 0;
   #set: Set<string> | undefined = undefined;
   /** The shared table while this recomputation holds it; undefined for a short list or a Set. */
   #table: IdTable | undefined = undefined;
@@ -18,6 +20,7 @@ export class MemberIds {
   /** Ids for at most `capacity` adds (more move to a Set). */
   constructor(capacity: number) {
     this.#capacity = capacity;
+    this.#ids = new Array<string>(capacity);
     if (capacity > SHORT_LIST) this.#table = IdTable.take(capacity);
     if (capacity > SHORT_LIST && this.#table === undefined) this.#set = new Set();
   }
@@ -30,27 +33,30 @@ export class MemberIds {
       return set.add(id).size !== before;
     }
     const ids = this.#ids;
+    const count = this.#count;
     const table = this.#table;
     if (table === undefined) {
-      if (ids.includes(id)) return false;
-      ids.push(id);
+      for (let i = 0; i < count; i += 1) if (ids[i] === id) return false;
+      ids[count] = id;
+      this.#count = count + 1;
       return true;
     }
-    if (ids.length < this.#capacity) {
+    if (count < this.#capacity) {
       const { places, stamps, stamp, mask } = table;
       let slot = hashOf(id) & mask;
       for (let probe = 0; probe < MAX_PROBES; probe += 1) {
         if (stamps[slot] !== stamp) {
           stamps[slot] = stamp;
-          places[slot] = ids.length;
-          ids.push(id);
+          places[slot] = count;
+          ids[count] = id;
+          this.#count = count + 1;
           return true;
         }
         if (ids[places[slot] as number] === id) return false;
         slot = (slot + 1) & mask;
       }
     }
-    this.#set = new Set(ids);
+    this.#set = new Set(ids.slice(0, count));
     this.release();
     return this.add(id);
   }

@@ -21,9 +21,14 @@ export class PreRead {
 
   /** Space for `count` votes of `width` scores each; `valid` is all 0 for them. */
   reserve(count: number, width: number): void {
-    if (this.rows.length < count * width) this.rows = new Float64Array(Math.max(count * width, 2 * this.rows.length));
+    this.reserveRows(count, width);
     if (this.valid.length < count) this.valid = new Uint8Array(Math.max(count, 2 * this.valid.length));
     else this.valid.fill(0, 0, count);
+  }
+
+  /** Rows for `count` votes of `width` scores each (a flat reading marks no votes valid: it reads them all). */
+  reserveRows(count: number, width: number): void {
+    if (this.rows.length < count * width) this.rows = new Float64Array(Math.max(count * width, 2 * this.rows.length));
   }
 
   /** The shared space, or space of its own when a verification inside another holds it. */
