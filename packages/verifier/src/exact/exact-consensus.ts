@@ -27,7 +27,7 @@ import {
 import { ExactTotal, weightedSums, type ExactInt } from './exact-total.js';
 import type { FlatVotes } from './flat-record.js';
 import type { PreRead } from './pre-read.js';
-import { MemberIds } from './member-ids.js';
+import { allDistinct, MemberIds } from './member-ids.js';
 import { ScoreRows } from './score-rows.js';
 
 /** Scores are rounded to nine decimals: the checker counts them in units of 10^-9. */
@@ -175,13 +175,7 @@ function tallyOfRows<A extends string>(
  */
 export function exactTallyOfFlat<A extends string>(flat: FlatVotes, rubric: Rubric<A>, minValidVotes: number): ScoredTally<A> | undefined {
   const { count, ids } = flat;
-  if (count < minValidVotes) return undefined;
-  const seen = new MemberIds(count);
-  try {
-    for (let i = 0; i < count; i += 1) if (!seen.add(ids[i] as string)) return undefined;
-  } finally {
-    seen.release();
-  }
+  if (count < minValidVotes || !allDistinct(ids, count)) return undefined;
   return scoredTally(flat.rows, flat.weights, count, rubric, minValidVotes, [], undefined);
 }
 

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemberIds } from './member-ids.js';
+import { allDistinct, MemberIds } from './member-ids.js';
 
 /** Ids that share their length and 16 characters at each end: they all hash alike, so they collide. */
 const colliding = fc.string({ minLength: 1, maxLength: 6 }).map((middle) => `${'a'.repeat(16)}${middle.padEnd(6, '_')}${'z'.repeat(16)}`);
@@ -56,6 +56,29 @@ describe('MemberIds', () => {
         next.release();
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('allDistinct: says what a Set says of the first ids of a list, ids made to collide and a table held by another included', () => {
+    const allColliding = Array.from({ length: 40 }, (_, i) => `${'a'.repeat(16)}${String(i).padStart(6, '0')}${'z'.repeat(16)}`);
+    fc.assert(
+      fc.property(fc.array(anyId, { maxLength: 200 }), fc.nat(), fc.boolean(), (list, cut, held) => {
+        const count = list.length === 0 ? 0 : cut % (list.length + 1);
+        const outer = held ? new MemberIds(40) : undefined;
+        try {
+          expect(allDistinct(list, count)).toBe(new Set(list.slice(0, count)).size === count);
+        } finally {
+          outer?.release();
+        }
+      }),
+      {
+        numRuns: 500,
+        examples: [
+          [allColliding, 40, false],
+          [[...allColliding, allColliding[7] as string], 41, false],
+          [allColliding, 40, true],
+        ],
+      },
     );
   });
 });

@@ -69,6 +69,38 @@ export class MemberIds {
   }
 }
 
+/**
+ * Whether the first `count` ids of a list are all different: what `MemberIds` finds, for ids
+ * already in a list, whose places the table keeps (no list of its own is made).
+ */
+export function allDistinct(ids: readonly string[], count: number): boolean {
+  if (count <= SHORT_LIST) {
+    for (let i = 1; i < count; i += 1) for (let j = 0; j < i; j += 1) if (ids[i] === ids[j]) return false;
+    return true;
+  }
+  const table = IdTable.take(count);
+  if (table === undefined) return new Set(ids.slice(0, count)).size === count;
+  try {
+    const { places, stamps, stamp, mask } = table;
+    for (let i = 0; i < count; i += 1) {
+      const id = ids[i] as string;
+      let slot = hashOf(id) & mask;
+      let probe = 0;
+      while (stamps[slot] === stamp) {
+        if (ids[places[slot] as number] === id) return false;
+        // Ids made to collide: a Set decides, so the cost stays linear.
+        if ((probe += 1) === MAX_PROBES) return new Set(ids.slice(0, count)).size === count;
+        slot = (slot + 1) & mask;
+      }
+      stamps[slot] = stamp;
+      places[slot] = i;
+    }
+    return true;
+  } finally {
+    table.give();
+  }
+}
+
 /** The shared table: places in a recomputation's id list, valid where a slot's stamp is the current one. */
 class IdTable {
   places = new Int32Array(0);
