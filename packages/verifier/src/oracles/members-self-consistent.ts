@@ -103,7 +103,8 @@ function inOrder(consensus: ScoredView, twins: Twins, rubric: DecisionView['rubr
       (differ ??= []).push(`${member.memberId}: the votes give a score of ${score}, recorded ${member.score}`);
     // A member whose scores are the very (frozen) object its recomputed twin was scored from
     // already has that score and verdict: both were just computed exactly from those scores.
-    if (twins.scores(i) === member.scores) ownChecked(member, score, twins.verdict(i), consensus.verdict, own, dissenters);
+    if (twins.scores(i) === member.scores)
+      ownChecked(member.memberId, member.score, member.verdict, score, twins.verdict(i), consensus.verdict, own, dissenters);
     else ownProblems(member, undefined, consensus.verdict, rubric, own, dissenters);
   }
   return withDissent(memberIds(consensus.dissent), dissenters, differ === undefined ? own : [...differ, ...own]);
@@ -125,7 +126,7 @@ function flatInOrder(verdict: ScoredView['verdict'], flat: FlatVotes, tally: Sco
     const score = tallyScore(tally, i);
     if (!(Math.abs(score - recorded) <= SCORE_TOLERANCE))
       (differ ??= []).push(`${memberId}: the votes give a score of ${score}, recorded ${recorded}`);
-    checkedAs(memberId, recorded, memberVerdicts[i] as string, score, tallyVerdict(tally, i), verdict, own, dissenters);
+    ownChecked(memberId, recorded, memberVerdicts[i] as string, score, tallyVerdict(tally, i), verdict, own, dissenters);
   }
   return withDissent(flat.dissent, dissenters, differ === undefined ? own : [...differ, ...own]);
 }
@@ -146,27 +147,18 @@ function ownProblems(
   // A member whose scores are the very (frozen) object its recomputed twin was scored from
   // already has that score and verdict: both were just computed exactly from those scores.
   if (twin !== undefined && twin.scores === member.scores) {
-    ownChecked(member, twin.score, twin.verdict, verdict, problems, dissenters);
+    ownChecked(member.memberId, member.score, member.verdict, twin.score, twin.verdict, verdict, problems, dissenters);
     return;
   }
   const own = exactMemberUnits(member.scores, rubric) / 1e9;
-  ownChecked(member, own, exactVerdict(own, rubric.thresholds), verdict, problems, dissenters);
+  ownChecked(member.memberId, member.score, member.verdict, own, exactVerdict(own, rubric.thresholds), verdict, problems, dissenters);
 }
 
-/** `ownProblems` for a member whose scores give the score `own`, which earns `earned`. */
+/**
+ * `ownProblems` for a member (its id, recorded score and recorded verdict) whose scores give the
+ * score `own`, which earns `earned`.
+ */
 function ownChecked(
-  member: RecordedMember,
-  own: number,
-  earned: Verdict,
-  verdict: ScoredView['verdict'],
-  problems: string[],
-  dissenters: string[],
-): void {
-  checkedAs(member.memberId, member.score, member.verdict, own, earned, verdict, problems, dissenters);
-}
-
-/** `ownChecked` of a member given by its id and its recorded score and verdict. */
-function checkedAs(
   memberId: string,
   score: number,
   recordedVerdict: string,
