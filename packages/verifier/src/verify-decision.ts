@@ -57,13 +57,7 @@ export interface VerificationReport {
  * if (!report.approved) for (const c of report.claims) if (c.status !== 'proven') console.log(c.claim.id, c.reason);
  */
 export function verifyDecision(record: DecisionRecord, options: VerifyOptions = {}): VerificationReport {
-  // Lent for this verification only: given back however it ends (see `PreRead`).
-  const preRead = PreRead.take();
-  try {
-    return verifyFlat(record, options, preRead) ?? verifyRead(record, options, preRead).report;
-  } finally {
-    preRead.give();
-  }
+  return lent((preRead) => verifyFlat(record, options, preRead) ?? verifyRead(record, options, preRead).report);
 }
 
 /**
@@ -72,10 +66,14 @@ export function verifyDecision(record: DecisionRecord, options: VerifyOptions = 
  * it to code other than the verifier's own freezes it first (`freezeView`). Internal to the package.
  */
 export function verifyWithView(record: DecisionRecord, options: VerifyOptions): { report: VerificationReport; view?: DecisionView } {
-  // Lent for this verification only: given back however it ends (see `PreRead`).
+  return lent((preRead) => verifyRead(record, options, preRead));
+}
+
+/** Runs `use` with the space a verification reads into, lent for it only: given back however it ends (see `PreRead`). */
+function lent<T>(use: (preRead: PreRead) => T): T {
   const preRead = PreRead.take();
   try {
-    return verifyRead(record, options, preRead);
+    return use(preRead);
   } finally {
     preRead.give();
   }
@@ -98,18 +96,8 @@ function verifyFlat(record: DecisionRecord, options: VerifyOptions, preRead: Pre
   }
   if (tally === undefined) return undefined;
   const { view, votes } = read;
-  const policy = options.policy === undefined ? DEFAULT_EVIDENCE_POLICY : evidencePolicy(options.policy);
-  const builtIn = builtInClaims(view, policy);
-  const malformed = recordShapeIssues(view);
-  if (malformed.length > 0) return malformedReport(view, record, builtIn, NO_CLAIMS, malformed);
-  return verifyWellFormed(
-    view,
-    options,
-    builtIn,
-    NO_CLAIMS,
-    new Array<ClaimResult>(builtIn.length),
-    new FlatBuiltInContext(view, policy, votes, tally),
-  );
+  const policy = policyOf(options);
+  return checkView(view, record, options, NO_CLAIMS, policy, new FlatBuiltInContext(view, policy, votes, tally));
 }
 
 function verifyRead(record: DecisionRecord, options: VerifyOptions, preRead: PreRead): { report: VerificationReport; view?: DecisionView } {
@@ -131,40 +119,45 @@ function verifyRead(record: DecisionRecord, options: VerifyOptions, preRead: Pre
 }
 
 function verifyView(view: DecisionView, record: DecisionRecord, options: VerifyOptions, preRead: PreRead): VerificationReport {
-  const policy = options.policy === undefined ? DEFAULT_EVIDENCE_POLICY : evidencePolicy(options.policy);
-  const builtIn = builtInClaims(view, policy);
-  const custom = view.claims as readonly Claim[];
-  const malformed = recordShapeIssues(view);
-  if (malformed.length > 0) return malformedReport(view, record, builtIn, custom, malformed);
-  const results = new Array<ClaimResult>(builtIn.length + custom.length);
-
+  const policy = policyOf(options);
   // Built-in oracles read the private view and the recomputed consensus as they are (they are
   // the verifier's own code and only read; a test runs them on frozen copies to prove it); any
   // other oracle gets the view frozen and a context whose recomputation is deep-frozen first.
   const context = new BuiltInContext(view, policy, preRead);
   try {
-    return verifyWellFormed(view, options, builtIn, custom, results, context);
+    return checkView(view, record, options, view.claims, policy, context);
   } finally {
     // The rows are lent for this verification only; a later recomputation reads the votes.
     context.forgetRows();
   }
 }
 
-/** The report on a malformed record: every claim unprovable, and why the record cannot be read. */
-function malformedReport(
+/** The report on a view, whichever reading made it: malformed, or every claim decided, built-in ones first. */
+function checkView(
   view: DecisionView,
   record: DecisionRecord,
-  builtIn: readonly Claim[],
+  options: VerifyOptions,
   custom: readonly Claim[],
-  malformed: string[],
+  policy: EvidencePolicy,
+  context: OwnContext,
 ): VerificationReport {
+  const builtIn = builtInClaims(view, policy);
+  const malformed = recordShapeIssues(view);
   const count = builtIn.length + custom.length;
   const results = new Array<ClaimResult>(count);
-  for (let i = 0; i < count; i += 1) {
-    const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
-    results[i] = result(claim, '(none)', MALFORMED);
+  if (malformed.length > 0) {
+    for (let i = 0; i < count; i += 1) {
+      const claim = i < builtIn.length ? (builtIn[i] as Claim) : (custom[i - builtIn.length] as Claim);
+      results[i] = result(claim, '(none)', MALFORMED);
+    }
+    return { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: results, malformed };
   }
-  return { recordId: safeId(record), approved: false, verdict: 'NO_GO', claims: results, malformed };
+  return verifyWellFormed(view, options, builtIn, custom, results, context);
+}
+
+/** The evidence policy the options ask for, defaults filled in. */
+function policyOf(options: VerifyOptions): EvidencePolicy {
+  return options.policy === undefined ? DEFAULT_EVIDENCE_POLICY : evidencePolicy(options.policy);
 }
 
 /** `verifyView` for a well-formed record: every claim decided, built-in ones first. */

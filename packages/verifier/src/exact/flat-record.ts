@@ -25,7 +25,7 @@ import { plainVote, type ScoreRows } from './score-rows.js';
  * general private view instead, which copies it (ADR 0009). What was read here is then dropped.
  */
 export interface FlatVotes {
-  /** How many votes (and consensus members). */
+  /** How many votes (and consensus members): the lists' first `count` entries are this record's (they are lent, and may be longer). */
   readonly count: number;
   /** Vote i's member id (member i's too). */
   readonly ids: readonly string[];

@@ -27,7 +27,7 @@ export class ScoreRows<A extends string> {
   read(vote: Vote<A>, rows: { [index: number]: number }, at: number): boolean {
     if (vote !== null && typeof vote === 'object') {
       const { memberId, scores, weight } = vote as { memberId?: unknown; scores?: unknown; weight?: unknown };
-      if (plainVote(memberId, weight) && scores !== null && typeof scores === 'object' && this.#walk(scores, rows, at)) return true;
+      if (plainVote(memberId, weight) && scores !== null && typeof scores === 'object' && this.readRow(scores, rows, at)) return true;
     }
     // Anything unusual (an invalid vote, an inherited key, keys out of the rubric) is decided by the rule itself.
     if (!isValidVote(vote, this.#rubric)) return false;
@@ -76,19 +76,12 @@ export class ScoreRows<A extends string> {
   }
 
   /**
-   * Whether a scores object makes a valid row (written at `at`): the walk `read` makes, each
-   * value read once, for a caller's object that is read only here (ADR 0049).
-   */
-  readRow(scores: object, rows: { [index: number]: number }, at: number): boolean {
-    return this.#walk(scores, rows, at);
-  }
-
-  /**
-   * The for-in walk: true when every key is a rubric axis holding a number in [0, MAX_SCORE],
+   * The for-in walk, each value read once (`read` makes it, and the flat reading of a caller's
+   * object, ADR 0049): true when every key is a rubric axis holding a number in [0, MAX_SCORE],
    * there are as many keys as axes (keys are distinct, so every axis is there), and all are own
    * (own keys come first in a for-in walk, so the last one being own means all are).
    */
-  #walk(scores: object, rows: { [index: number]: number }, at: number): boolean {
+  readRow(scores: object, rows: { [index: number]: number }, at: number): boolean {
     const order = this.#order;
     const slots = this.#slots;
     let count = 0;
