@@ -73,9 +73,12 @@ function changed(record: DecisionRecord, change: (typeof CHANGES)[number], pick:
     case 'dissent added':
       setDissent([...consensus.dissent, member]);
       break;
-    case 'scores of another vote':
-      (member as { scores: unknown }).scores = (votes[(i + 1) % votes.length] as Vote).scores;
+    case 'scores of another vote': {
+      // An invalid vote may be anything: only an object's scores are taken.
+      const other: unknown = votes[(i + 1) % votes.length];
+      if (other !== null && typeof other === 'object') (member as { scores: unknown }).scores = (other as { scores?: unknown }).scores;
       break;
+    }
     case 'scores changed':
     case 'json, scores changed':
       (member as { scores: unknown }).scores = bumped(member.scores);
