@@ -48,6 +48,8 @@ export const projects: TestProjectConfiguration[] = [
   { extends: true as const, test: { name: 'examples', root: 'examples', include: ['**/*.test.ts'], testTimeout: 60_000 } },
   // The fault campaign's own checks: a few hundred runs, not the campaign (`npm run fuzz`).
   { extends: true as const, test: { name: 'fuzz', root: 'bench/fuzz', include: ['**/*.test.ts'], testTimeout: 120_000 } },
+  // The quality benchmark's exact recall over track records, against simulation (`npm run bench -- quality`).
+  { extends: true as const, test: { name: 'quality', root: 'bench/quality', include: ['**/*.test.ts'] } },
   // The committed API report against every package entry's exports (ADR 0039): one compiler pass.
   { extends: true as const, test: { name: 'api-report', root: 'scripts', include: ['**/*.test.ts'], testTimeout: 180_000 } },
   // The kill campaign's own checks: two trials and the detectors, not the campaign (`npm run chaos`).
