@@ -15,7 +15,7 @@ export const memberInputSchema = z.strictObject({
   /** A model reference, `provider:model`. */
   model: z.string({ error: 'model must be a model reference such as "offline:analyst"' }),
   /** How much this member counts in the consensus (default 1). */
-  weight: z.number({ error: 'weight must be a number' }).optional(),
+  weight: z.number({ error: 'weight must be a finite number' }).optional(),
   /** The model family it belongs to (default: derived from `model`); members of one family tend to err together. */
   family: name('a family').optional(),
   /** How much the member cares about each axis (default 1 each); steers its attention. */

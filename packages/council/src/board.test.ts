@@ -99,6 +99,18 @@ describe('loadBoard', () => {
     ]);
   });
 
+  it('reports a bad member weight once, as bad_weight, whatever is wrong with it', () => {
+    for (const weight of ['2', Infinity, -Infinity, NaN, null, 0, -1, 2e6]) {
+      const board = { ...validInput, phases: [{ name: 'only', members: [member('a', { weight }), member('b'), member('c')] }] };
+      const issues = issuesOf(board);
+      expect(
+        issues.map((i) => [i.code, i.path]),
+        `weight ${String(weight)}`,
+      ).toEqual([['bad_weight', ['phases', 0, 'members', 0, 'weight']]]);
+      expect(issues[0]?.message).not.toContain('null');
+    }
+  });
+
   it('rejects unknown keys, so a misspelt field is never silently ignored', () => {
     const issues = issuesOf({ ...validInput, phases: [{ name: 'p', contrarain: true, members: [member('a'), member('b'), member('c')] }] });
     expect(issues[0]).toMatchObject({ code: 'schema', path: ['phases', 0] });

@@ -127,7 +127,11 @@ export function loadBoard(given: unknown, options: LoadBoardOptions = {}): Resul
 
   const parsed = boardInputSchema.safeParse(input, { reportInput: true });
   if (!parsed.success)
-    for (const issue of parsed.error.issues) add('schema', issue.path as IssuePath, issue.message, schemaIssueFix(issue));
+    for (const issue of parsed.error.issues) {
+      // A member weight that is no finite number is a bad weight like one out of range: one code for both.
+      const code = issue.path[0] === 'phases' && issue.path[2] === 'members' && issue.path[4] === 'weight' ? 'bad_weight' : 'schema';
+      add(code, issue.path as IssuePath, issue.message, schemaIssueFix(issue));
+    }
 
   // The structural rules are checked on the raw input too, so one pass reports schema problems
   // and structural problems together instead of one layer at a time.
@@ -211,22 +215,26 @@ function checkStructure(raw: Record<string, unknown> | undefined, rubric: Rubric
           );
         } else memberIds.set(member.id, [...at, 'id']);
       }
-      if (member.weight !== undefined && !(typeof member.weight === 'number' && Number.isFinite(member.weight) && member.weight > 0)) {
-        add(
-          'bad_weight',
-          [...at, 'weight'],
-          `weight must be a finite number above 0, got ${JSON.stringify(member.weight)}`,
-          'use a positive number such as 1 (the default)',
-        );
-      } else if (typeof member.weight === 'number' && member.weight > MAX_MEMBER_WEIGHT) {
-        // The consensus refuses such a vote (it could overflow a weighted total): refuse it here,
-        // where the fix can be named, rather than lose the member's vote after a paid call.
-        add(
-          'bad_weight',
-          [...at, 'weight'],
-          `weight ${member.weight} is above the largest member weight, ${MAX_MEMBER_WEIGHT.toLocaleString('en-US')}`,
-          `use a weight of at most ${MAX_MEMBER_WEIGHT}; only the ratio between members' weights matters, so scale them all down`,
-        );
+      // A weight that is not a finite number is the schema's to report; here only its range.
+      const weight = member.weight;
+      if (typeof weight === 'number' && Number.isFinite(weight)) {
+        if (weight <= 0) {
+          add(
+            'bad_weight',
+            [...at, 'weight'],
+            `weight must be a finite number above 0, got ${weight}`,
+            'use a positive number such as 1 (the default)',
+          );
+        } else if (weight > MAX_MEMBER_WEIGHT) {
+          // The consensus refuses such a vote (it could overflow a weighted total): refuse it here,
+          // where the fix can be named, rather than lose the member's vote after a paid call.
+          add(
+            'bad_weight',
+            [...at, 'weight'],
+            `weight ${weight} is above the largest member weight, ${MAX_MEMBER_WEIGHT.toLocaleString('en-US')}`,
+            `use a weight of at most ${MAX_MEMBER_WEIGHT}; only the ratio between members' weights matters, so scale them all down`,
+          );
+        }
       }
       if (typeof member.model === 'string' && !isKnownModel(member.model)) {
         add(
