@@ -11,7 +11,7 @@ import { guarded, verdictBadge } from './section-context.js';
 import { describeDebateStop } from './sections/debate.js';
 import { describeMeetingStop, MEETING_OUTCOME_TONE } from './sections/meeting.js';
 import { TASK_OUTCOME_TONE } from './sections/task.js';
-import { emissionAnswer, type ActAnswer } from './sections/verification.js';
+import { emissionAnswer, statedVerdicts, type ActAnswer } from './sections/verification.js';
 
 type Part = Exclude<RunRecord, CompositeRunRecord>;
 
@@ -83,7 +83,7 @@ function debateOutcome(record: DebateRunRecord): Outcome {
       : '';
   return {
     decided: html`${verdictBadge(result.verdict)} ${score}${stopped}`,
-    act: emissionAnswer(record.emission),
+    act: emissionAnswer(record.emission, statedVerdicts(record)),
     about: result.question,
   };
 }
@@ -93,7 +93,7 @@ function verificationOutcome(record: VerificationRunRecord): Outcome {
   const verdict = report?.verdict ?? record.emission?.consensusVerdict;
   return {
     decided: html`${verdict === undefined ? '' : html`${verdictBadge(verdict)} `}${report?.approved === true ? 'the record is sound' : 'the record is not sound'}`,
-    act: emissionAnswer(record.emission),
+    act: emissionAnswer(record.emission, statedVerdicts(record)),
     about: record.decision?.id,
   };
 }
