@@ -135,6 +135,23 @@ describe('conclave debate', () => {
     expect(Array.isArray(json.dissent) && Array.isArray(json.failures)).toBe(true);
   }, 60_000);
 
+  it('refuses an empty --passed (e.g. an unset "$CHECK") with exit 2: it names no check, so it is no evidence for a GO', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    for (const name of ['', '   ']) {
+      const { code, stdout, stderr } = await runMain(
+        ['debate', 'go.yaml', '-q', 'raise prices 10%', '--passed', 'billing e2e', '--passed', name],
+        {
+          cwd,
+        },
+      );
+      expect(code).toBe(2);
+      expect(stdout).not.toContain('may be acted on');
+      expect(stderr).toContain('conclave: --passed needs the name of the check that passed');
+      expect(stderr).toContain('fix: ');
+    }
+  }, 60_000);
+
   it('reports a bad board with file:line:column and the fix, exit 2, no stack trace', async () => {
     const cwd = await tempDir();
     await writeFile(

@@ -14,6 +14,7 @@ import {
   type VerificationReport,
 } from '@conclave/verifier';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
+import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadInputFile } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
@@ -166,13 +167,29 @@ export function debateSummary(run: DebateRun): Record<string, unknown> {
   };
 }
 
+/**
+ * The checks given with --passed. An empty name (say an unset "$CHECK") names no check, so it is
+ * refused rather than counted as a passing test that a GO may rest on.
+ */
+function passedChecks(passed: readonly string[] = []): readonly string[] {
+  if (passed.some((name) => name.trim() === ''))
+    throw new CliError(
+      '--passed needs the name of the check that passed',
+      [],
+      EXIT.usage,
+      'write --passed "<test or gate>", e.g. --passed "npm test", or drop --passed when no check ran',
+    );
+  return passed;
+}
+
 export async function debateCommand(ctx: CommandContext, boardFile: string, flags: DebateFlags): Promise<CommandOutcome> {
   const tier = parseTier(flags.tier, 'T3');
+  const passed = passedChecks(flags.passed);
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const choice = ctx.providers();
   ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);
   const calibration = flags.track === undefined ? undefined : calibrate(await loadTrack(ctx, flags.track, { missing: 'error' }));
-  const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed, calibration);
+  const run = await runDebate(ctx, board, boardFile, flags.question, tier, passed, calibration);
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
   const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
   const outcome: CommandOutcome = {
