@@ -107,6 +107,20 @@ describe('the first screen: what was decided, and whether anyone may act, per pa
     }
   });
 
+  it('a task record that says completed beside a failed task or an unticked plan item says do not merge', () => {
+    const [first, ...rest] = records.task.plan;
+    if (first === undefined || records.task.result.outcome !== 'completed') throw new Error('the fixture task should be a completed plan');
+    const edited: TaskRunRecord[] = [
+      { ...records.task, result: { ...records.task.result, failed: [{ taskId: first.id, disposition: 'gave_up' }] } },
+      { ...records.task, plan: [{ ...first, checked: false }, ...rest] },
+    ];
+    for (const record of edited) {
+      const [card] = cards(renderReport(record));
+      expect(card).toContain('Act on it?✖ the record contradicts itself');
+      expect(card).not.toContain('every task passed its gates');
+    }
+  });
+
   it('a meeting without a decision and a task run that did not complete say no', () => {
     const { synthesis: _decision, ...undecided } = records.meeting.result;
     const meeting: MeetingRunRecord = {
