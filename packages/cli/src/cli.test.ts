@@ -135,6 +135,21 @@ describe('conclave debate', () => {
     expect(Array.isArray(json.dissent) && Array.isArray(json.failures)).toBe(true);
   }, 60_000);
 
+  it('refuses an empty or blank --question with exit 2 and the fix, rather than a NO_GO the engine stopped on', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    for (const question of ['', '  ']) {
+      const { code, stdout, stderr } = await runMain(['debate', 'go.yaml', '-q', question, '--out', 'run.json', '--json'], { cwd });
+      expect(code).toBe(2);
+      expect(JSON.parse(stdout)).toMatchObject({ command: 'debate', exitCode: 2, error: { message: '--question is empty' } });
+      expect(stderr).toContain('fix: ');
+      expect(existsSync(join(cwd, 'run.json'))).toBe(false);
+    }
+    const demo = await runMain(['demo', join(cwd, 'go.yaml'), ' '], { cwd });
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain('conclave: the question is empty');
+  }, 60_000);
+
   it('refuses an empty --passed (e.g. an unset "$CHECK") with exit 2: it names no check, so it is no evidence for a GO', async () => {
     const cwd = await tempDir();
     await writeFile(join(cwd, 'go.yaml'), goBoard);

@@ -182,14 +182,25 @@ function passedChecks(passed: readonly string[] = []): readonly string[] {
   return passed;
 }
 
+/**
+ * The question, refused when blank: the engine would stop on it (`invalid_input`) with a NO_GO,
+ * which reads as the board's answer rather than as the typo it is. `name` is how the user gave it.
+ */
+export function nonBlankQuestion(question: string, name: string): string {
+  if (question.trim() === '')
+    throw new CliError(`${name} is empty`, [], EXIT.usage, 'ask the board something, e.g. -q "Tasca Pay in Brazil"');
+  return question;
+}
+
 export async function debateCommand(ctx: CommandContext, boardFile: string, flags: DebateFlags): Promise<CommandOutcome> {
   const tier = parseTier(flags.tier, 'T3');
   const passed = passedChecks(flags.passed);
+  const question = nonBlankQuestion(flags.question, '--question');
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const choice = ctx.providers();
   ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);
   const calibration = flags.track === undefined ? undefined : calibrate(await loadTrack(ctx, flags.track, { missing: 'error' }));
-  const run = await runDebate(ctx, board, boardFile, flags.question, tier, passed, calibration);
+  const run = await runDebate(ctx, board, boardFile, question, tier, passed, calibration);
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
   const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
   const outcome: CommandOutcome = {

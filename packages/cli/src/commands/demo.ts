@@ -12,7 +12,7 @@ import { EXIT } from '../exit-codes.js';
 import { loadInputFile } from '../inputs.js';
 import { renderTaskResult } from '../render.js';
 import { writeOutput } from '../run-files.js';
-import { debateSummary, runDebate } from './debate.js';
+import { debateSummary, nonBlankQuestion, runDebate } from './debate.js';
 import { runMeetingFor } from './meet.js';
 import { taskListener, taskRecord } from './task.js';
 
@@ -44,6 +44,7 @@ export async function demoCommand(
   questionArg: string | undefined,
   flags: DemoFlags,
 ): Promise<CommandOutcome> {
+  const question = nonBlankQuestion(questionArg ?? DEFAULT_QUESTION, 'the question');
   const boardFile = boardArg ?? join(DEMO_DIR, 'boards/product-launch.yaml');
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const brief = await loadInputFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'), 'brief');
@@ -54,7 +55,7 @@ export async function demoCommand(
 
   // 1. A debate, checked by the read-only verifier and gated by the N-lens panel as a T3 decision.
   ctx.progress.event(`1/3 debate: ${board.id}`);
-  const debate = await runDebate(ctx, board, boardArg, questionArg ?? DEFAULT_QUESTION, 'T3');
+  const debate = await runDebate(ctx, board, boardArg, question, 'T3');
   out.push('== 1. Debate, verifier and emission gate ==', '', debate.text, '');
 
   // A stop signal ends the demo after the part it stopped: no later part starts, and the report
