@@ -98,6 +98,30 @@ describe('parser errors', () => {
   }, 60_000);
 });
 
+describe('an --out that is the input file', () => {
+  it('is refused with exit 2 before anything runs, and the input is left as it was', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    const made = await runMain(['debate', 'go.yaml', '-q', 'raise prices 10%', '--out', 'run.json'], { cwd });
+    expect(made.code).toBe(1);
+    const record = await readFile(join(cwd, 'run.json'), 'utf8');
+    for (const argv of [
+      ['report', 'run.json', '-o', 'run.json'],
+      ['report', 'run.json', '--out', './run.json'],
+      ['gate', 'run.json', '--out', 'run.json'],
+      ['verify', join(cwd, 'run.json'), '--out', 'run.json'],
+      ['debate', 'go.yaml', '-q', 'raise prices 10%', '--out', 'go.yaml'],
+    ]) {
+      const { code, stderr } = await runMain(argv, { cwd });
+      expect(code, argv.join(' ')).toBe(2);
+      expect(stderr).toMatch(/conclave: --out \S+ is the input file \S+: writing there would replace it/);
+      expect(stderr).not.toContain('conclave: debate ');
+    }
+    expect(await readFile(join(cwd, 'run.json'), 'utf8')).toBe(record);
+    expect(await readFile(join(cwd, 'go.yaml'), 'utf8')).toBe(goBoard);
+  }, 60_000);
+});
+
 describe('conclave debate', () => {
   it('runs offline through the T3 gate, prints consensus, dissent and failures, and writes a run record', async () => {
     const cwd = await tempDir();

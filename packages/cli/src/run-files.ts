@@ -1,7 +1,35 @@
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError } from './errors.js';
+import { EXIT } from './exit-codes.js';
 import { resolvePath } from './inputs.js';
+
+/**
+ * Refuses an output file that is the command's own input (`conclave report run.json -o run.json`,
+ * `debate board.yaml --out board.yaml`): writing it would replace the file the command reads.
+ * Called before the command runs, so nothing is spent first.
+ */
+export function refuseOverwritingInput(cwd: string, out: string | undefined, input: string | undefined): void {
+  if (out === undefined || input === undefined || !sameFile(resolvePath(cwd, out), resolvePath(cwd, input))) return;
+  throw new CliError(
+    `--out ${out} is the input file ${input}: writing there would replace it`,
+    [],
+    EXIT.usage,
+    'choose another --out file',
+  );
+}
+
+/** The same path, or two paths to one existing file (a link). */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const [first, second] = [statSync(a), statSync(b)];
+    return first.dev === second.dev && first.ino === second.ino;
+  } catch {
+    return false;
+  }
+}
 
 /** Writes a file (creating its folder), or throws a CliError naming it. Returns the absolute path. */
 export async function writeOutput(cwd: string, file: string, text: string): Promise<string> {

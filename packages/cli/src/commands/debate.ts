@@ -21,7 +21,7 @@ import { interruptedOutcome } from '../interrupt.js';
 import { PhaseTally } from '../phase-tally.js';
 import type { Progress } from '../progress.js';
 import { renderDebate, renderEmission } from '../render.js';
-import { recordText, writeOutput } from '../run-files.js';
+import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 import { loadTrack } from './calibrate.js';
 import { parseTier } from '../tier-option.js';
 
@@ -196,6 +196,7 @@ export async function debateCommand(ctx: CommandContext, boardFile: string, flag
   const tier = parseTier(flags.tier, 'T3');
   const passed = passedChecks(flags.passed);
   const question = nonBlankQuestion(flags.question, '--question');
+  refuseOverwritingInput(ctx.io.cwd, flags.out, boardFile);
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const choice = ctx.providers();
   ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);

@@ -11,7 +11,7 @@ import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { loadInputFile } from '../inputs.js';
 import { renderTaskResult } from '../render.js';
-import { writeOutput } from '../run-files.js';
+import { refuseOverwritingInput, writeOutput } from '../run-files.js';
 import { debateSummary, nonBlankQuestion, runDebate } from './debate.js';
 import { runMeetingFor } from './meet.js';
 import { taskListener, taskRecord } from './task.js';
@@ -45,6 +45,7 @@ export async function demoCommand(
   flags: DemoFlags,
 ): Promise<CommandOutcome> {
   const question = nonBlankQuestion(questionArg ?? DEFAULT_QUESTION, 'the question');
+  refuseOverwritingInput(ctx.io.cwd, flags.out, boardArg);
   const boardFile = boardArg ?? join(DEMO_DIR, 'boards/product-launch.yaml');
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const brief = await loadInputFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'), 'brief');
