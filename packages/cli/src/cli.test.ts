@@ -98,6 +98,30 @@ describe('parser errors', () => {
   }, 60_000);
 });
 
+describe('an --out that cannot be written', () => {
+  it('is exit 2 naming the file and what is in the way, never 0, even for a GO', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    await writeFile(join(cwd, 'taken'), 'a file where a folder should be');
+    const made = await runMain(
+      ['debate', 'go.yaml', '-q', 'raise prices 10%', '--tier', 'T2', '--passed', 'billing e2e', '--out', 'go.json'],
+      {
+        cwd,
+      },
+    );
+    expect(made.code).toBe(0);
+    for (const argv of [
+      ['gate', 'go.json', '--out', 'taken/gate.json'],
+      ['report', 'go.json', '-o', 'taken/deeper/report.html'],
+    ]) {
+      const { code, stderr } = await runMain(argv, { cwd });
+      expect(code, argv.join(' ')).toBe(2);
+      expect(stderr).toContain(`conclave: cannot write ${argv[3] ?? ''}: ${join(cwd, 'taken')} is a file, not a folder`);
+      expect(stderr).toContain('fix: choose a writable path');
+    }
+  }, 60_000);
+});
+
 describe('an --out that is the input file', () => {
   it('is refused with exit 2 before anything runs, and the input is left as it was', async () => {
     const cwd = await tempDir();

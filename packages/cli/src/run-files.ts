@@ -38,9 +38,24 @@ export async function writeOutput(cwd: string, file: string, text: string): Prom
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot write ${file}: ${(error as Error).message}`, [], undefined, 'choose a writable path');
+    throw new CliError(`cannot write ${file}: ${writeProblem(path, error)}`, [], undefined, 'choose a writable path');
   }
   return path;
+}
+
+/** Why a file could not be written; said plainly when a file stands where a folder must be (mkdir's EEXIST, ENOTDIR). */
+function writeProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+      try {
+        if (!statSync(dir).isDirectory()) return `${dir} is a file, not a folder`;
+      } catch {
+        // Not there (yet): the file in the way is higher up.
+      }
+    }
+  }
+  return (error as Error).message;
 }
 
 /** A run record as the JSON file `conclave report` reads. */
