@@ -98,6 +98,54 @@ describe('parser errors', () => {
   }, 60_000);
 });
 
+describe('an --out that cannot be written', () => {
+  it('is exit 2 naming the file and what is in the way, never 0, even for a GO', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    await writeFile(join(cwd, 'taken'), 'a file where a folder should be');
+    const made = await runMain(
+      ['debate', 'go.yaml', '-q', 'raise prices 10%', '--tier', 'T2', '--passed', 'billing e2e', '--out', 'go.json'],
+      {
+        cwd,
+      },
+    );
+    expect(made.code).toBe(0);
+    for (const argv of [
+      ['gate', 'go.json', '--out', 'taken/gate.json'],
+      ['report', 'go.json', '-o', 'taken/deeper/report.html'],
+    ]) {
+      const { code, stderr } = await runMain(argv, { cwd });
+      expect(code, argv.join(' ')).toBe(2);
+      expect(stderr).toContain(`conclave: cannot write ${argv[3] ?? ''}: ${join(cwd, 'taken')} is a file, not a folder`);
+      expect(stderr).toContain('fix: choose a writable path');
+    }
+  }, 60_000);
+});
+
+describe('an --out that is the input file', () => {
+  it('is refused with exit 2 before anything runs, and the input is left as it was', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    const made = await runMain(['debate', 'go.yaml', '-q', 'raise prices 10%', '--out', 'run.json'], { cwd });
+    expect(made.code).toBe(1);
+    const record = await readFile(join(cwd, 'run.json'), 'utf8');
+    for (const argv of [
+      ['report', 'run.json', '-o', 'run.json'],
+      ['report', 'run.json', '--out', './run.json'],
+      ['gate', 'run.json', '--out', 'run.json'],
+      ['verify', join(cwd, 'run.json'), '--out', 'run.json'],
+      ['debate', 'go.yaml', '-q', 'raise prices 10%', '--out', 'go.yaml'],
+    ]) {
+      const { code, stderr } = await runMain(argv, { cwd });
+      expect(code, argv.join(' ')).toBe(2);
+      expect(stderr).toMatch(/conclave: --out \S+ is the input file \S+: writing there would replace it/);
+      expect(stderr).not.toContain('conclave: debate ');
+    }
+    expect(await readFile(join(cwd, 'run.json'), 'utf8')).toBe(record);
+    expect(await readFile(join(cwd, 'go.yaml'), 'utf8')).toBe(goBoard);
+  }, 60_000);
+});
+
 describe('conclave debate', () => {
   it('runs offline through the T3 gate, prints consensus, dissent and failures, and writes a run record', async () => {
     const cwd = await tempDir();
@@ -133,6 +181,38 @@ describe('conclave debate', () => {
     });
     expect(code).toBe(0);
     expect(Array.isArray(json.dissent) && Array.isArray(json.failures)).toBe(true);
+  }, 60_000);
+
+  it('refuses an empty or blank --question with exit 2 and the fix, rather than a NO_GO the engine stopped on', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    for (const question of ['', '  ']) {
+      const { code, stdout, stderr } = await runMain(['debate', 'go.yaml', '-q', question, '--out', 'run.json', '--json'], { cwd });
+      expect(code).toBe(2);
+      expect(JSON.parse(stdout)).toMatchObject({ command: 'debate', exitCode: 2, error: { message: '--question is empty' } });
+      expect(stderr).toContain('fix: ');
+      expect(existsSync(join(cwd, 'run.json'))).toBe(false);
+    }
+    const demo = await runMain(['demo', join(cwd, 'go.yaml'), ' '], { cwd });
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain('conclave: the question is empty');
+  }, 60_000);
+
+  it('refuses an empty --passed (e.g. an unset "$CHECK") with exit 2: it names no check, so it is no evidence for a GO', async () => {
+    const cwd = await tempDir();
+    await writeFile(join(cwd, 'go.yaml'), goBoard);
+    for (const name of ['', '   ']) {
+      const { code, stdout, stderr } = await runMain(
+        ['debate', 'go.yaml', '-q', 'raise prices 10%', '--passed', 'billing e2e', '--passed', name],
+        {
+          cwd,
+        },
+      );
+      expect(code).toBe(2);
+      expect(stdout).not.toContain('may be acted on');
+      expect(stderr).toContain('conclave: --passed needs the name of the check that passed');
+      expect(stderr).toContain('fix: ');
+    }
   }, 60_000);
 
   it('reports a bad board with file:line:column and the fix, exit 2, no stack trace', async () => {

@@ -182,6 +182,27 @@ describe('stop signals (in process)', () => {
       result: { status: 'stopped', verdict: 'NO_GO' },
     });
   });
+
+  it('demo: a stop ends the demo after the part it stopped, starts no meeting or task loop, and still writes the report', async () => {
+    const cwd = await tempDir();
+    const { code, stdout, stderr } = await runMain(['demo', '--json'], { cwd, signal: AbortSignal.abort() });
+    expect(stderr).not.toMatch(noStack);
+    expect(code).toBe(130);
+    expect(stderr).toContain('1/3 debate');
+    expect(stderr).not.toContain('2/3 meeting');
+    expect(stderr).not.toContain('3/3 task loop');
+    expect(JSON.parse(stdout)).toMatchObject({
+      command: 'demo',
+      exitCode: 130,
+      interrupted: 'SIGINT',
+      debate: { verdict: 'NO_GO', status: 'stopped' },
+      meeting: null,
+      task: null,
+    });
+    const report = await readFile(join(cwd, 'demo-report.html'), 'utf8');
+    expect(report).toContain('Council debate');
+    expect(report).not.toContain('Guarded task loop');
+  });
 });
 
 describe('Ctrl-C and SIGTERM on the real CLI, in a pseudo-terminal', () => {

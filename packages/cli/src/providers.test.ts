@@ -32,6 +32,22 @@ describe('chooseProviders without @conclave/providers', () => {
     }
   });
 
+  it('names what is wrong with a --model that is not provider:model: no model after the colon is not "no provider"', () => {
+    const messageFor = (model: string): string => {
+      try {
+        chooseProviders({ model }, {});
+      } catch (thrown) {
+        expect(thrown).toBeInstanceOf(CliError);
+        expect((thrown as CliError).exitCode).toBe(2);
+        return (thrown as CliError).message;
+      }
+      throw new Error(`--model ${model} was accepted`);
+    };
+    expect(messageFor('anthropic:')).toBe('--model anthropic: is not provider:model (no model after the colon)');
+    expect(messageFor('llama3')).toBe('--model llama3 is not provider:model (no provider before a colon)');
+    expect(messageFor('mystery:m')).toBe('--model mystery:m names no provider conclave knows');
+  });
+
   it('serves the same choices through adaptersFromEnv when it is installed', () => {
     const choice = chooseProviders({}, { OPENAI_API_KEY: 'k' }, adaptersFromEnv);
     expect(choice).toMatchObject({ offline: false, provider: 'env' });

@@ -145,7 +145,7 @@ export function chooseProviders(
   }
   if (provider === undefined) {
     throw new CliError(
-      `--model ${flags.model ?? ''} names no provider`,
+      modelProblem(flags.model ?? '', fromModel !== undefined),
       [],
       undefined,
       `write provider:model (e.g. anthropic:${DEFAULT_MODELS.anthropic}) or add --provider`,
@@ -192,6 +192,15 @@ export function chooseProviders(
     meeting: () => adapter,
     guardian: { ref, adapter },
   };
+}
+
+/** What is wrong with a --model that names no provider conclave serves, said as the user wrote it. */
+function modelProblem(model: string, parsed: boolean): string {
+  if (parsed) return `--model ${model} names no provider conclave knows`;
+  const colon = model.indexOf(':');
+  return colon > 0 && model.slice(colon + 1).trim() === ''
+    ? `--model ${model} is not provider:model (no model after the colon)`
+    : `--model ${model} is not provider:model (no provider before a colon)`;
 }
 
 function offlineChoice(): ProviderChoice {

@@ -1,7 +1,35 @@
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError } from './errors.js';
+import { EXIT } from './exit-codes.js';
 import { resolvePath } from './inputs.js';
+
+/**
+ * Refuses an output file that is the command's own input (`conclave report run.json -o run.json`,
+ * `debate board.yaml --out board.yaml`): writing it would replace the file the command reads.
+ * Called before the command runs, so nothing is spent first.
+ */
+export function refuseOverwritingInput(cwd: string, out: string | undefined, input: string | undefined): void {
+  if (out === undefined || input === undefined || !sameFile(resolvePath(cwd, out), resolvePath(cwd, input))) return;
+  throw new CliError(
+    `--out ${out} is the input file ${input}: writing there would replace it`,
+    [],
+    EXIT.usage,
+    'choose another --out file',
+  );
+}
+
+/** The same path, or two paths to one existing file (a link). */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const [first, second] = [statSync(a), statSync(b)];
+    return first.dev === second.dev && first.ino === second.ino;
+  } catch {
+    return false;
+  }
+}
 
 /** Writes a file (creating its folder), or throws a CliError naming it. Returns the absolute path. */
 export async function writeOutput(cwd: string, file: string, text: string): Promise<string> {
@@ -10,9 +38,24 @@ export async function writeOutput(cwd: string, file: string, text: string): Prom
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot write ${file}: ${(error as Error).message}`, [], undefined, 'choose a writable path');
+    throw new CliError(`cannot write ${file}: ${writeProblem(path, error)}`, [], undefined, 'choose a writable path');
   }
   return path;
+}
+
+/** Why a file could not be written; said plainly when a file stands where a folder must be (mkdir's EEXIST, ENOTDIR). */
+function writeProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+      try {
+        if (!statSync(dir).isDirectory()) return `${dir} is a file, not a folder`;
+      } catch {
+        // Not there (yet): the file in the way is higher up.
+      }
+    }
+  }
+  return (error as Error).message;
 }
 
 /** A run record as the JSON file `conclave report` reads. */

@@ -1,6 +1,7 @@
-import { defineRubric } from '@conclave/scoring';
+import { aggregateConsensus, defineRubric } from '@conclave/scoring';
+import { calibrate, calibratedVerdict, EMPTY_TRACK_RECORD } from '@conclave/scoring/calibration';
 import { buildDecisionRecord } from '@conclave/testing';
-import { emissionGate, verifyDecision, type EmissionDecision, type Evidence } from '@conclave/verifier';
+import { decisionRecordFromDebate, emissionGate, verifyDecision, type EmissionDecision, type Evidence } from '@conclave/verifier';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from './render.js';
@@ -79,6 +80,45 @@ describe('the first screen: what was decided, and whether anyone may act, per pa
     const [card] = cards(renderReport(ungated));
     expect(card).toContain('Act on it?✖ not checked by the emission gate: do not act on it');
     expect(card).not.toContain('may be acted on');
+  });
+
+  it('a record edited after the run, whose stored gate says act but whose verdicts say otherwise, says do not act', () => {
+    const gate = records.verification.emission;
+    if (gate === undefined || gate.route !== 'verifier' || !gate.mayAct)
+      throw new Error('the fixture verification should be an approved GO');
+    const decision = records.verification.decision;
+    const consensus = decision?.consensus;
+    if (decision === undefined || consensus === undefined) throw new Error('the fixture verification should hold its decision');
+    const edited: Record<string, unknown>[] = [
+      // A PIVOT debate whose stored gate was swapped for a yes: the card would pair PIVOT with "act".
+      { ...records.debate, result: { ...records.debate.result, verdict: 'PIVOT' }, emission: gate },
+      { ...records.verification, verification: { ...records.verification.verification, verdict: 'PIVOT' } },
+      { ...records.verification, decision: { ...decision, consensus: { ...consensus, verdict: 'NO_GO' } } },
+      { ...records.verification, emission: { ...gate, consensusVerdict: 'PIVOT' } },
+      { ...records.verification, emission: { ...gate, approved: false } },
+      { ...records.verification, emission: { ...gate, report: { ...gate.report, approved: false } } },
+      { ...records.verification, emission: { ...records.debate.emission, mayAct: true } },
+    ];
+    for (const record of edited) {
+      const markup = renderReport(record as unknown as VerificationRunRecord);
+      const [card] = cards(markup);
+      expect(card).toContain('Act on it?✖ the record contradicts itself');
+      expect(text(markup)).not.toContain('may be acted on');
+    }
+  });
+
+  it('a task record that says completed beside a failed task or an unticked plan item says do not merge', () => {
+    const [first, ...rest] = records.task.plan;
+    if (first === undefined || records.task.result.outcome !== 'completed') throw new Error('the fixture task should be a completed plan');
+    const edited: TaskRunRecord[] = [
+      { ...records.task, result: { ...records.task.result, failed: [{ taskId: first.id, disposition: 'gave_up' }] } },
+      { ...records.task, plan: [{ ...first, checked: false }, ...rest] },
+    ];
+    for (const record of edited) {
+      const [card] = cards(renderReport(record));
+      expect(card).toContain('Act on it?✖ the record contradicts itself');
+      expect(card).not.toContain('every task passed its gates');
+    }
   });
 
   it('a meeting without a decision and a task run that did not complete say no', () => {
@@ -165,20 +205,89 @@ describe('"may be acted on" only for an approved GO (ADR 0022)', () => {
     expect([...seen].sort(), 'both answers were generated').toEqual([false, true]);
   });
 
-  it('for any emission decision, even one from another release: only mayAct === true says act', () => {
+  it('a GO by the calibrated rule whose mean score is a PIVOT may be acted on: the rule that decided is the verdict read', () => {
+    const two = defineRubric({ id: 'two', axes: ['value', 'risk'], weights: { value: 0.5, risk: 0.5 } });
+    // a and b say GO, c does not: the mean is a PIVOT, the calibrated rule (no track record) a GO.
+    const votes = [
+      { memberId: 'a', scores: { value: 8, risk: 8 } },
+      { memberId: 'b', scores: { value: 9, risk: 7 } },
+      { memberId: 'c', scores: { value: 2, risk: 2 } },
+    ];
+    const consensus = aggregateConsensus(votes, { rubric: two, minValidVotes: 3 });
+    if (consensus.status !== 'scored') throw new Error('no quorum');
+    const calibrated = calibratedVerdict(
+      consensus.members.map((m) => ({ memberId: m.memberId, verdict: m.verdict })),
+      calibrate(EMPTY_TRACK_RECORD),
+    );
+    const debate = {
+      question: 'ship it?',
+      votes,
+      consensus,
+      transcript: votes.map((vote) => ({ ...vote, statement: 's', evidence: [] })),
+      decision: { rule: { rule: 'calibrated' as const }, calibrated },
+    };
+    const board = { id: 'b1', rubric: two, minValidVotes: 3, facts: [{ axis: 'value', value: 8, note: 'pilot data' }] };
+    const decision = decisionRecordFromDebate(board, debate, { tier: 'T2', validation: [{ kind: 'test', name: 'e2e', passed: true }] });
+    const emission = emissionGate(decision);
+    expect(consensus.verdict).toBe('PIVOT');
+    expect(emission.mayAct).toBe(true);
+    const record = runRecord<VerificationRunRecord>({
+      kind: 'verification',
+      offline: true,
+      decision,
+      verification: verifyDecision(decision),
+      emission,
+    });
+    expect(cards(renderReport(record))[0]).toContain('Act on it?✔ GO and APPROVED: the decision may be acted on');
+  });
+
+  it('for any emission decision and stated verdicts, even from another release: act only on mayAct === true for a GO all of them agree on', () => {
+    const verdict = fc.oneof(fc.constantFrom('GO', 'PIVOT', 'NO_GO'), fc.string(), fc.constant(undefined));
     const anyEmission = fc.record({
       approved: fc.oneof(fc.boolean(), fc.constant(undefined)),
       mayAct: fc.oneof(fc.boolean(), fc.constant(undefined), fc.constant('true'), fc.constant(1)),
-      consensusVerdict: fc.oneof(fc.constantFrom('GO', 'PIVOT', 'NO_GO'), fc.string(), fc.constant(undefined)),
+      consensusVerdict: verdict,
       route: fc.constantFrom('verifier', 'panel', 'refused'),
-    });
-    fc.assert(
-      fc.property(anyEmission, (emission) => {
-        const answer = emissionAnswer(emission as unknown as EmissionDecision);
-        expect(answer.text.includes('may be acted on')).toBe(emission.mayAct === true);
-        expect(answer.tone === 'ok').toBe(emission.mayAct === true);
+      report: fc.record({ approved: fc.oneof(fc.boolean(), fc.constant(undefined)), verdict }),
+      verdict: fc.record({
+        status: fc.constantFrom('approved', 'rejected', 'escalated'),
+        vetoedBy: fc.constantFrom([], ['DOMAIN']),
+        report: fc.record({ verdict }),
       }),
+    });
+    type Emission = typeof anyEmission extends fc.Arbitrary<infer T> ? T : never;
+    const panel: Emission['verdict'] = { status: 'approved', vetoedBy: [], report: { verdict: 'GO' } };
+    const agreed = { approved: true, mayAct: true, consensusVerdict: 'GO', report: { approved: true, verdict: 'GO' }, verdict: panel };
+    const examples: [Emission, (string | undefined)[]][] = [
+      [{ ...agreed, route: 'verifier' }, ['GO', 'GO']],
+      [{ ...agreed, route: 'panel' }, []],
+    ];
+    const seen = new Set<boolean>();
+    fc.assert(
+      fc.property(anyEmission, fc.array(verdict, { maxLength: 3 }), (emission, verdicts) => {
+        const answer = emissionAnswer(emission as unknown as EmissionDecision, verdicts);
+        const says = answer.text.includes('may be acted on');
+        const routeApprovesGo =
+          emission.route === 'verifier'
+            ? emission.report.approved === true && emission.report.verdict === 'GO'
+            : emission.route === 'panel' &&
+              emission.verdict.status === 'approved' &&
+              emission.verdict.vetoedBy.length === 0 &&
+              emission.verdict.report.verdict === 'GO';
+        const go =
+          emission.mayAct === true &&
+          emission.approved === true &&
+          emission.consensusVerdict === 'GO' &&
+          routeApprovesGo &&
+          verdicts.every((v) => v === 'GO');
+        expect(says).toBe(go);
+        expect(answer.tone === 'ok').toBe(go);
+        seen.add(says);
+      }),
+      // Random records almost never agree on a GO: these make "act" come up on every seed.
+      { examples },
     );
+    expect([...seen].sort(), 'both answers were generated').toEqual([false, true]);
   });
 });
 

@@ -11,7 +11,7 @@ import { guarded, verdictBadge } from './section-context.js';
 import { describeDebateStop } from './sections/debate.js';
 import { describeMeetingStop, MEETING_OUTCOME_TONE } from './sections/meeting.js';
 import { TASK_OUTCOME_TONE } from './sections/task.js';
-import { emissionAnswer, type ActAnswer } from './sections/verification.js';
+import { emissionAnswer, statedVerdicts, type ActAnswer } from './sections/verification.js';
 
 type Part = Exclude<RunRecord, CompositeRunRecord>;
 
@@ -83,7 +83,7 @@ function debateOutcome(record: DebateRunRecord): Outcome {
       : '';
   return {
     decided: html`${verdictBadge(result.verdict)} ${score}${stopped}`,
-    act: emissionAnswer(record.emission),
+    act: emissionAnswer(record.emission, statedVerdicts(record)),
     about: result.question,
   };
 }
@@ -93,7 +93,7 @@ function verificationOutcome(record: VerificationRunRecord): Outcome {
   const verdict = report?.verdict ?? record.emission?.consensusVerdict;
   return {
     decided: html`${verdict === undefined ? '' : html`${verdictBadge(verdict)} `}${report?.approved === true ? 'the record is sound' : 'the record is not sound'}`,
-    act: emissionAnswer(record.emission),
+    act: emissionAnswer(record.emission, statedVerdicts(record)),
     about: record.decision?.id,
   };
 }
@@ -130,10 +130,24 @@ function taskOutcome(record: TaskRunRecord): Outcome {
   const branch = result.branch === undefined ? 'its branch' : `branch ${result.branch}`;
   return {
     decided: html`${badge(tone, result.outcome)} ${completed.length} task(s) done${failed.length === 0 ? '' : `, ${failed.length} failed`}`,
-    act:
-      result.outcome === 'completed'
-        ? { tone: 'ok', text: `every task passed its gates: review ${branch} before merging` }
-        : { tone: 'bad', text: `no: the run did not complete; do not merge ${branch}` },
+    act: taskAnswer(record, branch),
     about: record.spec === undefined ? undefined : `${record.spec.id}: ${record.spec.title}`,
   };
+}
+
+/**
+ * May the run's branch be merged? Only a completed run says so, and only when the record agrees:
+ * no task failed and every plan item is ticked. A record edited after the run (completed beside a
+ * failure) says do not merge.
+ */
+function taskAnswer(record: TaskRunRecord, branch: string): ActAnswer {
+  if (record.result.outcome !== 'completed') return { tone: 'bad', text: `no: the run did not complete; do not merge ${branch}` };
+  const failed = record.result.failed ?? [];
+  const unticked = (record.plan ?? []).filter((item) => item.checked !== true);
+  if (failed.length > 0 || unticked.length > 0)
+    return {
+      tone: 'bad',
+      text: `the record contradicts itself (completed, yet ${failed.length} task(s) failed and ${unticked.length} plan item(s) unticked): do not merge ${branch}`,
+    };
+  return { tone: 'ok', text: `every task passed its gates: review ${branch} before merging` };
 }

@@ -14,13 +14,14 @@ import {
   type VerificationReport,
 } from '@conclave/verifier';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
+import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadInputFile } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import { PhaseTally } from '../phase-tally.js';
 import type { Progress } from '../progress.js';
 import { renderDebate, renderEmission } from '../render.js';
-import { recordText, writeOutput } from '../run-files.js';
+import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 import { loadTrack } from './calibrate.js';
 import { parseTier } from '../tier-option.js';
 
@@ -166,13 +167,41 @@ export function debateSummary(run: DebateRun): Record<string, unknown> {
   };
 }
 
+/**
+ * The checks given with --passed. An empty name (say an unset "$CHECK") names no check, so it is
+ * refused rather than counted as a passing test that a GO may rest on.
+ */
+function passedChecks(passed: readonly string[] = []): readonly string[] {
+  if (passed.some((name) => name.trim() === ''))
+    throw new CliError(
+      '--passed needs the name of the check that passed',
+      [],
+      EXIT.usage,
+      'write --passed "<test or gate>", e.g. --passed "npm test", or drop --passed when no check ran',
+    );
+  return passed;
+}
+
+/**
+ * The question, refused when blank: the engine would stop on it (`invalid_input`) with a NO_GO,
+ * which reads as the board's answer rather than as the typo it is. `name` is how the user gave it.
+ */
+export function nonBlankQuestion(question: string, name: string): string {
+  if (question.trim() === '')
+    throw new CliError(`${name} is empty`, [], EXIT.usage, 'ask the board something, e.g. -q "Tasca Pay in Brazil"');
+  return question;
+}
+
 export async function debateCommand(ctx: CommandContext, boardFile: string, flags: DebateFlags): Promise<CommandOutcome> {
   const tier = parseTier(flags.tier, 'T3');
+  const passed = passedChecks(flags.passed);
+  const question = nonBlankQuestion(flags.question, '--question');
+  refuseOverwritingInput(ctx.io.cwd, flags.out, boardFile);
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const choice = ctx.providers();
   ctx.progress.event(`debate ${board.id} (${choice.offline ? 'offline' : choice.label})`);
   const calibration = flags.track === undefined ? undefined : calibrate(await loadTrack(ctx, flags.track, { missing: 'error' }));
-  const run = await runDebate(ctx, board, boardFile, flags.question, tier, flags.passed, calibration);
+  const run = await runDebate(ctx, board, boardFile, question, tier, passed, calibration);
   const written = flags.out === undefined ? undefined : await writeOutput(ctx.io.cwd, flags.out, recordText(run.record));
   const text = [providerLine('debate', choice), '', run.text, ...(written === undefined ? [] : ['', `run record: ${written}`])].join('\n');
   const outcome: CommandOutcome = {

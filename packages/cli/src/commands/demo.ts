@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { renderReport, runRecord, type CompositeRunRecord } from '@conclave/report';
-import { createCommandBuilder, runTaskLoop } from '@conclave/taskloop';
+import { createCommandBuilder, runTaskLoop, type TaskSpec } from '@conclave/taskloop';
 import { providerLine, type CommandContext, type CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { loadInputFile } from '../inputs.js';
 import { renderTaskResult } from '../render.js';
-import { writeOutput } from '../run-files.js';
-import { debateSummary, runDebate } from './debate.js';
+import { refuseOverwritingInput, writeOutput } from '../run-files.js';
+import { debateSummary, nonBlankQuestion, runDebate } from './debate.js';
 import { runMeetingFor } from './meet.js';
 import { taskListener, taskRecord } from './task.js';
 
@@ -44,6 +44,8 @@ export async function demoCommand(
   questionArg: string | undefined,
   flags: DemoFlags,
 ): Promise<CommandOutcome> {
+  const question = nonBlankQuestion(questionArg ?? DEFAULT_QUESTION, 'the question');
+  refuseOverwritingInput(ctx.io.cwd, flags.out, boardArg);
   const boardFile = boardArg ?? join(DEMO_DIR, 'boards/product-launch.yaml');
   const board = await loadInputFile(ctx.io.cwd, boardFile, 'board');
   const brief = await loadInputFile(ctx.io.cwd, join(DEMO_DIR, 'briefs/data-platform.yaml'), 'brief');
@@ -54,18 +56,92 @@ export async function demoCommand(
 
   // 1. A debate, checked by the read-only verifier and gated by the N-lens panel as a T3 decision.
   ctx.progress.event(`1/3 debate: ${board.id}`);
-  const debate = await runDebate(ctx, board, boardArg, questionArg ?? DEFAULT_QUESTION, 'T3');
+  const debate = await runDebate(ctx, board, boardArg, question, 'T3');
   out.push('== 1. Debate, verifier and emission gate ==', '', debate.text, '');
 
+  // A stop signal ends the demo after the part it stopped: no later part starts, and the report
+  // holds the parts that ran (main then exits 130 or 143).
+
   // 2. A consensus meeting to an ADR draft (recording it needs an explicit approval: `conclave adr approve`).
-  ctx.progress.event('2/3 meeting: data platform');
-  const meeting = await runMeetingFor(ctx, brief, undefined);
-  out.push('== 2. Meeting and ADR draft ==', '', meeting.text, '');
+  let meeting;
+  if (ctx.interrupted() === undefined) {
+    ctx.progress.event('2/3 meeting: data platform');
+    meeting = await runMeetingFor(ctx, brief, undefined);
+    out.push('== 2. Meeting and ADR draft ==', '', meeting.text, '');
+  }
 
   // 3. The guarded task loop on the sample project, in a fresh git repository, with real gates.
-  ctx.progress.event('3/3 task loop: sample project');
-  const workspace = await mkdtemp(join(tmpdir(), 'conclave-demo-'));
   let task;
+  if (ctx.interrupted() === undefined) {
+    ctx.progress.event('3/3 task loop: sample project');
+    task = await runDemoTask(ctx, spec, specPath, flags.keep === true);
+    out.push(
+      '== 3. Guarded task loop (offline agent, real gates: node --test, a regex, a file check) ==',
+      '',
+      `spec ${spec.id}: ${spec.title}`,
+      renderTaskResult(task.result),
+    );
+    if (task.result.branch !== undefined)
+      out.push(
+        'attempts:',
+        ...task.record.attempts.map(
+          (a) =>
+            `  ${a.taskId} #${a.attempt}: ${a.decision}${
+              a.gates.some((g) => !g.passed)
+                ? ` (${a.gates
+                    .filter((g) => !g.passed)
+                    .map((g) => `${g.name} failed: ${g.reason ?? ''}`)
+                    .join('; ')})`
+                : ''
+            }`,
+        ),
+      );
+    if (flags.keep === true) out.push(`workspace: ${task.workspace} (kept)`);
+  }
+
+  const record = runRecord<CompositeRunRecord>({
+    kind: 'composite',
+    offline: choice.offline,
+    title: 'conclave demo',
+    parts: [debate.record, ...(meeting === undefined ? [] : [meeting.record]), ...(task === undefined ? [] : [task.record])],
+  });
+  const path = await writeOutput(ctx.io.cwd, flags.out ?? 'demo-report.html', renderReport(record));
+  out.push('', `report: ${path}`);
+  const exitCode = task?.result.outcome === 'completed' && meeting?.meeting.outcome === 'decided' ? EXIT.ok : EXIT.no;
+  return {
+    exitCode,
+    text: out.join('\n'),
+    json: {
+      command: 'demo',
+      exitCode,
+      offline: choice.offline,
+      provider: choice.provider,
+      debate: debateSummary(debate),
+      meeting:
+        meeting === undefined
+          ? null
+          : {
+              outcome: meeting.meeting.outcome,
+              decision: meeting.meeting.synthesis?.decision.choice ?? null,
+              status: meeting.meeting.synthesis?.decision.status ?? null,
+              adr: meeting.adr?.title ?? null,
+            },
+      task:
+        task === undefined
+          ? null
+          : { outcome: task.result.outcome, completed: task.result.completed, attempts: task.record.attempts.length },
+      report: path,
+    },
+  };
+}
+
+/**
+ * The demo's task: the sample project copied into a fresh git repository, driven by the offline
+ * agent against real gates. A stop signal halts the loop (its builder is killed); the workspace
+ * is removed afterwards unless `keep`.
+ */
+async function runDemoTask(ctx: CommandContext, spec: TaskSpec, specPath: string, keep: boolean) {
+  const workspace = await mkdtemp(join(tmpdir(), 'conclave-demo-'));
   try {
     await cp(join(DEMO_DIR, 'tasks/sample-project'), workspace, { recursive: true });
     const identity = {
@@ -88,62 +164,12 @@ export async function demoCommand(
       commandPolicy: { allow: ['node --test'] },
       env: ctx.io.env,
       onEvent: taskListener(ctx.progress),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
-    task = { result, record: await taskRecord(workspace, spec, specPath, result, true, ctx.io.env) };
+    return { result, record: await taskRecord(workspace, spec, specPath, result, true, ctx.io.env), workspace };
   } catch (error) {
     throw new CliError(`the demo's task could not run: ${(error as Error).message}`, [], EXIT.no, 'the demo needs git on PATH');
   } finally {
-    if (flags.keep !== true) await rm(workspace, { recursive: true, force: true });
+    if (!keep) await rm(workspace, { recursive: true, force: true });
   }
-  out.push(
-    '== 3. Guarded task loop (offline agent, real gates: node --test, a regex, a file check) ==',
-    '',
-    `spec ${spec.id}: ${spec.title}`,
-    renderTaskResult(task.result),
-  );
-  if (task.result.branch !== undefined)
-    out.push(
-      'attempts:',
-      ...task.record.attempts.map(
-        (a) =>
-          `  ${a.taskId} #${a.attempt}: ${a.decision}${
-            a.gates.some((g) => !g.passed)
-              ? ` (${a.gates
-                  .filter((g) => !g.passed)
-                  .map((g) => `${g.name} failed: ${g.reason ?? ''}`)
-                  .join('; ')})`
-              : ''
-          }`,
-      ),
-    );
-  if (flags.keep === true) out.push(`workspace: ${workspace} (kept)`);
-
-  const record = runRecord<CompositeRunRecord>({
-    kind: 'composite',
-    offline: choice.offline,
-    title: 'conclave demo',
-    parts: [debate.record, meeting.record, task.record],
-  });
-  const path = await writeOutput(ctx.io.cwd, flags.out ?? 'demo-report.html', renderReport(record));
-  out.push('', `report: ${path}`);
-  const exitCode = task.result.outcome === 'completed' && meeting.meeting.outcome === 'decided' ? EXIT.ok : EXIT.no;
-  return {
-    exitCode,
-    text: out.join('\n'),
-    json: {
-      command: 'demo',
-      exitCode,
-      offline: choice.offline,
-      provider: choice.provider,
-      debate: debateSummary(debate),
-      meeting: {
-        outcome: meeting.meeting.outcome,
-        decision: meeting.meeting.synthesis?.decision.choice ?? null,
-        status: meeting.meeting.synthesis?.decision.status ?? null,
-        adr: meeting.adr?.title ?? null,
-      },
-      task: { outcome: task.result.outcome, completed: task.result.completed, attempts: task.record.attempts.length },
-      report: path,
-    },
-  };
 }

@@ -19,7 +19,7 @@ import { loadInputFile, readInput, resolvePath } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderMeeting } from '../render.js';
-import { recordText, writeOutput } from '../run-files.js';
+import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 
 export interface MeetFlags {
   readonly out?: string;
@@ -123,6 +123,7 @@ export async function meetCommand(ctx: CommandContext, briefFile: string, flags:
       undefined,
       'pass a whole number from 1, e.g. --max-rounds 4',
     );
+  refuseOverwritingInput(ctx.io.cwd, flags.out, briefFile);
   const brief = await loadInputFile(ctx.io.cwd, briefFile, 'brief');
   const choice = ctx.providers();
   const run = await runMeetingFor(ctx, brief, briefFile, maxRounds);

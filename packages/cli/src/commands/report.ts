@@ -4,7 +4,7 @@ import type { CommandContext, CommandOutcome } from '../command.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { readInput } from '../inputs.js';
-import { writeOutput } from '../run-files.js';
+import { refuseOverwritingInput, writeOutput } from '../run-files.js';
 
 export interface ReportFlags {
   /** The HTML file (`-o, --out`, the one spelling every command uses). */
@@ -13,6 +13,8 @@ export interface ReportFlags {
 
 /** `conclave report <run.json> -o report.html`: one self-contained HTML file for any run record. */
 export async function reportCommand(ctx: CommandContext, file: string, flags: ReportFlags): Promise<CommandOutcome> {
+  const output = flags.out ?? file.replace(/\.json$/i, '') + '.html';
+  refuseOverwritingInput(ctx.io.cwd, output, file);
   const parsed = parseRunRecordText(await readInput(ctx.io.cwd, file, 'run record'), file);
   // The report package's issues carry file, line, column, path and fix: printed like every other
   // input error. Their path is already text (`parts[1].result`), so it stands as one segment.
@@ -22,7 +24,6 @@ export async function reportCommand(ctx: CommandContext, file: string, flags: Re
       parsed.error.issues.map(({ path, ...issue }) => ({ code: 'invalid_run_record', ...issue, path: path === '' ? [] : [path] })),
     );
   const record = parsed.value;
-  const output = flags.out ?? file.replace(/\.json$/i, '') + '.html';
   // Whatever wrote the record, no secret of this environment and no known format reaches the HTML.
   const path = await writeOutput(ctx.io.cwd, output, renderReport(redactDeep(record, secretValuesFrom(ctx.io.env))));
   ctx.progress.event(`report ${record.kind} → ${path}`);

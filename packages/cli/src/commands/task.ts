@@ -21,7 +21,7 @@ import { loadInputFile, resolvePath } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
 import { renderEvidence, renderTaskResult } from '../render.js';
-import { recordText, writeOutput } from '../run-files.js';
+import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 
 export interface TaskFlags {
   readonly workspace?: string;
@@ -267,6 +267,7 @@ async function loop(
 /** `conclave task run <spec.md>`: the guarded loop in the workspace (the cwd or --workspace). */
 export async function taskRunCommand(ctx: CommandContext, specFile: string, flags: TaskFlags): Promise<CommandOutcome> {
   const via = promptVia(flags.promptVia) ?? 'stdin';
+  refuseOverwritingInput(ctx.io.cwd, flags.out, specFile);
   const spec = await loadInputFile(ctx.io.cwd, specFile, 'spec');
   const workspace = resolvePath(ctx.io.cwd, flags.workspace ?? '.');
   if (flags.builder === undefined || flags.builder.trim() === '') {

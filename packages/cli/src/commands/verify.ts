@@ -6,7 +6,7 @@ import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadJsonFile } from '../inputs.js';
 import { actAnswer, renderEmission, renderReport } from '../render.js';
-import { recordText, writeOutput } from '../run-files.js';
+import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 import { parseTier } from '../tier-option.js';
 
 export interface VerifyFlags {
@@ -82,6 +82,7 @@ function malformed(file: string, loaded: LoadedDecision, issues: readonly string
  * record that says GO); 1 for a record that is not approved or not a GO; 2 malformed.
  */
 export async function verifyCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
+  refuseOverwritingInput(ctx.io.cwd, flags.out, file);
   const loaded = await loadDecision(ctx.io.cwd, file);
   const { decision } = loaded;
   ctx.progress.event(`verify ${file}`);
@@ -130,6 +131,7 @@ export async function verifyCommand(ctx: CommandContext, file: string, flags: Ve
  * GO: `mayAct`); 3 escalated; 1 for anything else, a sound PIVOT or NO_GO included; 2 malformed.
  */
 export async function gateCommand(ctx: CommandContext, file: string, flags: VerifyFlags): Promise<CommandOutcome> {
+  refuseOverwritingInput(ctx.io.cwd, flags.out, file);
   const loaded = await loadDecision(ctx.io.cwd, file);
   const decision = flags.tier === undefined ? loaded.decision : { ...loaded.decision, tier: parseTier(flags.tier, 'T3') };
   ctx.progress.event(`emission gate ${file}`);

@@ -10,6 +10,8 @@ export interface VerificationParts {
   readonly verification?: VerificationReport | undefined;
   readonly panel?: PanelVerdict | undefined;
   readonly emission?: EmissionDecision | undefined;
+  /** The run's own result, when it states a verdict (a debate's). */
+  readonly result?: { readonly verdict?: unknown } | undefined;
 }
 
 /** A verification run: the decision record, the claims, the lenses and the emission decision. */
@@ -26,7 +28,7 @@ export function renderVerificationParts(parts: VerificationParts, context: Secti
   const panel = parts.panel ?? (emission?.route === 'panel' ? emission.verdict : undefined);
   const report = parts.verification ?? (emission?.route === 'verifier' ? emission.report : undefined) ?? panel?.report;
   return join([
-    emission === undefined ? '' : guarded('emission decision', () => renderEmission(emission, context)),
+    emission === undefined ? '' : guarded('emission decision', () => renderEmission(emission, statedVerdicts(parts), context)),
     parts.decision === undefined ? '' : guarded('decision record', () => renderDecision(parts.decision as DecisionRecord, context)),
     report === undefined ? '' : guarded('verifier report', () => renderClaims(report, context)),
     panel === undefined ? '' : guarded('panel verdict', () => renderPanel(panel, context)),
@@ -42,12 +44,31 @@ export interface ActAnswer {
 }
 
 /**
- * Whether anyone may act on a decision, as the emission gate answered. Only `mayAct` (an approved
- * GO) reads "may be acted on"; no emission decision at all reads as do-not-act (fail closed).
+ * Every verdict a record states beside its gate: the run's own (a debate's), the verifier's and the
+ * decision record's (the calibrated rule's when it decided, as the verifier reads it, else the
+ * consensus'). Absent ones are left out.
  */
-export function emissionAnswer(emission: EmissionDecision | undefined): ActAnswer {
+export function statedVerdicts(parts: VerificationParts): unknown[] {
+  const decision = parts.decision;
+  const decided = decision?.calibrated === undefined ? decision?.consensus?.verdict : decision.calibrated.verdict;
+  return [parts.result?.verdict, parts.verification?.verdict, decided].filter((v) => v !== undefined);
+}
+
+/**
+ * Whether anyone may act on a decision, as the emission gate answered. "May be acted on" needs
+ * the gate's `mayAct` (an approved GO) and a record that agrees with it: the gate and its route
+ * approved a GO, and every verdict the record states (`verdicts`, see `statedVerdicts`) is GO. A
+ * record edited after the run (a PIVOT beside a stored yes) reads as do-not-act, and so does one
+ * with no emission decision at all: the report renders a file, so it fails closed on one that
+ * contradicts itself.
+ */
+export function emissionAnswer(emission: EmissionDecision | undefined, verdicts: readonly unknown[] = []): ActAnswer {
   if (emission === undefined) return { tone: 'bad', text: 'not checked by the emission gate: do not act on it' };
-  if (emission.mayAct === true) return { tone: 'ok', text: 'GO and APPROVED: the decision may be acted on' };
+  if (emission.mayAct === true) {
+    if (gateAgreesOnGo(emission) && verdicts.every((verdict) => verdict === 'GO'))
+      return { tone: 'ok', text: 'GO and APPROVED: the decision may be acted on' };
+    return { tone: 'bad', text: 'the record contradicts itself (its gate says act, its verdicts or approvals do not): do not act' };
+  }
   if (emission.approved)
     return {
       tone: 'warn',
@@ -56,22 +77,41 @@ export function emissionAnswer(emission: EmissionDecision | undefined): ActAnswe
   return { tone: 'bad', text: 'BLOCKED: do not act on this decision' };
 }
 
+/** The stored gate approved a GO by its own account: overall, and on the route that decided. */
+function gateAgreesOnGo(emission: EmissionDecision): boolean {
+  // Read as stored data: a record from a file may lack any of these fields.
+  const stored = emission as {
+    readonly approved?: unknown;
+    readonly consensusVerdict?: unknown;
+    readonly route?: unknown;
+    readonly report?: { readonly approved?: unknown; readonly verdict?: unknown };
+    readonly verdict?: { readonly status?: unknown; readonly vetoedBy?: unknown; readonly report?: { readonly verdict?: unknown } };
+  };
+  if (stored.approved !== true || stored.consensusVerdict !== 'GO') return false;
+  if (stored.route === 'verifier') return stored.report?.approved === true && stored.report.verdict === 'GO';
+  if (stored.route === 'panel') {
+    const panel = stored.verdict;
+    return panel?.status === 'approved' && Array.isArray(panel.vetoedBy) && panel.vetoedBy.length === 0 && panel.report?.verdict === 'GO';
+  }
+  return false;
+}
+
 /**
- * The emission gate's answer: may anyone act on the decision, and which route decided. Only
- * `mayAct` (an approved GO) reads "may be acted on"; a sound PIVOT or NO_GO says "not a GO: do
- * not act" (ADR 0022). A record without `mayAct` (another release) reads as do-not-act.
+ * The emission gate's answer: may anyone act on the decision, and which route decided. Only an
+ * approved GO that the record agrees with (`emissionAnswer`) reads "may be acted on"; a sound
+ * PIVOT or NO_GO says "not a GO: do not act" (ADR 0022). A record without `mayAct` (another
+ * release) reads as do-not-act.
  */
-export function renderEmission(emission: EmissionDecision, context: SectionContext): SafeHtml {
+export function renderEmission(emission: EmissionDecision, verdicts: readonly unknown[], context: SectionContext): SafeHtml {
   const id = sectionId(context, 'emission');
-  const mayAct = emission.mayAct === true;
-  const answer = emissionAnswer(emission);
+  const answer = emissionAnswer(emission, verdicts);
   const route =
     emission.route === 'panel'
       ? `the N-lens panel decided (tier T3 or above): ${emission.verdict.status}`
       : emission.route === 'verifier'
         ? 'the verifier decided (tier below T3)'
         : `refused: ${emission.reason}`;
-  return html`<section aria-labelledby="${id}" class="${`callout ${mayAct ? 'ok' : 'bad'}`}">${heading(context.level, 'Emission decision', id)}<p class="lede emission">${badge(answer.tone, answer.text)}</p><p>Route: ${route}.</p></section>`;
+  return html`<section aria-labelledby="${id}" class="${`callout ${answer.tone === 'ok' ? 'ok' : 'bad'}`}">${heading(context.level, 'Emission decision', id)}<p class="lede emission">${badge(answer.tone, answer.text)}</p><p>Route: ${route}.</p></section>`;
 }
 
 function renderDecision(decision: DecisionRecord, context: SectionContext): SafeHtml {
