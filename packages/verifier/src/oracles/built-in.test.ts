@@ -346,6 +346,17 @@ describe('go_has_validation', () => {
     expect(verifyDecision(record([8, 8, 8], { evidence: sneaky })).approved).toBe(false);
   });
 
+  it('is refuted for a GO whose passing signals name nothing that ran', () => {
+    for (const name of ['', '   ', '\t\n']) {
+      const unnamed = [item('e1', { kind: 'test', validation: [{ kind: 'test', name, passed: true }] }), item('e2')];
+      expect(statusOf(record([8, 8, 8], { evidence: unnamed }), 'go_has_validation')).toMatchObject({
+        status: 'refuted',
+        reason: 'a GO needs at least one passing gate or test among the evidence; 1 passing signal names nothing that ran',
+      });
+      expect(verifyDecision(record([8, 8, 8], { evidence: unnamed })).approved).toBe(false);
+    }
+  });
+
   it('is proven without any signal when the verdict is not GO', () => {
     expect(statusOf(record([6, 6, 6], { evidence: [item('e1'), item('e2', { kind: 'human' })] }), 'go_has_validation')).toMatchObject({
       status: 'proven',
