@@ -12,7 +12,8 @@ export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;
  *
  * - the call's deadline or the caller's signal → `timeout` / `aborted` (whatever the SDK threw);
  * - `APIConnectionTimeoutError` → `timeout`; other `APIConnectionError`s (refused, reset) → `transport`;
- * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint;
+ * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint, but a final
+ *   `provider_error` when its code says a spend limit was reached;
  *   408, 5xx and 529 (overloaded) → retryable `provider_error`; other statuses → `provider_error`;
  * - a body that could not be read (truncated) or parsed (invalid JSON) → `transport`;
  * - anything else (e.g. no credentials configured) → a non-retryable `provider_error`.
@@ -42,12 +43,20 @@ export function classifyThrown(thrown: unknown, stop: StopState, sdkTimeoutMs: n
   return { failure: { kind: 'provider_error', message: errorMessage(thrown) }, retryable: false };
 }
 
+/** `error.details.error_code` of a spend limit (`enforced_`, `contract_`, `linked_organization_spend_limit_reached`). */
+const SPEND_LIMIT_CODE = /_spend_limit_reached$/;
+
 function classifyStatus(error: APIError): ClassifiedFailure {
   const status = error.status;
   const message = error.apiMessage ?? errorMessage(error);
   if (status === undefined) return { failure: { kind: 'transport', message }, retryable: true };
   if (status === 401 || status === 403) {
     return { failure: { kind: 'refused', message: `${status} ${error.type ?? 'authentication_error'}: ${message}` }, retryable: false };
+  }
+  // A 429 whose code says the organization reached a spend limit lasts until the limit resets
+  // or is raised: waiting will not help.
+  if (status === 429 && error.errorCode !== null && SPEND_LIMIT_CODE.test(error.errorCode)) {
+    return { failure: { kind: 'provider_error', status, code: error.errorCode, message }, retryable: false };
   }
   if (status === 429) {
     const wait = retryAfterMs(error.headers);
