@@ -30,7 +30,8 @@ export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;
  *   body cut off or not JSON) → retryable `transport`;
  * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint, but a final
  *   `provider_error` when it says the account is out of credit or over a spend limit;
- *   408, 5xx and 529 (overloaded) → retryable `provider_error`; other statuses → final `provider_error`;
+ *   408, 5xx and 529 (overloaded) → retryable `provider_error` (with the `retry-after` hint when
+ *   the server gives one); other statuses → final `provider_error`;
  * - no API key configured (`LoadAPIKeyError`) → `refused`;
  * - no object, no output, no content, a response of the wrong shape → `invalid_output`;
  * - anything else (a bad prompt, an unsupported setting, a bug in a custom model) → final `provider_error`.
@@ -91,15 +92,21 @@ function classifyApiCall(error: APICallError): ClassifiedFailure {
     if (code === 'insufficient_quota') return { failure: { kind: 'provider_error', status, code, message }, retryable: false };
     const spendLimit = spendLimitCodeOf(error.responseBody);
     if (spendLimit !== undefined) return { failure: { kind: 'provider_error', status, code: spendLimit, message }, retryable: false };
-    const headers = error.responseHeaders;
-    // The AI SDK gives the headers as a plain object with lower-case names.
-    const wait = retryAfterMs(headers === undefined ? undefined : { get: (header: string) => headers[header.toLowerCase()] ?? null });
+    const wait = retryAfterOf(error.responseHeaders);
     return { failure: { kind: 'rate_limited', ...(wait === undefined ? {} : { retryAfterMs: wait }), message }, retryable: true };
   }
+  const retryable = status === 408 || status >= 500;
+  // An overloaded server (503, 529) may say when to come back, as a 429 does.
+  const wait = retryable ? retryAfterOf(error.responseHeaders) : undefined;
   return {
-    failure: { kind: 'provider_error', status, ...codeOf(error.data), message },
-    retryable: status === 408 || status >= 500,
+    failure: { kind: 'provider_error', status, ...codeOf(error.data), ...(wait === undefined ? {} : { retryAfterMs: wait }), message },
+    retryable,
   };
+}
+
+/** The `retry-after` hint of an error response; the AI SDK gives the headers as a plain object with lower-case names. */
+function retryAfterOf(headers: Record<string, string> | undefined): number | undefined {
+  return retryAfterMs(headers === undefined ? undefined : { get: (header: string) => headers[header.toLowerCase()] ?? null });
 }
 
 /** The provider's error code or type from the parsed error body (`{ error: { code | type } }`), when it has one. */

@@ -320,6 +320,21 @@ describe('createAnthropicAdapter: failures', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('reads the retry-after of a 529 (overloaded) and waits for it before the retry', async () => {
+    const hinted = await fakeServer([{ kind: 'error', status: 529, message: 'Overloaded', headers: { 'retry-after': '7' } }]);
+    const result = expectFailure(await adapterFor(hinted, { maxRetries: 0 }).run(plain, {}));
+    expect(result.failure).toMatchObject({ kind: 'provider_error', status: 529, retryAfterMs: 7_000 });
+    expect(result.retryable).toBe(true);
+    const server = await fakeServer([
+      { kind: 'error', status: 529, headers: { 'retry-after-ms': '150' } },
+      { kind: 'reply', text: 'after the wait' },
+    ]);
+    const started = performance.now();
+    // The backoff alone would be 5 ms (the helper's policy).
+    expect(expectSuccess(await adapterFor(server, { maxRetries: 1 }).run(plain, {})).text).toBe('after the wait');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
   it('retries 500s and then succeeds', async () => {
     const server = await fakeServer([
       { kind: 'error', status: 500 },

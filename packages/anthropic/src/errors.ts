@@ -14,7 +14,8 @@ export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;
  * - `APIConnectionTimeoutError` → `timeout`; other `APIConnectionError`s (refused, reset) → `transport`;
  * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint, but a final
  *   `provider_error` when its code says a spend limit was reached;
- *   408, 5xx and 529 (overloaded) → retryable `provider_error`; other statuses → `provider_error`;
+ *   408, 5xx and 529 (overloaded) → retryable `provider_error` (with the `retry-after` hint when
+ *   the server gives one); other statuses → `provider_error`;
  * - a body that could not be read (truncated) or parsed (invalid JSON) → `transport`;
  * - anything else (e.g. no credentials configured) → a non-retryable `provider_error`.
  */
@@ -63,9 +64,18 @@ function classifyStatus(error: APIError): ClassifiedFailure {
     return { failure: { kind: 'rate_limited', ...(wait === undefined ? {} : { retryAfterMs: wait }), message }, retryable: true };
   }
   const code = error.errorCode ?? error.type ?? undefined;
+  const retryable = status === 408 || status >= 500;
+  // An overloaded server (529, 503) may say when to come back, as a 429 does.
+  const wait = retryable ? retryAfterMs(error.headers) : undefined;
   return {
-    failure: { kind: 'provider_error', status, ...(code === undefined ? {} : { code }), message },
-    retryable: status === 408 || status >= 500,
+    failure: {
+      kind: 'provider_error',
+      status,
+      ...(code === undefined ? {} : { code }),
+      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+      message,
+    },
+    retryable,
   };
 }
 
