@@ -14,7 +14,7 @@ import {
   TypeValidationError,
 } from 'ai';
 
-import { usageOfBody } from './usage.js';
+import { usageOfBody, usageOfData } from './usage.js';
 
 export type { ClassifiedFailure } from '@conclave/core/adapter-kit';
 
@@ -55,13 +55,17 @@ function classify(thrown: unknown, stop: StopState): ClassifiedFailure {
   if (RetryError.isInstance(thrown)) return classify(thrown.lastError, stop);
   if (APICallError.isInstance(thrown)) return classifyApiCall(thrown);
   if (LoadAPIKeyError.isInstance(thrown)) return { failure: { kind: 'refused', message: thrown.message }, retryable: false };
+  if (InvalidResponseDataError.isInstance(thrown)) {
+    // A response its provider package rejected after reading it (e.g. no choices) was billed all the same.
+    const usage = usageOfData(thrown.data);
+    return { failure: { kind: 'invalid_output', message: thrown.message }, retryable: false, ...(usage === undefined ? {} : { usage }) };
+  }
   if (
     NoObjectGeneratedError.isInstance(thrown) ||
     NoOutputGeneratedError.isInstance(thrown) ||
     NoContentGeneratedError.isInstance(thrown) ||
     JSONParseError.isInstance(thrown) ||
-    TypeValidationError.isInstance(thrown) ||
-    InvalidResponseDataError.isInstance(thrown)
+    TypeValidationError.isInstance(thrown)
   ) {
     return { failure: { kind: 'invalid_output', message: thrown.message }, retryable: false };
   }
