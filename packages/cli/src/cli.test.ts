@@ -191,6 +191,22 @@ describe('conclave debate', () => {
     });
     expect((await runMain(['debate', board, '-q', 'x', '--tier', 'T9'], { cwd })).code).toBe(2);
   }, 60_000);
+
+  it("says why a member's model call failed (a rejected key), not only that it failed", async () => {
+    const server = await createFakeOpenAIServer(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
+    try {
+      const cwd = await tempDir();
+      const { code, stdout, stderr } = await runMain(['debate', board, '-q', 'x', '--model', `openai-compatible:${server.baseURL}#m`], {
+        cwd,
+      });
+      expect(code).toBe(1);
+      expect(stdout).toContain('✗ cfo: adapter_failed (refused: 401 Incorrect API key provided)');
+      expect(stdout).toContain('Failures: cfo adapter_failed (refused: 401 Incorrect API key provided)');
+      expect(stderr).toContain('cfo failed: adapter_failed (refused: 401 Incorrect API key provided)');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
 
 describe('conclave verify and gate', () => {
