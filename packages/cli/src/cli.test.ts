@@ -362,6 +362,17 @@ describe('conclave verify and gate', () => {
 });
 
 describe('conclave meet and adr approve', () => {
+  it("says why a member's model call failed when it abstains (a rejected key)", async () => {
+    const server = await createFakeOpenAIServer(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
+    try {
+      const cwd = await tempDir();
+      const { stderr } = await runMain(['meet', brief, '--max-rounds', '1', '--model', `openai-compatible:${server.baseURL}#m`], { cwd });
+      expect(stderr).toMatch(/abstained: adapter_failed \(refused: 401 Incorrect API key provided\)/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it('runs the meeting offline, writes the ADR draft, and approve numbers it', async () => {
     const cwd = await tempDir();
     const meet = await runMain(['meet', brief, '--adr-dir', 'adr', '--out', 'meeting.json', '--json'], { cwd });

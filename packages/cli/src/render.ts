@@ -1,16 +1,16 @@
 import { describeFailure } from '@conclave/core';
 import type { Board, DebateResult, MemberFailureReason } from '@conclave/council';
-import type { AdrDraft, MeetingResult } from '@conclave/meeting';
+import type { AbstainReason, AdrDraft, MeetingResult } from '@conclave/meeting';
 import type { RunEvidence, TaskLoopResult } from '@conclave/taskloop';
 import { describeHalt } from '@conclave/taskloop';
 import type { Verdict } from '@conclave/scoring';
 import type { EmissionDecision, PanelVerdict, VerificationReport } from '@conclave/verifier';
 
 /**
- * Why a member gave no vote: the reason's kind, and what went wrong where the reason says
+ * Why a member gave no vote (or abstained in a meeting): the reason's kind, and what went wrong where the reason says
  * (an adapter's failure, e.g. `refused: 401 invalid x-api-key`, so a bad key or URL is named).
  */
-export function describeMemberFailure(reason: MemberFailureReason): string {
+export function describeMemberFailure(reason: MemberFailureReason | AbstainReason): string {
   if (reason.kind === 'adapter_failed') return `${reason.kind} (${describeFailure(reason.failure)})`;
   return `${reason.kind}${'message' in reason ? ` (${reason.message})` : ''}`;
 }
