@@ -385,6 +385,20 @@ describe('createAnthropicAdapter: failures', () => {
     expect(result.retryable).toBe(true);
   });
 
+  it('keeps the usage of an answer that is not a Messages API message but reports what it billed', async () => {
+    const body = {
+      id: 'msg_x',
+      type: 'message',
+      content: [{ type: 'text' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 30, output_tokens: 7 },
+    };
+    const server = await fakeServer([{ kind: 'replay', response: { status: 200, headers: {}, body } }]);
+    const result = expectFailure(await adapterFor(server, { maxRetries: 0 }).run(plain, {}));
+    expect(result.failure).toMatchObject({ kind: 'provider_error', code: 'malformed_response' });
+    expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 7 });
+  });
+
   it('retries a reset connection and then succeeds', async () => {
     const server = await fakeServer([{ kind: 'reset' }, { kind: 'reply', text: 'reconnected' }]);
     expect(expectSuccess(await adapterFor(server).run(plain, {})).text).toBe('reconnected');
