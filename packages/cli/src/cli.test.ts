@@ -176,6 +176,21 @@ describe('conclave debate', () => {
     expect(missing.stderr).not.toMatch(noStack);
   }, 60_000);
 
+  it('an empty --model exits 2 and says it is empty, not that its provider is unknown', async () => {
+    const cwd = await tempDir();
+    const env = offlineEnv({ OPENAI_API_KEY: 'sk-test' });
+    for (const args of [
+      ['--provider', 'openai', '--model', ''],
+      ['--model', ' '],
+    ]) {
+      const { code, stderr } = await runMain(['debate', board, '-q', 'x', ...args], { cwd, env });
+      expect(code).toBe(2);
+      expect(stderr).toContain('conclave: --model is empty');
+      expect(stderr).toContain('fix: name a model, e.g. --model openai:gpt-5-mini');
+      expect(stderr).not.toContain('names no provider');
+    }
+  }, 60_000);
+
   it('--provider anthropic without a key exits 2 and names ANTHROPIC_API_KEY; a bad tier is a usage error', async () => {
     const cwd = await tempDir();
     const { code, stdout, stderr } = await runMain(['debate', board, '-q', 'x', '--provider', 'anthropic'], { cwd });
