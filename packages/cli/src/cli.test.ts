@@ -377,6 +377,27 @@ describe('conclave verify and gate', () => {
 });
 
 describe('conclave meet and adr approve', () => {
+  it('prints the calls and tokens of the meeting, refused answers included (they were billed)', async () => {
+    const server = await createFakeOpenAIServer(() => ({
+      kind: 'reply',
+      content: null,
+      refusal: 'I cannot help with that.',
+      usage: { promptTokens: 100, completionTokens: 5 },
+    }));
+    try {
+      const cwd = await tempDir();
+      const { stdout } = await runMain(['meet', brief, '--max-rounds', '1', '--model', `openai-compatible:${server.baseURL}#m`], { cwd });
+      const line = /model calls: (\d+), tokens: (\d+) in, (\d+) out/.exec(stdout);
+      expect(line, stdout).not.toBeNull();
+      const [calls, input, output] = (line?.slice(1) ?? []).map(Number) as [number, number, number];
+      expect(calls).toBe(server.requests.length);
+      expect(calls).toBeGreaterThan(0);
+      expect([input, output]).toEqual([100 * calls, 5 * calls]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("says why a member's model call failed when it abstains (a rejected key)", async () => {
     const server = await createFakeOpenAIServer(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
     try {

@@ -155,6 +155,11 @@ export function renderMeeting(meeting: MeetingResult, question: string, adr: Adr
   }
   if (adr !== undefined)
     lines.push(`  ADR draft: "${adr.title}", Status: proposed (needs an explicit approval to be numbered and accepted)`);
+  // Every paid call counts, an abstention's (a refused or invalid answer) too.
+  const { calls, inputTokens, outputTokens, costUsd } = meeting.usage;
+  lines.push(
+    `  model calls: ${calls}, tokens: ${inputTokens} in, ${outputTokens} out${costUsd === undefined ? '' : `, cost $${costUsd.toFixed(4)}`}`,
+  );
   return lines.join('\n');
 }
 
