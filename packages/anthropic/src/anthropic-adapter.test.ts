@@ -335,6 +335,22 @@ describe('createAnthropicAdapter: failures', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it("obeys the API's x-should-retry: a 500 marked false is not retried, a 409 marked true is", async () => {
+    const final = await fakeServer([
+      { kind: 'error', status: 500, headers: { 'x-should-retry': 'false' } },
+      { kind: 'reply', text: 'never asked' },
+    ]);
+    const result = expectFailure(await adapterFor(final, { maxRetries: 2 }).run(plain, {}));
+    expect(result).toMatchObject({ retryable: false, failure: { kind: 'provider_error', status: 500 } });
+    expect(final.requests).toHaveLength(1);
+    const transient = await fakeServer([
+      { kind: 'error', status: 409, headers: { 'x-should-retry': 'true' } },
+      { kind: 'reply', text: 'second time' },
+    ]);
+    expect(expectSuccess(await adapterFor(transient, { maxRetries: 2 }).run(plain, {})).text).toBe('second time');
+    expect(transient.requests).toHaveLength(2);
+  });
+
   it('retries 500s and then succeeds', async () => {
     const server = await fakeServer([
       { kind: 'error', status: 500 },

@@ -16,6 +16,7 @@ export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;
  *   `provider_error` when its code says a spend limit was reached;
  *   408, 5xx and 529 (overloaded) → retryable `provider_error` (with the `retry-after` hint when
  *   the server gives one); other statuses → `provider_error`;
+ * - an `x-should-retry` header on an error decides whether it is retried, as in the SDK;
  * - a body that could not be read (truncated) or parsed (invalid JSON) → `transport`;
  * - anything else (e.g. no credentials configured) → a non-retryable `provider_error`.
  */
@@ -31,7 +32,7 @@ export function classifyThrown(thrown: unknown, stop: StopState, sdkTimeoutMs: n
   }
   if (thrown instanceof APIConnectionError)
     return { failure: { kind: 'transport', message: describeConnectionError(thrown) }, retryable: true };
-  if (thrown instanceof APIError) return classifyStatus(thrown as APIError);
+  if (thrown instanceof APIError) return obeyShouldRetry(classifyStatus(thrown as APIError), thrown.headers as Headers | undefined);
   // Reading the body failed after the headers arrived: undici reports a cut-off body as a
   // TypeError ("terminated") and `response.json()` an invalid one as a SyntaxError.
   if (thrown instanceof SyntaxError)
@@ -77,6 +78,17 @@ function classifyStatus(error: APIError): ClassifiedFailure {
     },
     retryable,
   };
+}
+
+/**
+ * The API says on an error whether retrying it can help (`x-should-retry: true | false`), as the
+ * SDK obeys it: it overrides the status's default (a 500 that will fail again, a 409 that will
+ * pass). A credential refusal stays final.
+ */
+function obeyShouldRetry(classified: ClassifiedFailure, headers: Headers | undefined): ClassifiedFailure {
+  const said = headers?.get('x-should-retry');
+  if (classified.failure.kind === 'refused' || (said !== 'true' && said !== 'false')) return classified;
+  return { ...classified, retryable: said === 'true' };
 }
 
 /** The message of a connection error and of its causes (undici puts the useful part, e.g. ECONNRESET, in `cause`). */
