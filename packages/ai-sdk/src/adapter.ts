@@ -155,7 +155,10 @@ export function fromLanguageModel(model: AiSdkLanguageModel, options: AiSdkAdapt
         message: `the model refused or its content filter withheld the reply${why}${said === '' ? '' : `: ${said.slice(0, 200)}`}`,
       });
     }
-    if (generated.finishReason === 'error') return failed({ kind: 'provider_error', message: 'the model stopped with an error' }, true);
+    // OpenRouter's `finish_reason: error` (an upstream model failed mid-answer) reaches here as
+    // `other`: the text so far is billed, but it is not an answer.
+    if (generated.finishReason === 'error' || generated.rawFinishReason === 'error')
+      return failed({ kind: 'provider_error', message: 'the model stopped with an error' }, true);
     if (generated.finishReason === 'length') {
       return failed({
         kind: 'truncated',

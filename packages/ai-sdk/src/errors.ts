@@ -14,7 +14,7 @@ import {
   TypeValidationError,
 } from 'ai';
 
-import { usageOfBody } from './usage.js';
+import { usageOfBody, usageOfData } from './usage.js';
 
 export type { ClassifiedFailure } from '@conclave/core/adapter-kit';
 
@@ -28,8 +28,10 @@ export type StopState = Pick<CallScope, 'stopFailure' | 'timeoutMs'>;
  * - the call's deadline or the caller's signal → `timeout` / `aborted` (whatever the SDK threw);
  * - `APICallError` without a status (connection refused or reset, DNS) or with a 2xx status (a
  *   body cut off or not JSON) → retryable `transport`;
- * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint;
- *   408, 5xx and 529 (overloaded) → retryable `provider_error`; other statuses → final `provider_error`;
+ * - 401 and 403 → `refused`; 429 → `rate_limited` with the `retry-after` hint, but a final
+ *   `provider_error` when it says the account is out of credit or over a spend limit;
+ *   408, 5xx and 529 (overloaded) → retryable `provider_error` (with the `retry-after` hint when
+ *   the server gives one); other statuses → final `provider_error`;
  * - no API key configured (`LoadAPIKeyError`) → `refused`;
  * - no object, no output, no content, a response of the wrong shape → `invalid_output`;
  * - anything else (a bad prompt, an unsupported setting, a bug in a custom model) → final `provider_error`.
@@ -53,13 +55,17 @@ function classify(thrown: unknown, stop: StopState): ClassifiedFailure {
   if (RetryError.isInstance(thrown)) return classify(thrown.lastError, stop);
   if (APICallError.isInstance(thrown)) return classifyApiCall(thrown);
   if (LoadAPIKeyError.isInstance(thrown)) return { failure: { kind: 'refused', message: thrown.message }, retryable: false };
+  if (InvalidResponseDataError.isInstance(thrown)) {
+    // A response its provider package rejected after reading it (e.g. no choices) was billed all the same.
+    const usage = usageOfData(thrown.data);
+    return { failure: { kind: 'invalid_output', message: thrown.message }, retryable: false, ...(usage === undefined ? {} : { usage }) };
+  }
   if (
     NoObjectGeneratedError.isInstance(thrown) ||
     NoOutputGeneratedError.isInstance(thrown) ||
     NoContentGeneratedError.isInstance(thrown) ||
     JSONParseError.isInstance(thrown) ||
-    TypeValidationError.isInstance(thrown) ||
-    InvalidResponseDataError.isInstance(thrown)
+    TypeValidationError.isInstance(thrown)
   ) {
     return { failure: { kind: 'invalid_output', message: thrown.message }, retryable: false };
   }
@@ -84,18 +90,27 @@ function classifyApiCall(error: APICallError): ClassifiedFailure {
   }
   if (status === 401 || status === 403) return { failure: { kind: 'refused', message: `${status}: ${message}` }, retryable: false };
   if (status === 429) {
-    // OpenAI answers 429 `insufficient_quota` when the account is out of credit: waiting will not help.
+    // OpenAI answers 429 `insufficient_quota` when the account is out of credit, Anthropic a 429
+    // whose `error.details.error_code` names a spend limit: waiting will not help.
     const code = codeOf(error.data).code;
     if (code === 'insufficient_quota') return { failure: { kind: 'provider_error', status, code, message }, retryable: false };
-    const headers = error.responseHeaders;
-    // The AI SDK gives the headers as a plain object with lower-case names.
-    const wait = retryAfterMs(headers === undefined ? undefined : { get: (header: string) => headers[header.toLowerCase()] ?? null });
+    const spendLimit = spendLimitCodeOf(error.responseBody);
+    if (spendLimit !== undefined) return { failure: { kind: 'provider_error', status, code: spendLimit, message }, retryable: false };
+    const wait = retryAfterOf(error.responseHeaders);
     return { failure: { kind: 'rate_limited', ...(wait === undefined ? {} : { retryAfterMs: wait }), message }, retryable: true };
   }
+  const retryable = status === 408 || status >= 500;
+  // An overloaded server (503, 529) may say when to come back, as a 429 does.
+  const wait = retryable ? retryAfterOf(error.responseHeaders) : undefined;
   return {
-    failure: { kind: 'provider_error', status, ...codeOf(error.data), message },
-    retryable: status === 408 || status >= 500,
+    failure: { kind: 'provider_error', status, ...codeOf(error.data), ...(wait === undefined ? {} : { retryAfterMs: wait }), message },
+    retryable,
   };
+}
+
+/** The `retry-after` hint of an error response; the AI SDK gives the headers as a plain object with lower-case names. */
+function retryAfterOf(headers: Record<string, string> | undefined): number | undefined {
+  return retryAfterMs(headers === undefined ? undefined : { get: (header: string) => headers[header.toLowerCase()] ?? null });
 }
 
 /** The provider's error code or type from the parsed error body (`{ error: { code | type } }`), when it has one. */
@@ -106,6 +121,24 @@ function codeOf(data: unknown): { code?: string } {
   if (typeof code === 'string' && code !== '') return { code };
   if (typeof type === 'string' && type !== '') return { code: type };
   return {};
+}
+
+/**
+ * Anthropic's `error.details.error_code` in an error body when it names a spend limit
+ * (`enforced_spend_limit_reached`, ...). Read from the body itself: the provider package's parsed
+ * `data` leaves `details` out.
+ */
+function spendLimitCodeOf(body: string | undefined): string | undefined {
+  let data: unknown;
+  try {
+    data = body === undefined ? undefined : JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const inner: unknown = typeof data === 'object' && data !== null ? (data as { error?: unknown }).error : undefined;
+  const details: unknown = typeof inner === 'object' && inner !== null ? (inner as { details?: unknown }).details : undefined;
+  const code: unknown = typeof details === 'object' && details !== null ? (details as { error_code?: unknown }).error_code : undefined;
+  return typeof code === 'string' && /_spend_limit_reached$/.test(code) ? code : undefined;
 }
 
 /** The error's message and its causes' (the useful part, e.g. ECONNRESET, is in `cause`). */

@@ -101,6 +101,23 @@ describe('over HTTP: OpenAI Chat Completions (@ai-sdk/openai)', () => {
     expect(await adapter.run(ask, {})).toMatchObject({ ok: false, retryable: true, failure: { kind: 'rate_limited', retryAfterMs: 3000 } });
   });
 
+  it('reports the retry-after of a 503 and waits for it before the retry', async () => {
+    const { adapter } = await openai([{ kind: 'error', status: 503, headers: { 'retry-after': '3' } }], { retry: { maxRetries: 0 } });
+    expect(await adapter.run(ask, {})).toMatchObject({
+      ok: false,
+      retryable: true,
+      failure: { kind: 'provider_error', retryAfterMs: 3000 },
+    });
+    const { server, adapter: patient } = await openai([
+      { kind: 'error', status: 503, headers: { 'retry-after-ms': '150' } },
+      { kind: 'reply', content: 'after the wait' },
+    ]);
+    const started = performance.now();
+    expect(await patient.run(ask, {})).toMatchObject({ ok: true, text: 'after the wait' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('retries a 500 within the policy, then reports a retryable provider_error', async () => {
     const { server, adapter } = await openai([
       { kind: 'error', status: 500 },

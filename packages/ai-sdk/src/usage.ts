@@ -29,11 +29,15 @@ export function usageOf(usage: LanguageModelUsage | undefined): Usage {
 export function usageOfBody(body: string | undefined): Usage | undefined {
   if (body === undefined) return undefined;
   try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null ? readWireUsage((parsed as { usage?: unknown }).usage) : undefined;
+    return usageOfData(JSON.parse(body));
   } catch {
     return undefined;
   }
+}
+
+/** The usage in a parsed response body (`{ usage }`), in either wire shape, when it reports one. */
+export function usageOfData(data: unknown): Usage | undefined {
+  return typeof data === 'object' && data !== null ? readWireUsage((data as { usage?: unknown }).usage) : undefined;
 }
 
 function count(value: unknown): number | undefined {

@@ -21,7 +21,7 @@ const plain: ModelRequest = { messages: [{ role: 'user', content: 'Ship it?' }] 
 /**
  * Shapes the AI SDK's own provider packages do not read, and what the adapter makes of them: a
  * failure, never an answer, with the usage in the body counted. `@ai-sdk/anthropic` rejects a
- * content block type it does not list; `@ai-sdk/openai` rejects `content` as an array of parts
+ * content block type it does not list; `@ai-sdk/openai` rejects an empty `choices` array; `@ai-sdk/openai` rejects `content` as an array of parts
  * (Mistral's, a refusal part: use `@ai-sdk/mistral` for Mistral) and drops DeepSeek's
  * `prompt_cache_hit_tokens` (use `@ai-sdk/deepseek`).
  */
@@ -30,6 +30,7 @@ const AI_SDK_READS_OTHERWISE: Readonly<Record<string, Partial<Pick<WireFixture, 
   'openai/refusal-part': { expect: { ok: false, kind: 'transport', retryable: true } },
   'openai/mistral-content-parts': { expect: { ok: false, kind: 'transport', retryable: true } },
   'openai/deepseek-cache-and-reasoning': { billed: { inputTokens: 120, outputTokens: 240 } },
+  'openai/no-choices': { expect: { ok: false, kind: 'invalid_output', retryable: false } },
 };
 
 /** The fixture as the AI SDK adapter is held to it. */

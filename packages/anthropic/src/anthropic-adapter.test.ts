@@ -320,6 +320,37 @@ describe('createAnthropicAdapter: failures', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('reads the retry-after of a 529 (overloaded) and waits for it before the retry', async () => {
+    const hinted = await fakeServer([{ kind: 'error', status: 529, message: 'Overloaded', headers: { 'retry-after': '7' } }]);
+    const result = expectFailure(await adapterFor(hinted, { maxRetries: 0 }).run(plain, {}));
+    expect(result.failure).toMatchObject({ kind: 'provider_error', status: 529, retryAfterMs: 7_000 });
+    expect(result.retryable).toBe(true);
+    const server = await fakeServer([
+      { kind: 'error', status: 529, headers: { 'retry-after-ms': '150' } },
+      { kind: 'reply', text: 'after the wait' },
+    ]);
+    const started = performance.now();
+    // The backoff alone would be 5 ms (the helper's policy).
+    expect(expectSuccess(await adapterFor(server, { maxRetries: 1 }).run(plain, {})).text).toBe('after the wait');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("obeys the API's x-should-retry: a 500 marked false is not retried, a 409 marked true is", async () => {
+    const final = await fakeServer([
+      { kind: 'error', status: 500, headers: { 'x-should-retry': 'false' } },
+      { kind: 'reply', text: 'never asked' },
+    ]);
+    const result = expectFailure(await adapterFor(final, { maxRetries: 2 }).run(plain, {}));
+    expect(result).toMatchObject({ retryable: false, failure: { kind: 'provider_error', status: 500 } });
+    expect(final.requests).toHaveLength(1);
+    const transient = await fakeServer([
+      { kind: 'error', status: 409, headers: { 'x-should-retry': 'true' } },
+      { kind: 'reply', text: 'second time' },
+    ]);
+    expect(expectSuccess(await adapterFor(transient, { maxRetries: 2 }).run(plain, {})).text).toBe('second time');
+    expect(transient.requests).toHaveLength(2);
+  });
+
   it('retries 500s and then succeeds', async () => {
     const server = await fakeServer([
       { kind: 'error', status: 500 },
@@ -368,6 +399,20 @@ describe('createAnthropicAdapter: failures', () => {
     expect(result.failure.kind).toBe('transport');
     expect(result.failure.message).toMatch(message);
     expect(result.retryable).toBe(true);
+  });
+
+  it('keeps the usage of an answer that is not a Messages API message but reports what it billed', async () => {
+    const body = {
+      id: 'msg_x',
+      type: 'message',
+      content: [{ type: 'text' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 30, output_tokens: 7 },
+    };
+    const server = await fakeServer([{ kind: 'replay', response: { status: 200, headers: {}, body } }]);
+    const result = expectFailure(await adapterFor(server, { maxRetries: 0 }).run(plain, {}));
+    expect(result.failure).toMatchObject({ kind: 'provider_error', code: 'malformed_response' });
+    expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 7 });
   });
 
   it('retries a reset connection and then succeeds', async () => {

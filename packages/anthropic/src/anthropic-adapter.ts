@@ -12,6 +12,7 @@ import {
 import {
   deadlineFailure,
   defineProviderAdapter,
+  readWireUsage,
   type CallScope,
   type ClassifiedFailure,
   type Prepared,
@@ -121,6 +122,9 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
       }
       const read = readMessage(data, (data as { _request_id?: string | null })._request_id ?? null, turn);
       if (!read.ok) {
+        // An answer the adapter cannot read may still say what it billed: that is paid for too.
+        const billed = readWireUsage((data as { usage?: unknown } | null)?.usage);
+        const owed = billed === undefined ? spent : spent === undefined ? billed : addUsage(spent, billed);
         return scope.fail(
           withSpent(
             {
@@ -132,7 +136,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): ModelA
               },
               retryable: true,
             },
-            spent,
+            owed,
           ),
         );
       }

@@ -256,6 +256,21 @@ describe('conclave debate', () => {
     expect(missing.stderr).not.toMatch(noStack);
   }, 60_000);
 
+  it('an empty --model exits 2 and says it is empty, not that its provider is unknown', async () => {
+    const cwd = await tempDir();
+    const env = offlineEnv({ OPENAI_API_KEY: 'sk-test' });
+    for (const args of [
+      ['--provider', 'openai', '--model', ''],
+      ['--model', ' '],
+    ]) {
+      const { code, stderr } = await runMain(['debate', board, '-q', 'x', ...args], { cwd, env });
+      expect(code).toBe(2);
+      expect(stderr).toContain('conclave: --model is empty');
+      expect(stderr).toContain('fix: name a model, e.g. --model openai:gpt-5-mini');
+      expect(stderr).not.toContain('names no provider');
+    }
+  }, 60_000);
+
   it('--provider anthropic without a key exits 2 and names ANTHROPIC_API_KEY; a bad tier is a usage error', async () => {
     const cwd = await tempDir();
     const { code, stdout, stderr } = await runMain(['debate', board, '-q', 'x', '--provider', 'anthropic'], { cwd });
@@ -270,6 +285,22 @@ describe('conclave debate', () => {
       error: { message: expect.stringContaining('OPENAI_API_KEY') as unknown },
     });
     expect((await runMain(['debate', board, '-q', 'x', '--tier', 'T9'], { cwd })).code).toBe(2);
+  }, 60_000);
+
+  it("says why a member's model call failed (a rejected key), not only that it failed", async () => {
+    const server = await createFakeOpenAIServer(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
+    try {
+      const cwd = await tempDir();
+      const { code, stdout, stderr } = await runMain(['debate', board, '-q', 'x', '--model', `openai-compatible:${server.baseURL}#m`], {
+        cwd,
+      });
+      expect(code).toBe(1);
+      expect(stdout).toContain('✗ cfo: adapter_failed (refused: 401 Incorrect API key provided)');
+      expect(stdout).toContain('Failures: cfo adapter_failed (refused: 401 Incorrect API key provided)');
+      expect(stderr).toContain('cfo failed: adapter_failed (refused: 401 Incorrect API key provided)');
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 });
 
@@ -426,6 +457,38 @@ describe('conclave verify and gate', () => {
 });
 
 describe('conclave meet and adr approve', () => {
+  it('prints the calls and tokens of the meeting, refused answers included (they were billed)', async () => {
+    const server = await createFakeOpenAIServer(() => ({
+      kind: 'reply',
+      content: null,
+      refusal: 'I cannot help with that.',
+      usage: { promptTokens: 100, completionTokens: 5 },
+    }));
+    try {
+      const cwd = await tempDir();
+      const { stdout } = await runMain(['meet', brief, '--max-rounds', '1', '--model', `openai-compatible:${server.baseURL}#m`], { cwd });
+      const line = /model calls: (\d+), tokens: (\d+) in, (\d+) out/.exec(stdout);
+      expect(line, stdout).not.toBeNull();
+      const [calls, input, output] = (line?.slice(1) ?? []).map(Number) as [number, number, number];
+      expect(calls).toBe(server.requests.length);
+      expect(calls).toBeGreaterThan(0);
+      expect([input, output]).toEqual([100 * calls, 5 * calls]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("says why a member's model call failed when it abstains (a rejected key)", async () => {
+    const server = await createFakeOpenAIServer(() => ({ kind: 'error', status: 401, message: 'Incorrect API key provided' }));
+    try {
+      const cwd = await tempDir();
+      const { stderr } = await runMain(['meet', brief, '--max-rounds', '1', '--model', `openai-compatible:${server.baseURL}#m`], { cwd });
+      expect(stderr).toMatch(/abstained: adapter_failed \(refused: 401 Incorrect API key provided\)/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it('runs the meeting offline, writes the ADR draft, and approve numbers it', async () => {
     const cwd = await tempDir();
     const meet = await runMain(['meet', brief, '--adr-dir', 'adr', '--out', 'meeting.json', '--json'], { cwd });

@@ -103,6 +103,14 @@ export function chooseProviders(
 ): ProviderChoice {
   const providerEnv = env as ProviderEnvironment;
   const offline = offlineChoice();
+  if (flags.model !== undefined && flags.model.trim() === '') {
+    throw new CliError(
+      '--model is empty',
+      [],
+      undefined,
+      `name a model, e.g. --model openai:${DEFAULT_MODELS.openai} or --model anthropic:${DEFAULT_MODELS.anthropic}`,
+    );
+  }
   const fromModel = flags.model === undefined ? undefined : parseModelRef(flags.model);
   const modelProvider =
     fromModel !== undefined && (PROVIDERS as readonly string[]).includes(fromModel.provider)

@@ -1,9 +1,19 @@
-import type { Board, DebateResult } from '@conclave/council';
-import type { AdrDraft, MeetingResult } from '@conclave/meeting';
+import { describeFailure } from '@conclave/core';
+import type { Board, DebateResult, MemberFailureReason } from '@conclave/council';
+import type { AbstainReason, AdrDraft, MeetingResult } from '@conclave/meeting';
 import type { RunEvidence, TaskLoopResult } from '@conclave/taskloop';
 import { describeHalt } from '@conclave/taskloop';
 import type { Verdict } from '@conclave/scoring';
 import type { EmissionDecision, PanelVerdict, VerificationReport } from '@conclave/verifier';
+
+/**
+ * Why a member gave no vote (or abstained in a meeting): the reason's kind, and what went wrong where the reason says
+ * (an adapter's failure, e.g. `refused: 401 invalid x-api-key`, so a bad key or URL is named).
+ */
+export function describeMemberFailure(reason: MemberFailureReason | AbstainReason): string {
+  if (reason.kind === 'adapter_failed') return `${reason.kind} (${describeFailure(reason.failure)})`;
+  return `${reason.kind}${'message' in reason ? ` (${reason.message})` : ''}`;
+}
 
 /** A plain-text account of a debate: each member's scores, failures, consensus and dissent. */
 export function renderDebate(board: Board, result: DebateResult): string {
@@ -25,9 +35,7 @@ export function renderDebate(board: Board, result: DebateResult): string {
       lines.push(`    “${c.statement}”`);
     }
     for (const f of result.failures.filter((entry) => entry.phase === phase.name))
-      lines.push(
-        `  ✗ ${f.memberId}: ${f.reason.kind}${'message' in f.reason && typeof f.reason.message === 'string' ? ` (${f.reason.message})` : ''}`,
-      );
+      lines.push(`  ✗ ${f.memberId}: ${describeMemberFailure(f.reason)}`);
     lines.push('');
   }
   const c = result.consensus;
@@ -45,7 +53,7 @@ export function renderDebate(board: Board, result: DebateResult): string {
     );
   }
   lines.push(
-    `Failures: ${result.failures.length === 0 ? 'none' : result.failures.map((f) => `${f.memberId} ${f.reason.kind}`).join(', ')}`,
+    `Failures: ${result.failures.length === 0 ? 'none' : result.failures.map((f) => `${f.memberId} ${describeMemberFailure(f.reason)}`).join(', ')}`,
   );
   lines.push(...renderRule(result.decision, result.status));
   if (result.status === 'stopped') lines.push(`Stopped: ${result.stopReason?.kind} — the verdict is NO_GO`);
@@ -147,6 +155,11 @@ export function renderMeeting(meeting: MeetingResult, question: string, adr: Adr
   }
   if (adr !== undefined)
     lines.push(`  ADR draft: "${adr.title}", Status: proposed (needs an explicit approval to be numbered and accepted)`);
+  // Every paid call counts, an abstention's (a refused or invalid answer) too.
+  const { calls, inputTokens, outputTokens, costUsd } = meeting.usage;
+  lines.push(
+    `  model calls: ${calls}, tokens: ${inputTokens} in, ${outputTokens} out${costUsd === undefined ? '' : `, cost $${costUsd.toFixed(4)}`}`,
+  );
   return lines.join('\n');
 }
 

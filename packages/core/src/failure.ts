@@ -13,8 +13,17 @@ export type AdapterFailure =
   | { readonly kind: 'rate_limited'; readonly retryAfterMs?: number; readonly message: string }
   /** The network failed: connection refused or reset, DNS, a truncated body. */
   | { readonly kind: 'transport'; readonly message: string }
-  /** The provider answered with an error; `status` is the HTTP status when there was one. */
-  | { readonly kind: 'provider_error'; readonly status?: number; readonly code?: string; readonly message: string }
+  /**
+   * The provider answered with an error; `status` is the HTTP status when there was one, and
+   * `retryAfterMs` the wait an overloaded server (503, 529) asked for, when it named one.
+   */
+  | {
+      readonly kind: 'provider_error';
+      readonly status?: number;
+      readonly code?: string;
+      readonly retryAfterMs?: number;
+      readonly message: string;
+    }
   /** The provider refused: bad credentials, a policy refusal, a content filter. */
   | { readonly kind: 'refused'; readonly message: string }
   /** The model answered, but not in the shape that was asked for. */

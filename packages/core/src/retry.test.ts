@@ -38,6 +38,11 @@ describe('backoffDelay', () => {
   it("honours a provider's retry-after", () => {
     expect(backoffDelay(1, { kind: 'rate_limited', retryAfterMs: 7_000, message: 'slow down' }, noJitter, () => 0.5)).toBe(7_000);
   });
+
+  it("honours an overloaded server's retry-after (a 503 or 529 that names one)", () => {
+    const overloaded: AdapterFailure = { kind: 'provider_error', status: 529, retryAfterMs: 7_000, message: 'Overloaded' };
+    expect(backoffDelay(1, overloaded, noJitter, () => 0.5)).toBe(7_000);
+  });
 });
 
 describe('withRetries', () => {

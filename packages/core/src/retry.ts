@@ -28,14 +28,14 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
 });
 
 /**
- * The wait before retry number `retry` (1-based). A provider's retry-after wins (it knows when
- * it will serve again); otherwise exponential backoff with jitter, so parallel members that
+ * The wait before retry number `retry` (1-based). A provider's retry-after (a 429's, or an
+ * overloaded server's) wins (it knows when it will serve again); otherwise exponential backoff with jitter, so parallel members that
  * failed together do not retry together.
  */
 export function backoffDelay(retry: number, failure: AdapterFailure, policy: RetryPolicy, random: () => number): number {
   const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.multiplier ** (retry - 1));
   const jittered = exponential * (1 + policy.jitter * (2 * random() - 1));
-  const retryAfter = failure.kind === 'rate_limited' ? failure.retryAfterMs : undefined;
+  const retryAfter = failure.kind === 'rate_limited' || failure.kind === 'provider_error' ? failure.retryAfterMs : undefined;
   return Math.max(0, retryAfter ?? jittered);
 }
 

@@ -22,6 +22,7 @@ const failureSchema = z.discriminatedUnion('kind', [
     kind: z.literal('provider_error'),
     status: z.number().int().optional(),
     code: z.string().optional(),
+    retryAfterMs: count.optional(),
     message: z.string(),
   }),
   z.object({ kind: z.literal('refused'), message: z.string() }),

@@ -157,6 +157,22 @@ export function createOpenAIAdapter(options: OpenAIAdapterOptions): OpenAIAdapte
     if (refused !== undefined) return final({ kind: 'refused', message: `the model refused: ${refused}` });
     if (choice.finish_reason === 'content_filter')
       return final({ kind: 'refused', message: 'the reply was withheld by the content filter' });
+    // OpenRouter's finish reason for an upstream model that failed mid-answer: the text so far is
+    // billed but is not an answer, and asking again may succeed.
+    if ((choice.finish_reason as string) === 'error') {
+      const said: unknown = (choice as { error?: { message?: unknown } }).error?.message;
+      return callFailure(
+        {
+          failure: {
+            kind: 'provider_error',
+            message: `the model stopped with an error (finish_reason error)${typeof said === 'string' && said !== '' ? `: ${said}` : ''}`,
+          },
+          retryable: true,
+          ...usage,
+        },
+        modelId,
+      );
+    }
     if (choice.finish_reason === 'length') {
       const limit = asked.max_completion_tokens ?? asked.max_tokens ?? undefined;
       return final({

@@ -60,6 +60,23 @@ describe('HTTP errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a 503 with retry-after reports the hint, and the retry waits for it', async () => {
+    const { adapter } = await setup([{ kind: 'error', status: 503, headers: { 'retry-after': '7' } }], noRetries);
+    expect(failureOf(await adapter.run(hello, {}))).toMatchObject({
+      retryable: true,
+      failure: { kind: 'provider_error', status: 503, retryAfterMs: 7_000 },
+    });
+    const { server, adapter: patient } = await setup([
+      { kind: 'error', status: 503, headers: { 'retry-after-ms': '150' } },
+      { kind: 'reply', content: 'recovered' },
+    ]);
+    const started = performance.now();
+    expect(await patient.run(hello, {})).toMatchObject({ ok: true, text: 'recovered' });
+    // The backoff alone would be 5 ms (the helper's policy).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('500 is retried and the retry succeeds', async () => {
     const { server, adapter } = await setup([
       { kind: 'error', status: 500 },

@@ -46,12 +46,15 @@ export function classifyError(thrown: unknown, clientTimeoutMs: number): Classif
   }
   if (thrown instanceof APIError) {
     const code = typeof thrown.code === 'string' && thrown.code !== '' ? thrown.code : undefined;
-    return classified({
+    const failure: AdapterFailure = {
       kind: 'provider_error',
       ...(typeof thrown.status === 'number' ? { status: thrown.status } : {}),
       ...(code === undefined ? {} : { code }),
       message: thrown.message,
-    });
+    };
+    // An overloaded server (503, 529) may say when to come back, as a 429 does.
+    const wait = isRetryableByDefault(failure) ? retryAfterMs(thrown.headers as Headers | undefined) : undefined;
+    return classified(wait === undefined ? failure : { ...failure, retryAfterMs: wait });
   }
   // Thrown while reading a 200's body: `response.json()` on a body that is not JSON...
   if (thrown instanceof SyntaxError)

@@ -399,6 +399,15 @@ describe('renderReport: a meeting', () => {
     expect(text(sectionById(markup, 'r-adr'))).toContain(records.meeting.adr?.markdown.split('\n')[0] ?? 'missing');
     expect(text(sectionById(markup, 'r-adr'))).toContain('Status: proposed');
   });
+
+  it('counts the tokens of every call in the summary, as the debate summary does', () => {
+    const usage = { calls: 9, inputTokens: 4321, outputTokens: 876, costUsd: 0.0123 };
+    const markup = renderReport({ ...records.meeting, result: { ...records.meeting.result, usage } });
+    const summary = text(sectionById(markup, 'r-summary'));
+    expect(summary).toContain('Model calls9');
+    expect(summary).toContain('Tokens4321 in, 876 out');
+    expect(summary).toContain('Cost$0.0123');
+  });
 });
 
 describe('renderReport: runs that failed closed', () => {

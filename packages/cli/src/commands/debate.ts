@@ -20,7 +20,7 @@ import { loadInputFile } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import { PhaseTally } from '../phase-tally.js';
 import type { Progress } from '../progress.js';
-import { renderDebate, renderEmission } from '../render.js';
+import { describeMemberFailure, renderDebate, renderEmission } from '../render.js';
 import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 import { loadTrack } from './calibrate.js';
 import { parseTier } from '../tier-option.js';
@@ -65,7 +65,7 @@ export function debateListener(progress: Progress): (event: DebateEvent) => void
       case 'member_failed':
         running.delete(event.memberId);
         tally.failed += 1;
-        if (!tally.summarised) progress.event(`  ${event.memberId} failed: ${event.reason.kind}`);
+        if (!tally.summarised) progress.event(`  ${event.memberId} failed: ${describeMemberFailure(event.reason)}`);
         break;
       case 'debate_stopped':
         progress.event(`debate stopped: ${event.reason.kind}`);

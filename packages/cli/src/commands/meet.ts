@@ -18,7 +18,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadInputFile, readInput, resolvePath } from '../inputs.js';
 import { interruptedOutcome } from '../interrupt.js';
 import type { Progress } from '../progress.js';
-import { renderMeeting } from '../render.js';
+import { describeMemberFailure, renderMeeting } from '../render.js';
 import { recordText, refuseOverwritingInput, writeOutput } from '../run-files.js';
 
 export interface MeetFlags {
@@ -47,7 +47,7 @@ export function meetingListener(progress: Progress): (event: MeetingEvent) => vo
         progress.status(`round ${round}: ${answered.join(', ')}`);
         break;
       case 'member_abstained':
-        progress.event(`  ${event.memberId} abstained: ${event.reason.kind}`);
+        progress.event(`  ${event.memberId} abstained: ${describeMemberFailure(event.reason)}`);
         break;
       case 'round_finished':
         progress.done();

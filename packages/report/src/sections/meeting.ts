@@ -62,6 +62,8 @@ function renderSummary(record: MeetingRunRecord, context: SectionContext): SafeH
       ['Brief', record.brief?.path === undefined ? record.brief?.id : `${record.brief.id} (${record.brief.path})`],
       ['Rounds', `isolated prep round + ${rounds.filter((r) => r.round > 0).length} meeting round(s)`],
       ['Model calls', String(result.usage?.calls ?? 'n/a')],
+      ['Tokens', result.usage === undefined ? 'n/a' : `${result.usage.inputTokens} in, ${result.usage.outputTokens} out`],
+      result.usage?.costUsd !== undefined && ['Cost', `$${num(result.usage.costUsd, 4)}`],
       // Offline, the brief's models were never called: naming their families would claim a panel that did not sit.
       [
         'Model families',
