@@ -223,6 +223,25 @@ describe('a forged ledger does not survive a resume (item 2)', () => {
     expect(built).toEqual([]);
   }, 60_000);
 
+  it('ticks in plan.md during an attempt whose gates fail: the run halts and no commit carries the ticks', async () => {
+    const { dir, git } = await repo();
+    const forge = hostile((workspace, task) => {
+      writeFileSync(join(workspace, 'done', `${task.id}.txt`), `BROKEN ${task.id}\n`);
+      const text = readFileSync(join(workspace, '.conclave/plan.md'), 'utf8').replaceAll('- [ ]', '- [x]');
+      writeFileSync(join(workspace, '.conclave/plan.md'), text);
+      return undefined;
+    });
+    const first = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: forge, commandPolicy: policy });
+    expect(first.stop?.kind).toBe('ledger_tampered');
+    expect(first.completed).toEqual([]);
+    // What a reviewer of the branch sees: every committed plan.md has only the orchestrator's (open) boxes.
+    const commits = git('rev-list', `main..${first.branch ?? 'HEAD'}`)
+      .trim()
+      .split('\n')
+      .filter(Boolean);
+    for (const commit of commits) expect(git('show', `${commit}:.conclave/plan.md`)).not.toContain('- [x]');
+  }, 60_000);
+
   it('a ledger.json with its signature removed (same content) is refused on resume', async () => {
     const { dir } = await repo();
     const kill = hostile((workspace, task) => {
