@@ -1,8 +1,12 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { errorMessage } from '@conclave/core/internal';
+import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
 import { gitEnvironment, hardenedGitArgs, UndisablableFilterError } from './git-hardening.js';
 import { claimRepository, clearStaleGitLocks, releaseRepository } from './git-locks.js';
 import { GitShell } from './git-shell.js';
+import { CONCLAVE_LOCAL_FILES } from './local-files.js';
 
 /** A git operation's failure, as a value. */
 export interface GitError {
@@ -241,6 +245,24 @@ export async function commitAttempt(
 ): Promise<GitResult<object>> {
   const added = await git(workspace, ['add', '-A']);
   if (!added.ok) return added;
+  // The run's records are the attempt's audit trail: they go in even where a .gitignore (one the
+  // builder wrote, say) ignores .conclave/; only the files the run keeps local stay out. (A commit
+  // outside a run has no records: git would refuse the pathspec.)
+  if (!existsSync(join(workspace, CONCLAVE_DIR))) return commitStaged(workspace, message, trailers);
+  const records = await git(workspace, [
+    'add',
+    '-A',
+    '-f',
+    '--',
+    CONCLAVE_DIR,
+    ...CONCLAVE_LOCAL_FILES.map((pattern) => `:(exclude)${CONCLAVE_DIR}/${pattern}`),
+  ]);
+  if (!records.ok) return records;
+  return commitStaged(workspace, message, trailers);
+}
+
+/** Commits what is staged, with the trailers as the message's last paragraph. */
+async function commitStaged(workspace: string, message: string, trailers: Readonly<Record<string, string>>): Promise<GitResult<object>> {
   // Trailers written as the message's last paragraph are trailers to git, without the extra
   // `interpret-trailers` process that `--trailer` spawns on every commit. --quiet skips the
   // diffstat (a diff against the parent), and automatic maintenance (gc) is the user's

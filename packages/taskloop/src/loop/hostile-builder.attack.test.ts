@@ -242,6 +242,24 @@ describe('a forged ledger does not survive a resume (item 2)', () => {
     for (const commit of commits) expect(git('show', `${commit}:.conclave/plan.md`)).not.toContain('- [x]');
   }, 60_000);
 
+  it('a .gitignore that hides .conclave/ does not keep the evidence and the plan out of the commits', async () => {
+    const { dir, git } = await repo();
+    const hide = hostile((workspace) => {
+      writeFileSync(join(workspace, '.gitignore'), '.conclave/\n');
+      writeFileSync(join(workspace, '.git', 'info', 'exclude'), '.conclave\n');
+      return undefined;
+    });
+    const result = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: hide, commandPolicy: policy });
+    expect(result.outcome).toBe('completed');
+    const committed = git('ls-tree', '-r', '--name-only', 'HEAD', '--', '.conclave').trim().split('\n');
+    expect(committed).toEqual(expect.arrayContaining(['.conclave/plan.md', '.conclave/ledger.json', '.conclave/run.json']));
+    for (const task of result.completed)
+      expect(committed).toContain(`.conclave/runs/${result.runId ?? ''}/${task}/attempt-1/evidence.json`);
+    // What .conclave/.gitignore keeps local stays local.
+    expect(committed.filter((path) => path.endsWith('timeline.jsonl') || path.endsWith('.tmp'))).toEqual([]);
+    expect(git('show', 'HEAD:.conclave/plan.md')).not.toContain('- [ ]');
+  }, 60_000);
+
   it('a ledger.json with its signature removed (same content) is refused on resume', async () => {
     const { dir } = await repo();
     const kill = hostile((workspace, task) => {
