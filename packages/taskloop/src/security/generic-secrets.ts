@@ -71,9 +71,13 @@ const FORMATS: readonly { readonly kind: string; readonly pattern: RegExp }[] = 
   { kind: 'private_key', pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g },
 ];
 
-/** Whole values that stand for a secret instead of being one (`***`, `$VAR`, `$(cat key)`, `null`, `changeme`). */
+/**
+ * Whole values that stand for a secret instead of being one (`***`, `$VAR`, `$(cat key)`, `null`,
+ * `changeme`), and a marker of an earlier redaction (a bare value ends before its `]`), so that
+ * redacting a redacted text changes nothing.
+ */
 const PLACEHOLDER_VALUE =
-  /^(?:[x*#.\-_]{3,}|\$\(.*\)|\$[A-Za-z_][A-Za-z0-9_]*|\[REDACTED[^\]]*\]|true|false|null|nil|none|undefined|required|optional|string|hidden|empty|secret|password|token|changeme|change_me|notasecret|redacted|masked|test)$/i;
+  /^(?:[x*#.\-_]{3,}|\$\(.*\)|\$[A-Za-z_][A-Za-z0-9_]*|\[REDACTED[^\]]*\]?|true|false|null|nil|none|undefined|required|optional|string|hidden|empty|secret|password|token|changeme|change_me|notasecret|redacted|masked|test)$/i;
 /**
  * Parts of a value that stand for a secret (`xxxx`, `<your-key>`, `${VAR}`, `{{ .Values.x }}`,
  * `example`, `your_api_key`). A value holding one is a placeholder only if it is no secret once

@@ -104,6 +104,15 @@ describe('redactSecrets', () => {
     expect(redactSecrets(line)).not.toContain(secret);
   });
 
+  it('leaves its own markers alone: redacting twice gives what redacting once gives', () => {
+    const line =
+      'DB_PASSWORD=Corr3ctH0rse9 api_key: Zq8vKx2pL9wR4tY7uI0oP3aS6dF1 {"client_secret": "Xy9Kq2LmN8pR4tV6"} Authorization: Bearer Zq8vKx2pL9wR4tY7uI0oP3aS6dF1';
+    const once = redactSecrets(line);
+    expect(once).not.toContain('Corr3ctH0rse9');
+    expect(redactSecrets(once)).toBe(once);
+    expect(redactSecrets(redactSecrets(once))).toBe(once);
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'npm test passed: 12 tests, task-ask-skeleton, mask-input, sk-short, Bearer of bad news';
     expect(redactSecrets(text)).toBe(text);
