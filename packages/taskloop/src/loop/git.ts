@@ -27,6 +27,9 @@ const FALLBACK_IDENTITY = {
   GIT_COMMITTER_EMAIL: 'conclave@localhost',
 };
 
+/** The pathspecs that keep the run's local files out of a forced add of its records. */
+const LOCAL_EXCLUDES = CONCLAVE_LOCAL_FILES.map((pattern) => `:(exclude)${CONCLAVE_DIR}/${pattern}`);
+
 /** How long a git command waits for another git process's index.lock to go away. */
 const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 100;
@@ -246,23 +249,11 @@ export async function commitAttempt(
   const added = await git(workspace, ['add', '-A']);
   if (!added.ok) return added;
   // The run's records are the attempt's audit trail: they go in even where a .gitignore (one the
-  // builder wrote, say) ignores .conclave/; only the files the run keeps local stay out. (A commit
-  // outside a run has no records: git would refuse the pathspec.)
-  if (!existsSync(join(workspace, CONCLAVE_DIR))) return commitStaged(workspace, message, trailers);
-  const records = await git(workspace, [
-    'add',
-    '-A',
-    '-f',
-    '--',
-    CONCLAVE_DIR,
-    ...CONCLAVE_LOCAL_FILES.map((pattern) => `:(exclude)${CONCLAVE_DIR}/${pattern}`),
-  ]);
-  if (!records.ok) return records;
-  return commitStaged(workspace, message, trailers);
-}
-
-/** Commits what is staged, with the trailers as the message's last paragraph. */
-async function commitStaged(workspace: string, message: string, trailers: Readonly<Record<string, string>>): Promise<GitResult<object>> {
+  // builder wrote, say) ignores .conclave/; only the files the run keeps local stay out.
+  if (existsSync(join(workspace, CONCLAVE_DIR))) {
+    const records = await git(workspace, ['add', '-A', '-f', '--', CONCLAVE_DIR, ...LOCAL_EXCLUDES]);
+    if (!records.ok) return records;
+  }
   // Trailers written as the message's last paragraph are trailers to git, without the extra
   // `interpret-trailers` process that `--trailer` spawns on every commit. --quiet skips the
   // diffstat (a diff against the parent), and automatic maintenance (gc) is the user's
