@@ -180,7 +180,8 @@ export function applyOutcomeStep(
 export function unblockStep(state: GuardianState, resolution: string): GuardianTransition {
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
   if (state.block === undefined) return { ok: false, error: { kind: 'not_blocked', message: 'the assignment is not blocked' } };
-  if (resolution.trim() === '')
+  // Typed as a string, but a plain-JavaScript caller may pass anything: a refusal, never a throw.
+  if (typeof resolution !== 'string' || resolution.trim() === '')
     return { ok: false, error: { kind: 'invalid_resolution', message: 'a resolution needs the text a person agreed to' } };
   if (state.pending.length > 0) {
     return {

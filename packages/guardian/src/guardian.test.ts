@@ -270,6 +270,15 @@ describe('createGuardian', () => {
     expect(adapter.calls).toHaveLength(1);
   });
 
+  it('refuses a resolution that is not text as a value, never a throw (a plain-JavaScript caller may pass anything)', async () => {
+    const { guardian } = setup({ r1: misaligned() });
+    guardian.report(report(1));
+    await guardian.idle();
+    for (const resolution of [undefined, null, 42, { text: 'go on' }] as unknown as string[])
+      expect(guardian.unblock(resolution)).toMatchObject({ ok: false, error: { kind: 'invalid_resolution' } });
+    expect(guardian.canStartJob()).toBe(false);
+  });
+
   it('cook mode never calls the adapter and never holds a job back', async () => {
     const { adapter, guardian } = setup({}, { mode: 'cook' });
     for (let n = 1; n <= 20; n += 1) {
