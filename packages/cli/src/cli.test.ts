@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { parseRunRecordText } from '@conclave/report';
 import { createFakeOpenAIServer } from '@conclave/testing/servers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runBin } from './test-support/run-bin.js';
 import { examples, goBoard, offlineAgent, offlineEnv, removeTempDirs, runMain, sampleRepo, tempDir } from './test-support/run-main.js';
 
 const board = join(examples, 'boards/product-launch.yaml');
@@ -625,6 +626,34 @@ describe('conclave task', () => {
     expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, completed: [] });
     const parsed = parseRunRecordText(await readFile(join(cwd, 'task.json'), 'utf8'), 'task.json');
     expect(parsed.isOk() && parsed.value.kind === 'task').toBe(true);
+  }, 60_000);
+
+  it('task resume needs no flags after a SIGKILL during the first build (cli.json is written before any build)', async () => {
+    const workspace = await sampleRepo();
+    const cwd = await tempDir();
+    // The builder SIGKILLs the CLI the first time it runs (as a kill mid-build would), and crashes after that.
+    const marker = join(cwd, 'killed-once');
+    const script = join(cwd, 'kill-once.cjs');
+    await writeFile(
+      script,
+      `const fs = require('node:fs');\nif (!fs.existsSync(${JSON.stringify(marker)})) { fs.writeFileSync(${JSON.stringify(marker)}, ''); process.kill(process.ppid, 'SIGKILL'); }\nelse process.exit(3);\n`,
+    );
+    const builder = `'${process.execPath}' '${script}'`;
+    const spec = (await readFile(join(examples, 'tasks/add-farewell.md'), 'utf8')).replace(/maxRetries: \d+/, 'maxRetries: 0');
+    await writeFile(join(cwd, 'spec.md'), spec);
+    const run = await runBin(
+      ['task', 'run', join(cwd, 'spec.md'), '--workspace', workspace, '--builder', builder, '--allow', 'node --test'],
+      cwd,
+      {
+        from: 'built',
+      },
+    );
+    expect(existsSync(marker)).toBe(true);
+    expect(run.code).not.toBe(0);
+    const resume = await runMain(['task', 'resume', '--json'], { cwd: workspace });
+    expect(resume.stderr).not.toContain('no builder on record');
+    expect(JSON.parse(resume.stdout)).toMatchObject({ command: 'task resume', resumed: true, failed: [{ taskId: 'farewell' }] });
+    expect(resume.code).toBe(1);
   }, 60_000);
 
   it('keeps cli.json signed and git-ignored (git status stays clean); a forged one makes resume refuse with state_tampered', async () => {

@@ -84,12 +84,19 @@ export function switchModeStep(state: GuardianState, to: GuardianMode): Guardian
     error: { kind: 'invalid_mode_switch', from: state.mode, to, message },
   });
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
+  // A caller in plain JavaScript (or a config file) can pass any string; one that is not a mode must not run unwatched.
+  if (!isGuardianMode(to)) return refuse(`"${String(to)}" is not a mode: use ${GUARDIAN_MODES.join(', ')}`);
   if (to === state.mode) return refuse(`the assignment is already in ${to} mode`);
   if (to === 'guardian' && !state.hasIntent)
     return refuse('guardian mode requires a linked assignment: give the intent (a non-empty spec)');
   if (to === 'cook' && state.block !== undefined)
     return refuse('the assignment is blocked: a person must unblock it before it may run without oversight');
   return { ok: true, state: { ...state, mode: to } };
+}
+
+/** Whether `mode` is one of the three modes. */
+export function isGuardianMode(mode: unknown): mode is GuardianMode {
+  return (GUARDIAN_MODES as readonly unknown[]).includes(mode);
 }
 
 /** Whether a job may start now, and if not, why. */
@@ -173,7 +180,8 @@ export function applyOutcomeStep(
 export function unblockStep(state: GuardianState, resolution: string): GuardianTransition {
   if (state.disposed) return { ok: false, error: { kind: 'disposed', message: 'the guardian was disposed' } };
   if (state.block === undefined) return { ok: false, error: { kind: 'not_blocked', message: 'the assignment is not blocked' } };
-  if (resolution.trim() === '')
+  // Typed as a string, but a plain-JavaScript caller may pass anything: a refusal, never a throw.
+  if (typeof resolution !== 'string' || resolution.trim() === '')
     return { ok: false, error: { kind: 'invalid_resolution', message: 'a resolution needs the text a person agreed to' } };
   if (state.pending.length > 0) {
     return {

@@ -259,6 +259,26 @@ describe('createGuardian', () => {
     expect(() => createGuardian({ adapter, intent: { spec: '', context: '' } })).toThrow(RangeError);
   });
 
+  it('refuses a mode that is not one of jam, cook and guardian, so a typo never runs without oversight', async () => {
+    const { adapter, guardian } = setup({});
+    const typo = 'Guardian' as GuardianMode;
+    expect(() => createGuardian({ adapter, intent: { spec: '# Greeter', context: '' }, mode: typo })).toThrow(RangeError);
+    expect(guardian.switchMode(typo)).toMatchObject({ ok: false, error: { kind: 'invalid_mode_switch', to: typo } });
+    expect(guardian.mode).toBe('guardian');
+    guardian.report(report(1));
+    await guardian.idle();
+    expect(adapter.calls).toHaveLength(1);
+  });
+
+  it('refuses a resolution that is not text as a value, never a throw (a plain-JavaScript caller may pass anything)', async () => {
+    const { guardian } = setup({ r1: misaligned() });
+    guardian.report(report(1));
+    await guardian.idle();
+    for (const resolution of [undefined, null, 42, { text: 'go on' }] as unknown as string[])
+      expect(guardian.unblock(resolution)).toMatchObject({ ok: false, error: { kind: 'invalid_resolution' } });
+    expect(guardian.canStartJob()).toBe(false);
+  });
+
   it('cook mode never calls the adapter and never holds a job back', async () => {
     const { adapter, guardian } = setup({}, { mode: 'cook' });
     for (let n = 1; n <= 20; n += 1) {
@@ -358,17 +378,17 @@ describe('guardianVerdictSchema', () => {
 });
 
 describe('switchModeStep', () => {
-  it('allows every switch except: to the same mode, to guardian without an intent, to cook while blocked', () => {
+  it('allows every switch except: to the same mode, to guardian without an intent, to cook while blocked, to no mode at all', () => {
     const modes: GuardianMode[] = ['jam', 'cook', 'guardian'];
     for (const from of modes) {
-      for (const to of modes) {
+      for (const to of [...modes, 'bogus' as GuardianMode]) {
         for (const hasIntent of [true, false]) {
           for (const blocked of [false, true]) {
             const state = {
               ...initialGuardianState(from, hasIntent),
               ...(blocked ? { block: { kind: 'misaligned' as const, reportId: 'r', rationale: 'x' } } : {}),
             };
-            const expected = from !== to && (to !== 'guardian' || hasIntent) && !(to === 'cook' && blocked);
+            const expected = modes.includes(to) && from !== to && (to !== 'guardian' || hasIntent) && !(to === 'cook' && blocked);
             const step = switchModeStep(state, to);
             expect(step.ok, `${from} -> ${to} (intent ${hasIntent}, blocked ${blocked})`).toBe(expected);
             if (step.ok) expect(step.state).toEqual({ ...state, mode: to });

@@ -21,8 +21,10 @@ import {
 } from './guardian-request.js';
 import {
   applyOutcomeStep,
+  GUARDIAN_MODES,
   enqueueReportStep,
   initialGuardianState,
+  isGuardianMode,
   jobGate,
   startJobStep,
   switchModeStep,
@@ -157,7 +159,7 @@ export interface Guardian {
  * records `uncertain` with the reason, never `aligned`.
  *
  * Throws a `RangeError` only for programmer errors in the options: a negative or NaN
- * `timeoutMs`, a `maxConsecutiveFailures` below 1, or guardian mode without a spec.
+ * `timeoutMs`, a `maxConsecutiveFailures` below 1, a mode that is not one, or guardian mode without a spec.
  *
  * @example
  * const guardian = createGuardian({ adapter, intent: { spec, context: transcript } });
@@ -180,6 +182,8 @@ export function createGuardian(options: GuardianOptions): Guardian {
     throw new RangeError(`createGuardian: trajectoryWindow must be an integer >= 0, got ${window}`);
   const hasIntent = options.intent.spec.trim() !== '';
   const startMode = options.mode ?? 'guardian';
+  if (!isGuardianMode(startMode))
+    throw new RangeError(`createGuardian: mode must be one of ${GUARDIAN_MODES.join(', ')}, got ${JSON.stringify(startMode)}`);
   if (startMode === 'guardian' && !hasIntent)
     throw new RangeError('createGuardian: guardian mode requires an intent with a non-empty spec');
 

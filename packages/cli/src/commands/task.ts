@@ -7,6 +7,7 @@ import {
   createCommandBuilder,
   readRunEvidence,
   runTaskLoop,
+  type Builder,
   type TaskLoopResult,
   type TaskSpec,
   type TaskLoopEvent,
@@ -177,6 +178,23 @@ function promptVia(value: string | undefined): 'stdin' | 'argument' | undefined 
   );
 }
 
+/**
+ * The builder, behind a first build that saves the CLI settings (a failure is reported by the save
+ * after the run): a SIGKILL mid-build, the likeliest moment of a long run, must leave a run that
+ * `task resume` continues without flags. The run's record exists by then: a run that builds has started.
+ */
+function savingSettingsFirst(inner: Builder, save: () => Promise<void>): Builder {
+  let saved: Promise<void> | undefined;
+  return {
+    name: inner.name,
+    build: async (task, feedback, context) => {
+      saved ??= save().catch(() => undefined);
+      await saved;
+      return inner.build(task, feedback, context);
+    },
+  };
+}
+
 async function loop(
   ctx: CommandContext,
   command: 'run' | 'resume',
@@ -188,7 +206,11 @@ async function loop(
   out: string | undefined,
 ): Promise<CommandOutcome> {
   const choice = ctx.providers();
-  const builder = createCommandBuilder({ command: state.builder, promptVia: state.promptVia });
+  const { blocked: _blocked, ...settings } = state;
+  const builder = savingSettingsFirst(createCommandBuilder({ command: state.builder, promptVia: state.promptVia }), async () => {
+    const run = await currentRun(workspace, workspace);
+    await writeRunSettings(workspace, run.runId, CLI_FILE, settings, { env: ctx.io.env });
+  });
   let guardian: Guardian | undefined;
   if (choice.guardian !== undefined) {
     const context = resolutions.length === 0 ? '' : guardianResolutionsText(resolutions.map((r) => r.resolution));

@@ -1,8 +1,12 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { errorMessage } from '@conclave/core/internal';
+import { CONCLAVE_DIR } from '../ledger/ledger-paths.js';
 import { gitEnvironment, hardenedGitArgs, UndisablableFilterError } from './git-hardening.js';
 import { claimRepository, clearStaleGitLocks, releaseRepository } from './git-locks.js';
 import { GitShell } from './git-shell.js';
+import { CONCLAVE_LOCAL_FILES } from './local-files.js';
 
 /** A git operation's failure, as a value. */
 export interface GitError {
@@ -22,6 +26,9 @@ const FALLBACK_IDENTITY = {
   GIT_COMMITTER_NAME: 'conclave',
   GIT_COMMITTER_EMAIL: 'conclave@localhost',
 };
+
+/** The pathspecs that keep the run's local files out of a forced add of its records. */
+const LOCAL_EXCLUDES = CONCLAVE_LOCAL_FILES.map((pattern) => `:(exclude)${CONCLAVE_DIR}/${pattern}`);
 
 /** How long a git command waits for another git process's index.lock to go away. */
 const LOCK_WAIT_MS = 5_000;
@@ -241,6 +248,12 @@ export async function commitAttempt(
 ): Promise<GitResult<object>> {
   const added = await git(workspace, ['add', '-A']);
   if (!added.ok) return added;
+  // The run's records are the attempt's audit trail: they go in even where a .gitignore (one the
+  // builder wrote, say) ignores .conclave/; only the files the run keeps local stay out.
+  if (existsSync(join(workspace, CONCLAVE_DIR))) {
+    const records = await git(workspace, ['add', '-A', '-f', '--', CONCLAVE_DIR, ...LOCAL_EXCLUDES]);
+    if (!records.ok) return records;
+  }
   // Trailers written as the message's last paragraph are trailers to git, without the extra
   // `interpret-trailers` process that `--trailer` spawns on every commit. --quiet skips the
   // diffstat (a diff against the parent), and automatic maintenance (gc) is the user's

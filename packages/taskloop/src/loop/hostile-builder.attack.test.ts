@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildResult, BuildTask, Builder } from '../builders/builder.js';
 import { parsePlan } from '../ledger/plan-parse.js';
 import { sha256 } from '../ledger/sha256.js';
+import { signRecord } from '../state/record-mac.js';
+import { readRunKey } from '../state/run-key.js';
 import { loopFixtures, sampleSpec } from '../test-support/temp-repo.js';
 import { runTaskLoop, type TaskLoopResult } from './run-task-loop.js';
 
@@ -221,6 +223,66 @@ describe('a forged ledger does not survive a resume (item 2)', () => {
     expect(timeline.join('\n')).not.toContain('resume clean');
     expect(resumed.completed).toEqual([]);
     expect(built).toEqual([]);
+  }, 60_000);
+
+  it('ticks in plan.md during an attempt whose gates fail: the run halts and no commit carries the ticks', async () => {
+    const { dir, git } = await repo();
+    const forge = hostile((workspace, task) => {
+      writeFileSync(join(workspace, 'done', `${task.id}.txt`), `BROKEN ${task.id}\n`);
+      const text = readFileSync(join(workspace, '.conclave/plan.md'), 'utf8').replaceAll('- [ ]', '- [x]');
+      writeFileSync(join(workspace, '.conclave/plan.md'), text);
+      return undefined;
+    });
+    const first = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: forge, commandPolicy: policy });
+    expect(first.stop?.kind).toBe('ledger_tampered');
+    expect(first.completed).toEqual([]);
+    // What a reviewer of the branch sees: every committed plan.md has only the orchestrator's (open) boxes.
+    const commits = git('rev-list', `main..${first.branch ?? 'HEAD'}`)
+      .trim()
+      .split('\n')
+      .filter(Boolean);
+    for (const commit of commits) expect(git('show', `${commit}:.conclave/plan.md`)).not.toContain('- [x]');
+  }, 60_000);
+
+  it('a .gitignore that hides .conclave/ does not keep the evidence and the plan out of the commits', async () => {
+    const { dir, git } = await repo();
+    const hide = hostile((workspace) => {
+      writeFileSync(join(workspace, '.gitignore'), '.conclave/\n');
+      writeFileSync(join(workspace, '.git', 'info', 'exclude'), '.conclave\n');
+      return undefined;
+    });
+    const result = await runTaskLoop({ workspace: dir, spec: spec(SPEC), builder: hide, commandPolicy: policy });
+    expect(result.outcome).toBe('completed');
+    const committed = git('ls-tree', '-r', '--name-only', 'HEAD', '--', '.conclave').trim().split('\n');
+    expect(committed).toEqual(expect.arrayContaining(['.conclave/plan.md', '.conclave/ledger.json', '.conclave/run.json']));
+    for (const task of result.completed)
+      expect(committed).toContain(`.conclave/runs/${result.runId ?? ''}/${task}/attempt-1/evidence.json`);
+    // What .conclave/.gitignore keeps local stays local.
+    expect(committed.filter((path) => path.endsWith('timeline.jsonl') || path.endsWith('.tmp'))).toEqual([]);
+    expect(git('show', 'HEAD:.conclave/plan.md')).not.toContain('- [ ]');
+  }, 60_000);
+
+  it('a passed evidence.json signed with the stolen run key (a builder runs as the same user) ticks nothing its gates do not pass on resume', async () => {
+    const { dir } = await repo();
+    const guarded = spec(
+      sampleSpec({ extra: '  - { type: file_exists, name: second-file, paths: [done/second-a.txt], tasks: [second-a] }\n' }),
+    );
+    const forge = hostile((workspace, task, runId) => {
+      if (task.id !== 'first') return undefined;
+      // The key is a 0600 file of the user the builder runs as: readable to it.
+      const key = readRunKey(workspace, runId);
+      if (!('key' in key)) throw new Error('the test could not read the run key');
+      const bundle = JSON.parse(forgedEvidence(runId, 'second-a', 1)) as object;
+      writeForged(workspace, runId, 'second-a', 1, `${JSON.stringify(signRecord(key.key, 'evidence', bundle), null, 2)}\n`);
+      return 'abort';
+    });
+    await runTaskLoop({ workspace: dir, spec: guarded, builder: forge, commandPolicy: policy });
+    const built: string[] = [];
+    const resumed = await runTaskLoop({ workspace: dir, spec: guarded, builder: honest(built, ['second-a']), commandPolicy: policy });
+    // second-a's own gate (its done file) fails on the tree the forger left, so it is built, and fails.
+    expect(built).toContain('second-a');
+    expect(checked(dir)).not.toContain('second-a');
+    expect(resumed.completed).toEqual(['first']);
   }, 60_000);
 
   it('a ledger.json with its signature removed (same content) is refused on resume', async () => {

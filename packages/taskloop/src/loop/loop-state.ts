@@ -107,13 +107,12 @@ export interface LoopState {
 /** What happened, reported by the runner after it performed an effect. */
 export type LoopEvent =
   | { readonly type: 'started' }
-  /** The next runnable task; `passedAttempt` when a rerun finds its last attempt passed but the box unticked (killed in between). */
+  /** The next runnable task; `reverify` for one to verify again without a build (a split parent, or a pass whose flip a kill cut off). */
   | {
       readonly type: 'selected';
       readonly taskId: string;
       readonly attempt: number;
       readonly feedback?: BuildFeedback;
-      readonly passedAttempt?: boolean;
       readonly reverify?: boolean;
       readonly maxRetries?: number;
     }

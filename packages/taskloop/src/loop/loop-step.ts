@@ -66,12 +66,6 @@ export function loopStep(state: LoopState, event: LoopEvent): { readonly state: 
         ...(event.reverify === true ? { reverify: true } : {}),
         ...(event.maxRetries === undefined ? {} : { maxRetries: event.maxRetries }),
       };
-      if (event.passedAttempt === true) {
-        return {
-          state: { ...state, phase: 'flipping', current: { ...attempt, decision: 'passed', disposition: 'completed' } },
-          effect: { type: 'flip', taskId: event.taskId },
-        };
-      }
       return {
         state: { ...state, phase: 'checking_spec', current: attempt },
         effect: { type: 'check_spec', taskId: attempt.taskId, attempt: attempt.attempt },

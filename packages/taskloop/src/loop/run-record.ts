@@ -7,18 +7,17 @@ import type { CommandPolicy } from '../security/command-policy-config.js';
 import type { SpecIssue } from '../spec/spec-issue.js';
 import { checkSpecSync } from '../spec/spec-snapshot.js';
 import type { StartRefusal } from './task-loop-options.js';
+import { CONCLAVE_LOCAL_FILES } from './local-files.js';
 import type { TaskContext } from './task-context.js';
 
 /** Where the run record lives in the workspace. */
 export const RUN_FILE = join(CONCLAVE_DIR, 'run.json');
 
 /**
- * What the run's commits leave out: the timeline keeps growing after the last commit (its own
- * entry, the finish), and a killed atomic write can leave a temp file. Ignoring both keeps the
- * working tree clean after a run, so the user can switch branches at once.
+ * The run's own `.conclave/.gitignore`: ignoring what the commits leave out keeps the working tree
+ * clean after a run, so the user can switch branches at once.
  */
-export const CONCLAVE_GITIGNORE =
-  '# Written by conclave: local files that change after the last commit of a run.\nruns/*/timeline.jsonl\nruns/*/processes.json\nruns/*/guardian.json\nruns/*/cli.json\n*.tmp\n';
+export const CONCLAVE_GITIGNORE = `# Written by conclave: local files that change after the last commit of a run.\n${CONCLAVE_LOCAL_FILES.join('\n')}\n`;
 
 /** What to do about records that fail verification: the orchestrator's last signed ones are in the run's last commit. */
 export const STATE_TAMPERED_FIX = `the run's records were changed by someone other than the orchestrator: put back its last committed records (git checkout HEAD -- ${CONCLAVE_DIR}/) and resume, or remove ${CONCLAVE_DIR}/ and start the run again`;

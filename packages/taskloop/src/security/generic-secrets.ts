@@ -71,9 +71,20 @@ const FORMATS: readonly { readonly kind: string; readonly pattern: RegExp }[] = 
   { kind: 'private_key', pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g },
 ];
 
-/** Values that stand for a secret instead of being one. */
-const PLACEHOLDER =
-  /^(?:[x*#.\-_]{3,}|<[^>]*>|\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_][A-Za-z0-9_]*|\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|\[REDACTED[^\]]*\]|(?:true|false|null|nil|none|undefined|required|optional|string|hidden|empty|secret|password|token|changeme|change_me|notasecret|redacted|masked)$)|x{4,}|\*{3,}|changeme|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|placeholder|example|dummy|sample|insert[_-]|replace[_-]?me|fake|not[_-]?(?:a[_-]?)?real|^test$/i;
+/**
+ * Whole values that stand for a secret instead of being one (`***`, `$VAR`, `$(cat key)`, `null`,
+ * `changeme`), and a marker of an earlier redaction (a bare value ends before its `]`), so that
+ * redacting a redacted text changes nothing.
+ */
+const PLACEHOLDER_VALUE =
+  /^(?:[x*#.\-_]{3,}|\$\(.*\)|\$[A-Za-z_][A-Za-z0-9_]*|\[REDACTED[^\]]*\]?|true|false|null|nil|none|undefined|required|optional|string|hidden|empty|secret|password|token|changeme|change_me|notasecret|redacted|masked|test)$/i;
+/**
+ * Parts of a value that stand for a secret (`xxxx`, `<your-key>`, `${VAR}`, `{{ .Values.x }}`,
+ * `example`, `your_api_key`). A value holding one is a placeholder only if it is no secret once
+ * they are taken out: `${secret}xxxx` or a password with "sample" in it is still a secret.
+ */
+const PLACEHOLDER_PART =
+  /x{4,}|\*{3,}|changeme|your[_-]?(?:api[_-]?)?(?:key|token|secret|password)|placeholder|example|dummy|sample|insert[_-]|replace[_-]?me|fake|not[_-]?(?:a[_-]?)?real|<[^>]*>|\$\{[^}]*\}|\{\{.*?\}\}|%[A-Za-z_][A-Za-z0-9_]*%/gi;
 /** A reference in code (`process.env.API_KEY`, `config.auth.token`): what is assigned is a name, not a value. */
 const CODE_REFERENCE = /^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$/;
 
@@ -89,9 +100,15 @@ export function entropyBits(value: string): number {
   return bits;
 }
 
-/** Whether `value` stands for a secret instead of being one (`xxxx`, `<your-key>`, `${VAR}`, `changeme`, `process.env.KEY`). */
-export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value);
+/**
+ * Whether `value` stands for a secret instead of being one (`xxxx`, `<your-key>`, `${VAR}`,
+ * `changeme`): a placeholder as a whole, or made of placeholder parts around a rest that
+ * `isSecret` does not take for a secret (so gluing `xxxx` to a key does not spare it).
+ */
+export function isPlaceholder(value: string, isSecret: (rest: string) => boolean): boolean {
+  if (PLACEHOLDER_VALUE.test(value)) return true;
+  const rest = value.replace(PLACEHOLDER_PART, '');
+  return rest !== value && !isSecret(rest);
 }
 
 /**
@@ -101,7 +118,8 @@ export function isPlaceholder(value: string): boolean {
  * (so `my-app-secrets` and `ubuntu-latest` stay), and 3 bits of entropy per character.
  */
 export function looksLikeSecretValue(name: string, value: string): boolean {
-  if (PLACEHOLDER.test(value) || CODE_REFERENCE.test(value) || value.toLowerCase() === name.toLowerCase()) return false;
+  if (CODE_REFERENCE.test(value) || value.toLowerCase() === name.toLowerCase()) return false;
+  if (isPlaceholder(value, (rest) => looksLikeSecretValue(name, rest))) return false;
   if (PASSWORD_NAME.test(name)) return value.length >= 6 && entropyBits(value) >= 2;
   const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9._-]/].filter((kind) => kind.test(value)).length;
   return value.length >= 8 && kinds >= 2 && entropyBits(value) >= 3;
@@ -117,7 +135,7 @@ export function genericSecretRanges(text: string): SecretRange[] {
       AUTHORIZATION.lastIndex = at + scheme.length;
       const match = AUTHORIZATION.exec(text);
       const value = match?.[1];
-      if (match === null || value === undefined || PLACEHOLDER.test(value)) continue;
+      if (match === null || value === undefined || isPlaceholder(value, (rest) => looksLikeSecretValue('token', rest))) continue;
       const start = match.index + match[0].length - value.length;
       ranges.push({ start, end: start + value.length, kind: 'authorization' });
     }
@@ -129,14 +147,14 @@ export function genericSecretRanges(text: string): SecretRange[] {
     URL_PASSWORD.lastIndex = start;
     const match = URL_PASSWORD.exec(text);
     const password = match?.[1];
-    if (match === null || password === undefined || PLACEHOLDER.test(password)) continue;
+    if (match === null || password === undefined || isPlaceholder(password, (rest) => looksLikeSecretValue('password', rest))) continue;
     const end = match.index + match[0].length - 1;
     ranges.push({ start: end - password.length, end, kind: 'url_password' });
   }
   for (const { kind, pattern } of FORMATS) {
     for (const match of text.matchAll(pattern)) {
       // Documentation keys (AWS's `…EXAMPLE`) are placeholders too; a key block never is.
-      if (kind !== 'private_key' && PLACEHOLDER.test(match[0])) continue;
+      if (kind !== 'private_key' && isPlaceholder(match[0], (rest) => new RegExp(pattern.source).test(rest))) continue;
       ranges.push({ start: match.index, end: match.index + match[0].length, kind });
     }
   }

@@ -71,6 +71,48 @@ describe('redactSecrets', () => {
     expect(redactSecrets(line)).toBe(line);
   });
 
+  // A builder that prints a secret with a placeholder word glued to it (`echo "${KEY}xxxx"`) must
+  // not get it spared as a placeholder: the words only spare a value that is no secret without them.
+  const GLUE = ['xxxx', '_fake', '-sample', 'EXAMPLE', 'xxxx_dummy'];
+  it.each([
+    ['an openai project key', FAKE_SECRETS.openaiProjectKey],
+    ['an anthropic key', FAKE_SECRETS.anthropicKey],
+    ['a JWT', FAKE_SECRETS.jwt],
+    ['a fine-grained github token', FAKE_SECRETS.githubPat],
+  ])('redacts %s with a placeholder word glued to it', (_what, secret) => {
+    for (const glue of GLUE) expect(redactSecrets(`using ${secret}${glue} here`)).not.toContain(secret.slice(-12));
+  });
+
+  it.each([
+    ['a github token', FAKE_SECRETS.githubToken],
+    ['an npm token', FAKE_SECRETS.npmToken],
+    ['an aws access key', FAKE_SECRETS.awsAccessKey],
+    ['an anthropic key', FAKE_SECRETS.anthropicKey],
+  ])('redacts %s assigned with a placeholder word glued to it', (_what, secret) => {
+    for (const glue of GLUE)
+      for (const line of [`API_TOKEN=${secret}${glue}`, `"api_key": "${glue}${secret}"`])
+        expect(redactSecrets(line), line).not.toContain(secret.slice(-12));
+  });
+
+  it.each([
+    ['a password= value', 'password=Sup3rS3cret!xxxx', 'Sup3rS3cret!'],
+    ['a client_secret= value', 'client_secret=Xy9Kq2LmN8pR4tV6_sample', 'Xy9Kq2LmN8pR4tV6'],
+    ['an Authorization: Bearer value', 'Authorization: Bearer abc.def-ghi_jkl~mno+pqr/stu=-fake', 'ghi_jkl~mno+pqr'],
+    ['a URL password', 'https://user:Pa55w0rdXy9example@host.org/', 'Pa55w0rdXy9'],
+    ['a password with a word in it', 'MYSQL_PWD=dummy#Prod2024', '#Prod2024'],
+  ])('redacts %s with a placeholder part', (_what, line, secret) => {
+    expect(redactSecrets(line)).not.toContain(secret);
+  });
+
+  it('leaves its own markers alone: redacting twice gives what redacting once gives', () => {
+    const line =
+      'DB_PASSWORD=Corr3ctH0rse9 api_key: Zq8vKx2pL9wR4tY7uI0oP3aS6dF1 {"client_secret": "Xy9Kq2LmN8pR4tV6"} Authorization: Bearer Zq8vKx2pL9wR4tY7uI0oP3aS6dF1';
+    const once = redactSecrets(line);
+    expect(once).not.toContain('Corr3ctH0rse9');
+    expect(redactSecrets(once)).toBe(once);
+    expect(redactSecrets(redactSecrets(once))).toBe(once);
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'npm test passed: 12 tests, task-ask-skeleton, mask-input, sk-short, Bearer of bad news';
     expect(redactSecrets(text)).toBe(text);

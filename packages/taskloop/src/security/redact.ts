@@ -22,9 +22,12 @@ export function redactSecrets(text: string, secretValues: readonly string[] = []
     (a, b) => b.length - a.length,
   );
   // A rule-set finding that is a placeholder (`aws_secret_access_key = XXXX…`) is spared too.
-  const ruleSet = secretlintRanges(text).filter(
-    (range) => !isPlaceholder(text.slice(range.start, range.end).replace(/^[^=:]*[=:]\s*["']?/, '')),
-  );
+  // Taken out, its placeholder parts must leave nothing the rule set still finds.
+  const ruleSet = secretlintRanges(text).filter((range) => {
+    const finding = text.slice(range.start, range.end);
+    const name = /^[^=:]*[=:]\s*["']?/.exec(finding)?.[0] ?? '';
+    return !isPlaceholder(finding.slice(name.length), (rest) => secretlintRanges(name + rest).length > 0);
+  });
   const found: SecretRange[] = [...valueRanges(text, values), ...ruleSet, ...genericSecretRanges(text)];
   const result = replaceRanges(text, mergeRanges(found), (range) => marker(range.kind));
   // A marker next to surrounding text could, in theory, spell a listed value again.

@@ -11,6 +11,8 @@ export type SpecIssueCode =
   | 'schema'
   | 'fail_open_level'
   | 'duplicate_gate_name'
+  | 'invalid_pattern'
+  | 'outside_workspace'
   | 'duplicate_grant'
   | 'self_relationship'
   | 'budget_order'

@@ -132,6 +132,27 @@ describe('parseSpec', () => {
     expect(formatSpecIssue(issues[0] as SpecIssue)).toContain('spec.md:8:5 gates[1].name: gate name "test" is already used by gates[0]');
   });
 
+  it('reports a regex gate whose pattern does not compile, and gate paths that leave the workspace, before anything runs', () => {
+    const issues = issuesOf(
+      '---\nid: x\ntitle: X\nacceptance: [a]\ngates:\n' +
+        '  - { type: regex, name: r, files: ["src/**"], pattern: "(", mode: must_match }\n' +
+        '  - { type: regex, name: u, files: ["src/**"], pattern: "\\\\-", flags: u, mode: must_match }\n' +
+        '  - { type: regex, name: g, files: ["ok/**", "../up/*.js"], pattern: a, mode: must_not_match }\n' +
+        '  - { type: file_exists, name: f, paths: [bin/x.js, /etc/passwd, "a/../../b"] }\n---\n',
+    );
+    expect(issues).toMatchObject([
+      { code: 'invalid_pattern', path: ['gates', 0, 'pattern'], line: 6 },
+      { code: 'invalid_pattern', path: ['gates', 1, 'pattern'], line: 7 },
+      { code: 'outside_workspace', path: ['gates', 2, 'files', 1], line: 8 },
+      { code: 'outside_workspace', path: ['gates', 3, 'paths', 1], line: 9 },
+      { code: 'outside_workspace', path: ['gates', 3, 'paths', 2], line: 9 },
+    ]);
+    expect(issues[0]?.message).toContain('/(/');
+    expect(issues[0]?.fix).toMatch(/escape/);
+    expect(issues[2]?.message).toContain('../up/*.js');
+    expect(issues[3]?.fix).toMatch(/relative to the workspace/);
+  });
+
   it('reports invalid gates through the shared gate schema', () => {
     expect(issuesOf('---\nid: x\ntitle: X\nacceptance: [a]\ngates:\n  - { type: docker, name: t }\n---\n')).toMatchObject([
       { code: 'schema', path: ['gates', 0, 'type'] },

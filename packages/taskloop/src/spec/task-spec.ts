@@ -236,6 +236,40 @@ function checkRules(raw: Record<string, unknown> | undefined, issues: UnplacedIs
       );
   });
 
+  (Array.isArray(raw.gates) ? (raw.gates as unknown[]) : []).forEach((entry, i) => {
+    const gate = asRecord(entry);
+    if (gate?.type === 'regex' && typeof gate.pattern === 'string' && (gate.flags === undefined || typeof gate.flags === 'string')) {
+      try {
+        new RegExp(gate.pattern, /^[imsu]*$/.test(gate.flags ?? '') ? gate.flags : '');
+      } catch (error) {
+        add(
+          'invalid_pattern',
+          ['gates', i, 'pattern'],
+          `the pattern /${gate.pattern}/ is not a valid regular expression: ${errorMessage(error)}`,
+          'correct the pattern; escape a character meant literally with "\\" (in YAML, quote the pattern)',
+        );
+      }
+    }
+    // The gates refuse these when they run; found here, they cost no build.
+    for (const list of ['paths', 'files'] as const) {
+      (Array.isArray(gate?.[list]) ? (gate[list] as unknown[]) : []).forEach((path, j) => {
+        if (typeof path !== 'string') return;
+        const why = /^(?:[\\/]|[A-Za-z]:)/.test(path)
+          ? 'is absolute'
+          : path.split(/[\\/]/).includes('..')
+            ? 'goes up with ".."'
+            : undefined;
+        if (why !== undefined)
+          add(
+            'outside_workspace',
+            ['gates', i, list, j],
+            `${path} ${why}: a gate only looks inside the workspace`,
+            'give a path relative to the workspace, without ".."',
+          );
+      });
+    }
+  });
+
   const grants = asRecord(raw.grants);
   for (const list of ['env', 'secrets'] as const) {
     const seen = new Set<string>();

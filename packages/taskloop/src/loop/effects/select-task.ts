@@ -8,8 +8,8 @@ import { endTask, startTask } from './task-clock.js';
 
 /**
  * The `select_task` effect: the plan's next runnable task, and where it stands — a new task, a
- * retry with the last attempt's feedback, a split parent to verify again, or (after a kill) an
- * attempt already passed or a task already settled. Starts the task's deadline.
+ * retry with the last attempt's feedback, a split parent to verify again, or (after a kill) a
+ * passed attempt to verify again or a task already settled. Starts the task's deadline.
  */
 export function selectTask(rt: LoopRuntime, skip: readonly string[]): LoopEvent {
   endTask(rt);
@@ -24,21 +24,23 @@ export function selectTask(rt: LoopRuntime, skip: readonly string[]): LoopEvent 
   const last = read.attempts.at(-1);
   if (last?.decision === 'passed') {
     const dir = attemptDir(rt.run.runId, next.id, last.attempt);
-    // Only a passed attempt a resume inherited may tick a box without this process's own build and gates.
+    // Only a passed attempt a resume inherited (a kill cut off its flip) is not tampering.
     if (!rt.inherited.has(dir))
       return {
         type: 'halt',
         reason: { kind: 'state_tampered', message: `${dir} claims a pass this run never recorded`, fix: STATE_TAMPERED_FIX },
       };
-    return { type: 'selected', taskId: next.id, attempt: last.attempt, passedAttempt: true };
   }
   if (last?.disposition !== undefined && last.disposition !== 'completed')
     return { type: 'found_settled', taskId: next.id, attempt: last.attempt, disposition: last.disposition };
   rt.task = startTask(rt, next.id);
   const context = contextOf(rt, next.id);
   const ownRetries = context.maxRetries === rt.spec.budgets.maxRetries ? {} : { maxRetries: context.maxRetries };
-  // The task was split and its children are done (it is runnable again): verify it, build nothing.
-  if (last?.split?.ok === true) return { type: 'selected', taskId: next.id, attempt: last.attempt + 1, reverify: true, ...ownRetries };
+  // The task was split and its children are done (it is runnable again), or a kill cut off the flip
+  // of a passed attempt: verify it, build nothing. A signature alone ticks no box: the key is a file
+  // of the user the builder runs as, so a builder can read it and sign a pass of its own.
+  if (last?.split?.ok === true || last?.decision === 'passed')
+    return { type: 'selected', taskId: next.id, attempt: last.attempt + 1, reverify: true, ...ownRetries };
   const feedback = last === undefined ? undefined : feedbackFrom(attemptFromBundle(last), context.maxRetries);
   return {
     type: 'selected',
