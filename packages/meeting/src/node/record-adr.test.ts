@@ -45,6 +45,20 @@ describe('recordAdr', () => {
     expect(text).not.toContain('Status: proposed');
   });
 
+  it('accepts the status line itself, not the words "Status: proposed" where the question uses them', async () => {
+    const markdown = '# Keep: Should Status: proposed ADRs stay in the folder?\n\nStatus: proposed\n\nBody.\n';
+    const recorded = (await recordAdr(dir, { ...draft('keep'), markdown }, approval))._unsafeUnwrap();
+    const lines = (await readFile(recorded.path, 'utf8')).split('\n');
+    expect(lines[0]).toBe('# Keep: Should Status: proposed ADRs stay in the folder?');
+    expect(lines[2]).toBe('Status: accepted (approved by alice at 2026-11-22T03:00:00Z)');
+  });
+
+  it('refuses a draft without a "Status: proposed" line, writing nothing', async () => {
+    const result = await recordAdr(dir, { ...draft('x'), markdown: '# x\n\nStatus: accepted\n' }, approval);
+    expect(result._unsafeUnwrapErr().kind).toBe('not_a_draft');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('gives concurrent approvals distinct numbers, whatever their slugs', async () => {
     const results = await Promise.all([
       ...Array.from({ length: 6 }, (_, i) => recordAdr(dir, draft(`decision-${i}`), approval)),

@@ -21,6 +21,7 @@ export interface RecordedAdr {
 /** Why an ADR was not recorded. */
 export type RecordAdrError =
   | { readonly kind: 'not_approved'; readonly message: string }
+  | { readonly kind: 'not_a_draft'; readonly message: string }
   | { readonly kind: 'io'; readonly message: string }
   | { readonly kind: 'no_free_number'; readonly message: string };
 
@@ -43,10 +44,14 @@ export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrAppro
   ) {
     return err({ kind: 'not_approved', message: 'recordAdr needs an explicit approval { approvedBy, at } with both fields non-empty' });
   }
-  const markdown = draft.markdown.replace(
-    PROPOSED_STATUS_LINE,
-    `Status: accepted (approved by ${approval.approvedBy.trim()} at ${approval.at.trim()})`,
-  );
+  // The status line itself: the question in the heading may contain the words "Status: proposed".
+  const lines = draft.markdown.split('\n');
+  const statusAt = lines.findIndex((line) => line.trim() === PROPOSED_STATUS_LINE);
+  if (statusAt < 0) {
+    return err({ kind: 'not_a_draft', message: `the draft has no "${PROPOSED_STATUS_LINE}" line, so there is nothing to accept` });
+  }
+  lines[statusAt] = `Status: accepted (approved by ${approval.approvedBy.trim()} at ${approval.at.trim()})`;
+  const markdown = lines.join('\n');
   try {
     let candidate = (await highestNumber(dir)) + 1;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1, candidate += 1) {
