@@ -7,6 +7,7 @@ import type { ConclaveClient } from './client.js';
 import { debateRunRecord, meetingRunRecord } from './run-records.js';
 import { fakeProviderAdapters, startCountingProvider, type CountingProvider } from './test-support/fake-provider.js';
 import { BOARD_4X8, BRIEF } from './test-support/fixtures.js';
+import { journaledStepNames } from './test-support/journal.js';
 import { killWorkerDuring as killWorker, sleep } from './test-support/kill-worker.js';
 import { startRestateCluster, type RestateCluster } from './test-support/restate-cluster.js';
 import type { RestateServer } from './test-support/restate-server.js';
@@ -205,4 +206,36 @@ describe('meetings on Restate', () => {
     },
     30_000 + MEETING_KILLS * 15_000,
   );
+
+  it('resumes a meeting whose members re-asked, the quick one before the slow one, after the worker died with both re-asks journaled', async () => {
+    // `pm` answers off the slate quickly and `sec` slowly: live, pm's answer comes back first, while the roster lists sec first.
+    const roster = (BRIEF.roster ?? []).map((member) =>
+      member.id === 'sec'
+        ? { ...member, model: 'openai:reask-slow' }
+        : member.id === 'pm'
+          ? { ...member, model: 'openai:reask-quick' }
+          : member,
+    );
+    const submission = (marker: string) => ({ brief: { ...briefFor(marker), roster } });
+    const baseline = await client.runMeeting('m-reask-once', submission('m-reask-once'));
+    expect(baseline.record.rounds[0]?.turns.filter((turn) => turn.reasked).map((turn) => turn.memberId)).toEqual(['sec', 'pm']);
+
+    const marker = 'm-reask-kill';
+    const { invocationId } = await client.submitMeeting(marker, submission(marker));
+    const reasks = ['meeting/0/turn/sec/2', 'meeting/0/turn/pm/2'];
+    let journaled = new Set<string>();
+    while (!reasks.every((name) => journaled.has(name))) {
+      await sleep(5);
+      journaled = await journaledStepNames(server.adminUrl, invocationId);
+    }
+    await worker.kill();
+    journaled = await journaledStepNames(server.adminUrl, invocationId);
+    await worker.start();
+    const result = await client.runMeeting(marker, submission(marker));
+
+    expect(decidedMeeting(result)).toEqual(decidedMeeting(baseline));
+    const calls = callsFor(marker);
+    for (const count of calls.values()) expect(count).toBeLessThanOrEqual(2);
+    expect(journaled.size).toBeLessThan(baseline.usage.calls);
+  }, 30_000);
 });
