@@ -6,19 +6,37 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdrDraft } from '../adr.js';
 import { recordAdr } from './record-adr.js';
 
-// A file handle whose write fails half-way, for the ADR named "disk-full" only: a full disk.
+/** Where the write of the ADR named "paused" stops: it tells `reached`, then waits for `resume`. */
+let pause: { readonly reached: () => void; readonly resume: Promise<void> } | undefined;
+
+// File handles whose write fails half-way (the ADR named "disk-full": a full disk) or stops
+// half-way until the test lets it go on (the ADR named "paused": a process killed mid-write).
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof FsPromises>();
   const open: typeof fs.open = async (path, ...rest) => {
     const handle = await fs.open(path, ...rest);
-    if (!String(path).endsWith('-disk-full.md')) return handle;
-    return Object.assign(Object.create(handle) as typeof handle, {
-      writeFile: async (data: string) => {
-        await handle.writeFile(data.slice(0, 5));
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      },
-      close: () => handle.close(),
-    });
+    const name = String(path);
+    if (name.includes('-disk-full.md'))
+      return Object.assign(Object.create(handle) as typeof handle, {
+        writeFile: async (data: string) => {
+          await handle.writeFile(data.slice(0, 5));
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        },
+        close: () => handle.close(),
+      });
+    if (name.includes('-paused.md')) {
+      const at = pause;
+      return Object.assign(Object.create(handle) as typeof handle, {
+        writeFile: async (data: string) => {
+          await handle.writeFile(data.slice(0, 5));
+          at?.reached();
+          await at?.resume;
+          await handle.writeFile(data.slice(5));
+        },
+        close: () => handle.close(),
+      });
+    }
+    return handle;
   };
   return { ...fs, open };
 });
@@ -86,6 +104,20 @@ describe('recordAdr', () => {
     const result = await recordAdr(dir, draft('disk-full'), approval);
     expect(result._unsafeUnwrapErr()).toMatchObject({ kind: 'io', message: expect.stringContaining('ENOSPC') as unknown });
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('never shows a numbered ADR before its whole text is written (a process killed mid-write leaves none)', async () => {
+    let resume: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      pause = { reached: resolve, resume: new Promise<void>((go) => (resume = go)) };
+    });
+    const recording = recordAdr(dir, draft('paused'), approval);
+    await reached;
+    expect((await readdir(dir)).filter((name) => /^\d{4}-/.test(name))).toEqual([]);
+    resume();
+    const recorded = (await recording)._unsafeUnwrap();
+    expect(await readFile(recorded.path, 'utf8')).toBe(recorded.markdown);
+    expect(await readdir(dir)).toEqual(['0001-paused.md']);
   });
 
   it('reports a missing folder as an io error value', async () => {
