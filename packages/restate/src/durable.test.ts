@@ -89,6 +89,17 @@ describe('debates on Restate', () => {
     expect(html).toContain(first.verdict);
   }, 30_000);
 
+  it("refuses an id already taken by another submission, never handing back the other question's verdict", async () => {
+    const asked = { board: BOARD_4X8, question: 'Go (q-id-taken)?' };
+    const first = await client.runDebate('id-taken', asked);
+    // The same submission with its keys in another order is the same council: its result.
+    expect(await client.runDebate('id-taken', { question: asked.question, board: asked.board })).toEqual(first);
+    await expect(client.runDebate('id-taken', { board: BOARD_4X8, question: 'Go (q-id-taken, another question)?' })).rejects.toThrow(
+      /the debate id "id-taken" already names a run of another submission[\s\S]*give this submission its own id/,
+    );
+    expect(sum(callsFor('another question'))).toBe(0);
+  }, 30_000);
+
   it(
     `SIGKILLed at ${DEBATE_KILLS} seeded points, the restarted worker finishes each debate with the uninterrupted verdict, paying again only for calls not yet journaled`,
     async () => {
