@@ -134,6 +134,37 @@ describe('debates on Restate', () => {
     30_000 + DEBATE_KILLS * 10_000,
   );
 
+  it('resumes a debate whose concurrency cap queued its members, killed while a slow call was unanswered and later ones were journaled', async () => {
+    // Two calls at a time and the first member slow: live, the third member's call starts on the second's answer.
+    const board = {
+      id: 'capped',
+      concurrency: { global: 2 },
+      phases: [
+        {
+          name: 'p0',
+          members: ['slow-c0', 'c1', 'c2', 'c3', 'c4', 'c5'].map((id) => ({ id, persona: 'A capped member.', model: `openai:${id}` })),
+        },
+      ],
+    };
+    const baseline = await client.runDebate('capped-once', { board, question: 'Go (q-capped-once)?' });
+    const marker = 'q-capped-kill';
+    const submission = { board, question: `Go (${marker})?` };
+    const { invocationId } = await client.submitDebate(marker, submission);
+    let journaled = new Set<string>();
+    while (journaled.size < 2) {
+      await sleep(5);
+      journaled = await journaledStepNames(server.adminUrl, invocationId);
+    }
+    await worker.kill();
+    journaled = await journaledStepNames(server.adminUrl, invocationId);
+    await worker.start();
+    const result = await client.runDebate(marker, submission);
+
+    expect(decidedDebate(result)).toEqual(decidedDebate(baseline));
+    expect(journaled.has('debate/capped/0-p0/slow-c0/1')).toBe(false);
+    for (const count of callsFor(marker).values()) expect(count).toBeLessThanOrEqual(2);
+  }, 30_000);
+
   it('loses nothing when the Restate server itself is SIGKILLed mid-debate and restarted on the same base dir', async () => {
     const submission = { board: BOARD_4X8, question: 'Go (q-server-kill)?' };
     const { invocationId } = await client.submitDebate('server-kill', submission);

@@ -70,13 +70,18 @@ function answer(body: RequestBody): unknown {
 
 /**
  * Starts the counting fake on a loopback port; every answer comes after `latencyMs`, except an
- * off-slate answer of the `reask-slow` model, which takes four times as long.
+ * off-slate answer of the `reask-slow` model, which takes four times as long, and every answer
+ * of a `slow-` model, which takes ten times as long.
  */
 export async function startCountingProvider(latencyMs: number): Promise<CountingProvider> {
   const log: { key: string; arrivedAt: number; answeredAt: number }[] = [];
   const server = await createFakeOpenAIServer((request: FakeOpenAIRequest): FakeOpenAIStep => {
     const body = request.body as RequestBody;
-    const delayMs = body.model === 'reask-slow' && answersOffSlate(body) ? 4 * latencyMs : latencyMs;
+    const delayMs = (body.model ?? '').startsWith('slow-')
+      ? 10 * latencyMs
+      : body.model === 'reask-slow' && answersOffSlate(body)
+        ? 4 * latencyMs
+        : latencyMs;
     const now = Date.now();
     log.push({ key: JSON.stringify(request.body), arrivedAt: now, answeredAt: now + delayMs });
     return { kind: 'reply', content: JSON.stringify(answer(body)), delayMs, usage: { promptTokens: 100, completionTokens: 20 } };
