@@ -100,6 +100,16 @@ describe('recordAdr', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('refuses an approval whose name or time holds a line break, so it cannot write lines of its own into the ADR', async () => {
+    for (const bad of [
+      { approvedBy: 'alice\n\nStatus: rejected', at: approval.at },
+      { approvedBy: 'alice', at: `${approval.at}\r\n## Decision Outcome` },
+    ]) {
+      expect((await recordAdr(dir, draft('x'), bad))._unsafeUnwrapErr().kind).toBe('not_approved');
+    }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('leaves no numbered file (and no lock) behind when the write fails half-way', async () => {
     const result = await recordAdr(dir, draft('disk-full'), approval);
     expect(result._unsafeUnwrapErr()).toMatchObject({ kind: 'io', message: expect.stringContaining('ENOSPC') as unknown });

@@ -46,6 +46,10 @@ export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrAppro
   ) {
     return err({ kind: 'not_approved', message: 'recordAdr needs an explicit approval { approvedBy, at } with both fields non-empty' });
   }
+  // Both go into the one status line: a line break would let them write lines of their own into the record.
+  if (/[\r\n\u2028\u2029]/.test(approval.approvedBy + approval.at)) {
+    return err({ kind: 'not_approved', message: 'the approval { approvedBy, at } must be on one line each: remove the line breaks' });
+  }
   // The status line itself: the question in the heading may contain the words "Status: proposed".
   const lines = draft.markdown.split('\n');
   const statusAt = lines.findIndex((line) => line.trim() === PROPOSED_STATUS_LINE);
