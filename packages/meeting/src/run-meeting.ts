@@ -532,12 +532,18 @@ class MeetingRun {
 
   #validate(): string | undefined {
     if (!isLoadedBrief(this.#brief)) return 'the brief was not produced by loadBrief or parseBrief, so its structure is not guaranteed';
-    const { maxRounds, budget, memberTimeoutMs, maxSlate } = this.#options;
+    const { maxRounds, budget, memberTimeoutMs, maxSlate, groupthink } = this.#options;
     if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1))
       return `maxRounds must be a whole number of 1 or more, got ${maxRounds}`;
     if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return `memberTimeoutMs must be above 0, got ${memberTimeoutMs}`;
     if (maxSlate !== undefined && !(Number.isInteger(maxSlate) && maxSlate >= this.#brief.options.length))
       return `maxSlate must be a whole number no smaller than the brief's ${this.#brief.options.length} options, got ${maxSlate}`;
+    // A threshold that is not a number would switch the groupthink guard off without a word.
+    const low = groupthink?.lowConfidence;
+    if (low !== undefined && !(low >= 0 && low <= 1)) return `groupthink.lowConfidence must be a number from 0 to 1, got ${low}`;
+    const dissenters = groupthink?.nearUnanimityDissenters;
+    if (dissenters !== undefined && !(Number.isInteger(dissenters) && dissenters >= 0))
+      return `groupthink.nearUnanimityDissenters must be a whole number of 0 or more, got ${dissenters}`;
     for (const key of ['maxCalls', 'maxTokens'] as const) {
       const value = budget?.[key];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0))
