@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { resolvePath } from './inputs.js';
@@ -31,13 +31,27 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-/** Writes a file (creating its folder), or throws a CliError naming it. Returns the absolute path. */
+/**
+ * Writes a file (creating its folder), or throws a CliError naming it. Returns the absolute path.
+ * A regular file is written to a hidden file beside it first and renamed into place, so a run
+ * record or an ADR draft is whole or not there: a full disk or a kill mid-write never leaves half
+ * of one. A symlink is followed to its file; a device or pipe (`/dev/stdout`) is written as is.
+ */
 export async function writeOutput(cwd: string, file: string, text: string): Promise<string> {
   const path = resolvePath(cwd, file);
+  let partial: string | undefined;
   try {
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, text, 'utf8');
+    const target = await realpath(path).catch(() => path);
+    if ((await stat(target).catch(() => undefined))?.isFile() === false) {
+      await writeFile(target, text, 'utf8');
+      return path;
+    }
+    partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
+    await writeFile(partial, text, 'utf8');
+    await rename(partial, target);
   } catch (error) {
+    if (partial !== undefined) await unlink(partial).catch(() => undefined);
     throw new CliError(`cannot write ${file}: ${writeProblem(path, error)}`, [], undefined, 'choose a writable path');
   }
   return path;

@@ -8,7 +8,7 @@ export { isRetryableByDefault } from './failure.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, resolveRetryPolicy, withRetries } from './retry.js';
 export { retryAfterMs } from './retry-after.js';
-export type { CallGovernorOptions, SpendStop } from './call-governor.js';
+export type { CallGovernorOptions, CallQueue, SpendStop } from './call-governor.js';
 export { CallGovernor } from './call-governor.js';
 export type { CallScope, CallScopeOptions, CallScopeRetryOptions, RequestSignal } from './call-scope.js';
 export { createCallScope, deadlineFailure } from './call-scope.js';

@@ -24,6 +24,9 @@ export interface CallGovernorOptions {
   readonly onStop: (reason: SpendStop) => void;
 }
 
+/** Starts a call once a concurrency slot is free, and settles as the call does. */
+export type CallQueue = (start: () => Promise<ModelRunResult>) => Promise<ModelRunResult>;
+
 /** The detach of a call that was never tracked. */
 const NO_DETACH = (): void => undefined;
 
@@ -105,10 +108,13 @@ export class CallGovernor {
    * toward the token budget — counted here, outside the step, so a replayed result counts the same.
    * A step runner that rejects (a durable engine's cancellation, a journal it cannot read) ends
    * the run as aborted: the call becomes an `aborted` failure and no further call starts.
+   * `queue`, when given, holds the call inside the step until a concurrency slot opens; its
+   * deadline runs from the call's start, not from the queue.
    */
-  async run(adapter: ModelAdapter, request: ModelRequest, step: string): Promise<ModelRunResult> {
-    const call = (): Promise<ModelRunResult> =>
+  async run(adapter: ModelAdapter, request: ModelRequest, step: string, queue?: CallQueue): Promise<ModelRunResult> {
+    const direct = (): Promise<ModelRunResult> =>
       guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
+    const call = queue === undefined ? direct : () => queue(direct);
     // Without a step runner the call runs as it always did: no step closure on the hot path.
     const result = this.#options.runStep === undefined ? await call() : await this.#runStep(this.#options.runStep, step, call);
     this.#spend(result.usage);

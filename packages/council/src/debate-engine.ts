@@ -13,7 +13,7 @@ import {
   type RunStep,
   type Usage,
 } from '@conclave/core';
-import { CallGovernor } from '@conclave/core/adapter-kit';
+import { CallGovernor, type CallQueue } from '@conclave/core/adapter-kit';
 import { aggregateConsensus, MIN_VALID_VOTES, type ConsensusResult, type InvalidVoteReason, type Vote } from '@conclave/scoring';
 import { type Calibration } from '@conclave/scoring/calibration';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
@@ -276,6 +276,10 @@ class DebateRun<A extends string> {
     const adapter = bound.adapter;
     // No cap that can bind: the call starts at once, without the limiters' closures (the common case, ADR 0019).
     if (this.#unlimited(adapter.id)) return this.#call(phase, phaseIndex, member, adapter, request);
+    const queue: CallQueue = (start) => this.#limiterFor(adapter.id)(() => this.#globalLimiter()(start));
+    // With a step runner every step of the phase starts now, in roster order, and waits for its slot
+    // inside the step: Restate cannot replay a step that started while an earlier one was unanswered (ADR 0051).
+    if (this.#options.runStep !== undefined) return this.#call(phase, phaseIndex, member, adapter, request, queue);
     return this.#limiterFor(adapter.id)(() => this.#globalLimiter()(() => this.#call(phase, phaseIndex, member, adapter, request)));
   }
 
@@ -286,6 +290,7 @@ class DebateRun<A extends string> {
     member: Member<A>,
     adapter: ModelAdapter,
     request: ModelRequest,
+    queue?: CallQueue,
   ): Promise<MemberOutcome<A>> {
     // Re-checked when the slot opens: the debate may have stopped while this member queued.
     if (this.#stop || !this.#governor.claim()) return { ok: false, failure: this.#notRun(phase, phaseIndex, member) };
@@ -293,7 +298,7 @@ class DebateRun<A extends string> {
     const startedAt = this.#clock.now();
     // The step's name is read only by a step runner: without one it is never written.
     const step = this.#options.runStep === undefined ? '' : debateStepName(this.#board.id, phaseIndex, phase.name, member.id);
-    const result = await this.#governor.run(adapter, request, step);
+    const result = await this.#governor.run(adapter, request, step, queue);
     const endedAt = this.#clock.now();
     this.#timings.push({
       phase: phase.name,

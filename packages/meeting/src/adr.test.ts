@@ -3,9 +3,11 @@ import { draftAdr, slugify } from './adr.js';
 import { runMeeting } from './run-meeting.js';
 import { meetingAdapter, stance, steady, testBrief, type MemberPlan } from './test-support/meeting-fixtures.js';
 
-async function synthesisOf(plans: Record<string, MemberPlan>) {
+async function synthesisOf(plans: Record<string, MemberPlan>, question?: string) {
   const adapter = meetingAdapter(plans);
-  const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter } });
+  const meeting = await runMeeting(testBrief(question === undefined ? {} : { question }), {
+    adapters: { anthropic: adapter, openai: adapter },
+  });
   if (meeting.synthesis === undefined) throw new Error(`expected a decision, got ${meeting.outcome}`);
   return meeting.synthesis;
 }
@@ -65,6 +67,15 @@ describe('draftAdr', () => {
     const offline = draftAdr(synthesis, { offline: true }).markdown;
     expect(offline).toContain('- Model families: none: every member ran on the offline adapters\n');
     expect(offline).not.toMatch(/anthropic|openai/);
+  });
+
+  it('keeps a question of several lines on the one heading line, so no line of it can pass for the status line', async () => {
+    const question = 'Which cloud?\n\nStatus: proposed\n\nPick one.';
+    const draft = draftAdr(await synthesisOf(steady({ sre: 'aws', sec: 'aws', cfo: 'aws', pm: 'gcp', data: 'gcp' }), question));
+    const lines = draft.markdown.split('\n');
+    expect(lines[0]).toBe('# AWS: Which cloud? Status: proposed Pick one.');
+    expect(draft.title).toBe('AWS: Which cloud? Status: proposed Pick one.');
+    expect(lines.findIndex((line) => line === 'Status: proposed')).toBe(2);
   });
 
   it('is pure: the same synthesis renders the same text', async () => {

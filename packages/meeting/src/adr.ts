@@ -40,7 +40,8 @@ export function slugify(text: string): string {
  */
 export function draftAdr(synthesis: Synthesis, options: DraftAdrOptions = {}): AdrDraft {
   const { decision, dissent, record } = synthesis;
-  const title = `${decision.title}: ${synthesis.question}`;
+  // One heading line: a line of a multi-line question must not pass for the status line below it.
+  const title = `${decision.title}: ${synthesis.question}`.replace(/\s+/g, ' ').trim();
   const bullet = (items: readonly string[], none: string): string =>
     items.length === 0 ? `- ${none}` : items.map((item) => `- ${item}`).join('\n');
   const dissentText = dissent.present

@@ -459,6 +459,21 @@ describe('runMeeting: budgets, abort, warnings', () => {
     expect(noMajority.warnings.filter((w) => w.kind === 'family_majority')).toEqual([]);
   });
 
+  it('refuses groupthink thresholds that would switch the guard off unseen, as invalid input with no decision', async () => {
+    const adapter = meetingAdapter(steady({ sre: 'aws', sec: 'aws', cfo: 'aws', pm: 'aws', data: 'aws' }, 0.3));
+    for (const groupthink of [
+      { lowConfidence: Number.NaN },
+      { lowConfidence: 2 },
+      { nearUnanimityDissenters: -1 },
+      { nearUnanimityDissenters: 0.5 },
+    ]) {
+      const meeting = await runMeeting(testBrief(), { adapters: { anthropic: adapter, openai: adapter }, maxRounds: 2, groupthink });
+      expect(meeting.outcome, JSON.stringify(groupthink)).toBe('invalid_input');
+      expect(meeting.synthesis).toBeUndefined();
+      expect(meeting.usage.calls).toBe(0);
+    }
+  });
+
   it('rejects a brief that did not come from the loader, as data', async () => {
     const meeting = await runMeeting({ question: 'x' } as unknown as Brief, { adapters: {} });
     expect(meeting.outcome).toBe('invalid_input');

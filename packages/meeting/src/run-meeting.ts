@@ -44,6 +44,7 @@ import {
   type SynthesisReply,
 } from './prompt.js';
 import { hasQuorum, MIN_QUORUM } from './quorum.js';
+import { ReaskOrder } from './reask-order.js';
 import { shareStance, stanceSchemaFor, type SharedStance, type Stance } from './stance.js';
 import { synthesize } from './synthesize.js';
 import { tallyPositions } from './tally.js';
@@ -80,6 +81,12 @@ export const DEFAULT_MAX_ROUNDS = 4;
 
 /** Stops after which no further call may start. */
 const HALTING: ReadonlySet<MeetingStopReason['kind']> = new Set(['aborted', 'budget_exhausted', 'no_quorum', 'invalid_input']);
+
+/** Where a member of a parallel round waits to re-ask: the round's order and the member's roster position. */
+interface ReaskTurn {
+  readonly order: ReaskOrder;
+  readonly position: number;
+}
 
 /** A member's call, with the usage of every paid call it made (a first answer and its repair). */
 type CallOutcome<T> =
@@ -217,14 +224,16 @@ class MeetingRun {
 
     // Prep round: isolated and parallel; each request is built from the brief and the member alone.
     this.#emit({ type: 'round_started', round: 0, adversarial: false });
+    const prepReasks = new ReaskOrder(brief.roster.length);
     const prepTurns = await Promise.all(
-      brief.roster.map((member) =>
+      brief.roster.map((member, position) =>
         this.#turn(
           member,
           0,
           nameOf(member.id),
           buildPrepRequest(brief, member, nameOf(member.id)),
           brief.options.map((o) => o.id),
+          { order: prepReasks, position },
         ),
       ),
     );
@@ -271,8 +280,9 @@ class MeetingRun {
       const summary =
         curated.curation.by === 'facilitator' ? { summary: curated.curation.summary, tensions: curated.curation.tensions } : undefined;
       const liveIds = liveOptions(slate).map((o) => o.id);
+      const reasks = new ReaskOrder(brief.roster.length);
       const turns = await Promise.all(
-        brief.roster.map(async (member) => {
+        brief.roster.map(async (member, position) => {
           const peers = [...latest].filter(([id]) => id !== member.id).map(([id, stance]) => shareStance(stance, nameOf(id)));
           const seen = shown.get(member.id);
           const request = buildRoundRequest({
@@ -289,7 +299,7 @@ class MeetingRun {
             ...(frontRunner === undefined ? {} : { frontRunner }),
             ...(summary === undefined ? {} : { curation: summary }),
           });
-          const turn = await this.#turn(member, round, nameOf(member.id), request, slateIds);
+          const turn = await this.#turn(member, round, nameOf(member.id), request, slateIds, { order: reasks, position });
           // A member that did not answer has not spoken: its next prompt still holds what it missed.
           if ('stance' in turn) shown.set(member.id, { peers, options: liveIds });
           return turn;
@@ -446,9 +456,21 @@ class MeetingRun {
     };
   }
 
-  /** One member's turn in a round: a validated stance, or an abstention. */
-  async #turn(member: RosterMember, round: number, name: string, request: ModelRequest, slateIds: readonly string[]): Promise<MemberTurn> {
-    const outcome = await this.#call(member, request, stanceSchemaFor(slateIds), meetingStepName(round, 'turn', member.id));
+  /** One member's turn in a round: a validated stance, or an abstention; its re-ask waits its turn in `reasks`. */
+  async #turn(
+    member: RosterMember,
+    round: number,
+    name: string,
+    request: ModelRequest,
+    slateIds: readonly string[],
+    reasks: ReaskTurn,
+  ): Promise<MemberTurn> {
+    let outcome: CallOutcome<Stance>;
+    try {
+      outcome = await this.#call(member, request, stanceSchemaFor(slateIds), meetingStepName(round, 'turn', member.id), reasks);
+    } finally {
+      reasks.order.settled(reasks.position);
+    }
     if (outcome.ok) {
       this.#emit({ type: 'stance_recorded', round, memberId: member.id, preferredOption: outcome.value.preferredOption });
       return { memberId: member.id, name, stance: outcome.value, reasked: outcome.reasked };
@@ -467,12 +489,21 @@ class MeetingRun {
    * A structured call with exactly one bounded re-ask when the reply does not fit the schema;
    * the first ask is step `<step>/1` and the re-ask `<step>/2`.
    */
-  async #call<T>(member: RosterMember, request: ModelRequest, schema: ZodType<T>, step: string): Promise<CallOutcome<T>> {
+  async #call<T>(
+    member: RosterMember,
+    request: ModelRequest,
+    schema: ZodType<T>,
+    step: string,
+    reasks?: ReaskTurn,
+  ): Promise<CallOutcome<T>> {
     // The adapter object is foreign: bindAdapter reads it once, in a guard, and hands back a copy.
     const bound = bindAdapter(this.#options.adapters, member.model);
     if (!bound.ok) return { ok: false, reason: { kind: 'unbound_model', model: member.model, message: bound.message }, reasked: false };
     const asked = await askStructured(bound.adapter, request, schema, {
-      call: (adapter, r, attempt) => this.#run(adapter, r, `${step}/${attempt}`),
+      call: async (adapter, r, attempt) => {
+        if (attempt === 2 && reasks !== undefined) await reasks.order.reask(reasks.position);
+        return this.#run(adapter, r, `${step}/${attempt}`);
+      },
     });
     if (asked.ok) return { ok: true, value: asked.value, reasked: asked.reasked };
     const usage = paidUsage(asked.exchanges);
@@ -501,12 +532,18 @@ class MeetingRun {
 
   #validate(): string | undefined {
     if (!isLoadedBrief(this.#brief)) return 'the brief was not produced by loadBrief or parseBrief, so its structure is not guaranteed';
-    const { maxRounds, budget, memberTimeoutMs, maxSlate } = this.#options;
+    const { maxRounds, budget, memberTimeoutMs, maxSlate, groupthink } = this.#options;
     if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1))
       return `maxRounds must be a whole number of 1 or more, got ${maxRounds}`;
     if (memberTimeoutMs !== undefined && !(memberTimeoutMs > 0)) return `memberTimeoutMs must be above 0, got ${memberTimeoutMs}`;
     if (maxSlate !== undefined && !(Number.isInteger(maxSlate) && maxSlate >= this.#brief.options.length))
       return `maxSlate must be a whole number no smaller than the brief's ${this.#brief.options.length} options, got ${maxSlate}`;
+    // A threshold that is not a number would switch the groupthink guard off without a word.
+    const low = groupthink?.lowConfidence;
+    if (low !== undefined && !(low >= 0 && low <= 1)) return `groupthink.lowConfidence must be a number from 0 to 1, got ${low}`;
+    const dissenters = groupthink?.nearUnanimityDissenters;
+    if (dissenters !== undefined && !(Number.isInteger(dissenters) && dissenters >= 0))
+      return `groupthink.nearUnanimityDissenters must be a whole number of 0 or more, got ${dissenters}`;
     for (const key of ['maxCalls', 'maxTokens'] as const) {
       const value = budget?.[key];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0))

@@ -4,6 +4,7 @@ import type { MeetingResult } from '@conclave/meeting';
 import type { TaskLoopResult } from '@conclave/taskloop';
 import * as clients from '@restatedev/restate-sdk-clients';
 import { DEBATE_WORKFLOW, type DebateSubmission, type debateWorkflow } from './debate-workflow.js';
+import { canonicalJson } from './kept-submission.js';
 import { MEETING_WORKFLOW, type MeetingSubmission, type meetingWorkflow } from './meeting-workflow.js';
 import { TASK_WORKFLOW, type TaskSubmission, type taskWorkflow } from './task-workflow.js';
 
@@ -35,15 +36,18 @@ export interface Submitted {
 export interface ConclaveClient {
   /** Submits a debate under `id`; submitting the same id again runs nothing new. */
   submitDebate(id: string, submission: DebateSubmission): Promise<Submitted>;
-  /** Submits (once per `id`) and waits for the debate's result. */
+  /** Submits (once per `id`) and waits for the debate's result; rejects when `id` already names another submission. */
   runDebate(id: string, submission: DebateSubmission, options?: AwaitOptions): Promise<DebateResult>;
   /** Submits a meeting under `id`; submitting the same id again runs nothing new. */
   submitMeeting(id: string, submission: MeetingSubmission): Promise<Submitted>;
-  /** Submits (once per `id`) and waits for the meeting's result. */
+  /** Submits (once per `id`) and waits for the meeting's result; rejects when `id` already names another submission. */
   runMeeting(id: string, submission: MeetingSubmission, options?: AwaitOptions): Promise<MeetingResult>;
   /** Submits a task-loop run under `id`; submitting the same id again runs nothing new. */
   submitTask(id: string, submission: TaskSubmission): Promise<Submitted>;
-  /** Submits (once per `id`) and waits for the task loop's result; a cancelled run ends `halted`, reason `aborted`, no box ticked by it. */
+  /**
+   * Submits (once per `id`) and waits for the task loop's result; a cancelled run ends `halted`, reason `aborted`, no box ticked
+   * by it. Rejects when `id` already names another submission.
+   */
   runTask(id: string, submission: TaskSubmission, options?: AwaitOptions): Promise<TaskLoopResult>;
   /** Cancels a run by its invocation id: its engine aborts every call in flight and ends the run `aborted`. */
   cancel(invocationId: string): Promise<void>;
@@ -94,20 +98,30 @@ export function conclaveClient(options: ConclaveClientOptions): ConclaveClient {
     const submitted = await submit(name, id, submission);
     const client = ingress.workflowClient({ name } as never, id) as unknown as {
       workflowAttach: (opts?: clients.Opts<void, R>) => Promise<R>;
+      submission: () => Promise<unknown>;
     };
-    if (signals.length === 0) return client.workflowAttach();
-    const signal = AbortSignal.any(signals);
-    try {
-      return await client.workflowAttach(clients.Opts.from({ signal }));
-    } catch (error) {
-      if (!signal.aborted) throw error;
-      // The caller gave up: the run is cancelled in Restate, and its (aborted, NO_GO) result returned.
-      await cancel(submitted.invocationId);
-      // A run cancelled before its handler started has no result at all: that is an error, never a verdict.
-      return await client.workflowAttach().catch((cancelled: unknown) => {
-        throw new Error(`run "${id}" was cancelled before it produced a result: ${errorMessage(cancelled)}`);
-      });
-    }
+    const attach = async (): Promise<R> => {
+      if (signals.length === 0) return client.workflowAttach();
+      const signal = AbortSignal.any(signals);
+      try {
+        return await client.workflowAttach(clients.Opts.from({ signal }));
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        // The caller gave up: the run is cancelled in Restate, and its (aborted, NO_GO) result returned.
+        await cancel(submitted.invocationId);
+        // A run cancelled before its handler started has no result at all: that is an error, never a verdict.
+        return await client.workflowAttach().catch((cancelled: unknown) => {
+          throw new Error(`run "${id}" was cancelled before it produced a result: ${errorMessage(cancelled)}`);
+        });
+      }
+    };
+    const result = await attach();
+    // The id was taken before: its result answers this submission only if it is the same one.
+    if (submitted.status === 'PreviouslyAccepted' && canonicalJson(await client.submission()) !== canonicalJson(submission))
+      throw new Error(
+        `the ${name} id "${id}" already names a run of another submission, so its result does not answer this one: give this submission its own id`,
+      );
+    return result;
   };
 
   return {

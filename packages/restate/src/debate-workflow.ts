@@ -10,6 +10,7 @@ import {
 } from '@conclave/council';
 import * as restate from '@restatedev/restate-sdk';
 import { runJournaled } from './journaled-steps.js';
+import { keepSubmission, keptSubmission } from './kept-submission.js';
 import { WORKFLOW_OPTIONS } from './retry-policy.js';
 
 /** What a caller submits to the `debate` workflow: plain JSON, the board as data (what a board file holds). */
@@ -45,6 +46,7 @@ export function debateWorkflow(options: DebateWorkflowOptions) {
     name: DEBATE_WORKFLOW,
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: DebateSubmission): Promise<DebateResult> => {
+        keepSubmission(ctx, submission);
         const loaded = loadBoard(submission.board, options.isKnownModel === undefined ? {} : { isKnownModel: options.isKnownModel });
         if (loaded.isErr())
           throw new restate.TerminalError(`the submitted board does not load:\n${loaded.error.map(formatBoardIssue).join('\n')}`, {
@@ -53,6 +55,7 @@ export function debateWorkflow(options: DebateWorkflowOptions) {
         const { board: _board, ...rest } = submission;
         return runJournaled(ctx, (runStep) => DebateEngine.run(loaded.value, { ...rest, adapters: options.adapters, runStep }));
       },
+      submission: keptSubmission,
     },
     options: WORKFLOW_OPTIONS,
   });

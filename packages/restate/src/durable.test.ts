@@ -7,6 +7,7 @@ import type { ConclaveClient } from './client.js';
 import { debateRunRecord, meetingRunRecord } from './run-records.js';
 import { fakeProviderAdapters, startCountingProvider, type CountingProvider } from './test-support/fake-provider.js';
 import { BOARD_4X8, BRIEF } from './test-support/fixtures.js';
+import { journaledStepNames } from './test-support/journal.js';
 import { killWorkerDuring as killWorker, sleep } from './test-support/kill-worker.js';
 import { startRestateCluster, type RestateCluster } from './test-support/restate-cluster.js';
 import type { RestateServer } from './test-support/restate-server.js';
@@ -88,6 +89,17 @@ describe('debates on Restate', () => {
     expect(html).toContain(first.verdict);
   }, 30_000);
 
+  it("refuses an id already taken by another submission, never handing back the other question's verdict", async () => {
+    const asked = { board: BOARD_4X8, question: 'Go (q-id-taken)?' };
+    const first = await client.runDebate('id-taken', asked);
+    // The same submission with its keys in another order is the same council: its result.
+    expect(await client.runDebate('id-taken', { question: asked.question, board: asked.board })).toEqual(first);
+    await expect(client.runDebate('id-taken', { board: BOARD_4X8, question: 'Go (q-id-taken, another question)?' })).rejects.toThrow(
+      /the debate id "id-taken" already names a run of another submission[\s\S]*give this submission its own id/,
+    );
+    expect(sum(callsFor('another question'))).toBe(0);
+  }, 30_000);
+
   it(
     `SIGKILLed at ${DEBATE_KILLS} seeded points, the restarted worker finishes each debate with the uninterrupted verdict, paying again only for calls not yet journaled`,
     async () => {
@@ -121,6 +133,37 @@ describe('debates on Restate', () => {
     },
     30_000 + DEBATE_KILLS * 10_000,
   );
+
+  it('resumes a debate whose concurrency cap queued its members, killed while a slow call was unanswered and later ones were journaled', async () => {
+    // Two calls at a time and the first member slow: live, the third member's call starts on the second's answer.
+    const board = {
+      id: 'capped',
+      concurrency: { global: 2 },
+      phases: [
+        {
+          name: 'p0',
+          members: ['slow-c0', 'c1', 'c2', 'c3', 'c4', 'c5'].map((id) => ({ id, persona: 'A capped member.', model: `openai:${id}` })),
+        },
+      ],
+    };
+    const baseline = await client.runDebate('capped-once', { board, question: 'Go (q-capped-once)?' });
+    const marker = 'q-capped-kill';
+    const submission = { board, question: `Go (${marker})?` };
+    const { invocationId } = await client.submitDebate(marker, submission);
+    let journaled = new Set<string>();
+    while (journaled.size < 2) {
+      await sleep(5);
+      journaled = await journaledStepNames(server.adminUrl, invocationId);
+    }
+    await worker.kill();
+    journaled = await journaledStepNames(server.adminUrl, invocationId);
+    await worker.start();
+    const result = await client.runDebate(marker, submission);
+
+    expect(decidedDebate(result)).toEqual(decidedDebate(baseline));
+    expect(journaled.has('debate/capped/0-p0/slow-c0/1')).toBe(false);
+    for (const count of callsFor(marker).values()) expect(count).toBeLessThanOrEqual(2);
+  }, 30_000);
 
   it('loses nothing when the Restate server itself is SIGKILLed mid-debate and restarted on the same base dir', async () => {
     const submission = { board: BOARD_4X8, question: 'Go (q-server-kill)?' };
@@ -205,4 +248,36 @@ describe('meetings on Restate', () => {
     },
     30_000 + MEETING_KILLS * 15_000,
   );
+
+  it('resumes a meeting whose members re-asked, the quick one before the slow one, after the worker died with both re-asks journaled', async () => {
+    // `pm` answers off the slate quickly and `sec` slowly: live, pm's answer comes back first, while the roster lists sec first.
+    const roster = (BRIEF.roster ?? []).map((member) =>
+      member.id === 'sec'
+        ? { ...member, model: 'openai:reask-slow' }
+        : member.id === 'pm'
+          ? { ...member, model: 'openai:reask-quick' }
+          : member,
+    );
+    const submission = (marker: string) => ({ brief: { ...briefFor(marker), roster } });
+    const baseline = await client.runMeeting('m-reask-once', submission('m-reask-once'));
+    expect(baseline.record.rounds[0]?.turns.filter((turn) => turn.reasked).map((turn) => turn.memberId)).toEqual(['sec', 'pm']);
+
+    const marker = 'm-reask-kill';
+    const { invocationId } = await client.submitMeeting(marker, submission(marker));
+    const reasks = ['meeting/0/turn/sec/2', 'meeting/0/turn/pm/2'];
+    let journaled = new Set<string>();
+    while (!reasks.every((name) => journaled.has(name))) {
+      await sleep(5);
+      journaled = await journaledStepNames(server.adminUrl, invocationId);
+    }
+    await worker.kill();
+    journaled = await journaledStepNames(server.adminUrl, invocationId);
+    await worker.start();
+    const result = await client.runMeeting(marker, submission(marker));
+
+    expect(decidedMeeting(result)).toEqual(decidedMeeting(baseline));
+    const calls = callsFor(marker);
+    for (const count of calls.values()) expect(count).toBeLessThanOrEqual(2);
+    expect(journaled.size).toBeLessThan(baseline.usage.calls);
+  }, 30_000);
 });

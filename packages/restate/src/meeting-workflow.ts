@@ -2,6 +2,7 @@ import { loadBrief, runMeeting, type BriefInput, type MeetingAdapters, type Meet
 import { formatIssue } from '@conclave/core';
 import * as restate from '@restatedev/restate-sdk';
 import { runJournaled } from './journaled-steps.js';
+import { keepSubmission, keptSubmission } from './kept-submission.js';
 import { WORKFLOW_OPTIONS } from './retry-policy.js';
 
 /** What a caller submits to the `meet` workflow: plain JSON, the brief as data (what a brief file holds). */
@@ -27,6 +28,7 @@ export function meetingWorkflow(options: MeetingWorkflowOptions) {
     name: MEETING_WORKFLOW,
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: MeetingSubmission): Promise<MeetingResult> => {
+        keepSubmission(ctx, submission);
         const loaded = loadBrief(submission.brief);
         if (loaded.isErr())
           throw new restate.TerminalError(`the submitted brief does not load:\n${loaded.error.map(formatIssue).join('\n')}`, {
@@ -35,6 +37,7 @@ export function meetingWorkflow(options: MeetingWorkflowOptions) {
         const { brief: _brief, ...rest } = submission;
         return runJournaled(ctx, (runStep) => runMeeting(loaded.value, { ...rest, adapters: options.adapters, runStep }));
       },
+      submission: keptSubmission,
     },
     options: WORKFLOW_OPTIONS,
   });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { journalBuildEdits } from './journaled-edits.js';
 import { runJournaled } from './journaled-steps.js';
+import { keepSubmission, keptSubmission } from './kept-submission.js';
 import { WORKFLOW_OPTIONS } from './retry-policy.js';
 import { readWorkTreeBase, restoreWorkTree, type WorkTreeBase } from './work-tree.js';
 
@@ -54,6 +55,7 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
     name: TASK_WORKFLOW,
     handlers: {
       run: async (ctx: restate.WorkflowContext, submission: TaskSubmission): Promise<TaskLoopResult> => {
+        keepSubmission(ctx, submission);
         const { workspace } = submission;
         if (typeof workspace !== 'string' || !isAbsolute(workspace))
           throw new restate.TerminalError(`workspace must be an absolute path on the worker's volume, got ${JSON.stringify(workspace)}`, {
@@ -119,6 +121,7 @@ export function taskWorkflow(options: TaskWorkflowOptions) {
           ? { ...result, reason: 'aborted', stop: { kind: 'aborted', message: `the run was cancelled in Restate: ${cancelled}` } }
           : result;
       },
+      submission: keptSubmission,
     },
     options: WORKFLOW_OPTIONS,
   });

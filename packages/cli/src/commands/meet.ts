@@ -257,8 +257,8 @@ export async function adrApproveCommand(ctx: CommandContext, draftFile: string, 
     throw new CliError(
       `cannot record the ADR: ${recorded.error.message}`,
       [],
-      recorded.error.kind === 'io' ? EXIT.usage : EXIT.no,
-      'check --dir',
+      recorded.error.kind === 'no_free_number' ? EXIT.no : EXIT.usage,
+      recorded.error.kind === 'not_approved' ? 'pass --by <your name> on one line' : 'check --dir',
     );
   const { number, path } = recorded.value;
   const text = `conclave adr approve: offline (no model is called)\nrecorded ADR ${String(number).padStart(4, '0')}: ${path} (Status: accepted, approved by ${approvedBy})`;

@@ -1,4 +1,4 @@
-import { open, readdir, unlink } from 'node:fs/promises';
+import { link, open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { err, ok, type Result } from 'neverthrow';
 import { PROPOSED_STATUS_LINE, type AdrDraft } from '../adr.js';
@@ -21,6 +21,7 @@ export interface RecordedAdr {
 /** Why an ADR was not recorded. */
 export type RecordAdrError =
   | { readonly kind: 'not_approved'; readonly message: string }
+  | { readonly kind: 'not_a_draft'; readonly message: string }
   | { readonly kind: 'io'; readonly message: string }
   | { readonly kind: 'no_free_number'; readonly message: string };
 
@@ -31,8 +32,10 @@ const MAX_ATTEMPTS = 1000;
  * Records an approved ADR in `dir` as `NNNN-slug.md` with `Status: accepted`. The number is
  * claimed at write time: the folder is listed, the next free number is locked with an exclusive
  * create (`wx`) of `.NNNN.lock`, the listing is re-checked under the lock (another writer with a
- * different slug may have just taken the number), and the file itself is created with `wx`;
- * any EEXIST moves on to the next number. A lock left by a crash only skips that number.
+ * different slug may have just taken the number), and the text is written whole to a hidden
+ * `.NNNN-slug.md.partial` and only then linked to its number, which fails on an existing file;
+ * any EEXIST moves on to the next number. A crash mid-write leaves no numbered ADR, and a lock
+ * left by a crash only skips that number.
  */
 export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrApproval): Promise<Result<RecordedAdr, RecordAdrError>> {
   if (
@@ -43,10 +46,18 @@ export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrAppro
   ) {
     return err({ kind: 'not_approved', message: 'recordAdr needs an explicit approval { approvedBy, at } with both fields non-empty' });
   }
-  const markdown = draft.markdown.replace(
-    PROPOSED_STATUS_LINE,
-    `Status: accepted (approved by ${approval.approvedBy.trim()} at ${approval.at.trim()})`,
-  );
+  // Both go into the one status line: a line break would let them write lines of their own into the record.
+  if (/[\r\n\u2028\u2029]/.test(approval.approvedBy + approval.at)) {
+    return err({ kind: 'not_approved', message: 'the approval { approvedBy, at } must be on one line each: remove the line breaks' });
+  }
+  // The status line itself: the question in the heading may contain the words "Status: proposed".
+  const lines = draft.markdown.split('\n');
+  const statusAt = lines.findIndex((line) => line.trim() === PROPOSED_STATUS_LINE);
+  if (statusAt < 0) {
+    return err({ kind: 'not_a_draft', message: `the draft has no "${PROPOSED_STATUS_LINE}" line, so there is nothing to accept` });
+  }
+  lines[statusAt] = `Status: accepted (approved by ${approval.approvedBy.trim()} at ${approval.at.trim()})`;
+  const markdown = lines.join('\n');
   try {
     let candidate = (await highestNumber(dir)) + 1;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1, candidate += 1) {
@@ -57,16 +68,20 @@ export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrAppro
       try {
         if ((await numbersIn(dir)).has(candidate)) continue;
         const path = join(dir, `${number}-${draft.slug}.md`);
-        const file = await createExclusive(path);
+        // A numbered ADR appears whole or not at all: a full disk or a kill mid-write leaves none.
+        const partial = join(dir, `.${number}-${draft.slug}.md.partial`);
+        const file = await createExclusive(partial);
         if (file === 'exists') continue;
-        let written = false;
         try {
-          await file.writeFile(markdown, 'utf8');
-          written = true;
+          try {
+            await file.writeFile(markdown, 'utf8');
+            await file.sync();
+          } finally {
+            await file.close();
+          }
+          if ((await linkExclusive(partial, path)) === 'exists') continue;
         } finally {
-          await file.close();
-          // A write that failed half-way (a full disk) must not leave a numbered ADR behind.
-          if (!written) await unlink(path).catch(() => undefined);
+          await unlink(partial).catch(() => undefined);
         }
         return ok({ number: candidate, path, markdown });
       } finally {
@@ -83,6 +98,17 @@ export async function recordAdr(dir: string, draft: AdrDraft, approval: AdrAppro
 async function createExclusive(path: string): Promise<Awaited<ReturnType<typeof open>> | 'exists'> {
   try {
     return await open(path, 'wx');
+  } catch (thrown) {
+    if ((thrown as { code?: unknown }).code === 'EEXIST') return 'exists';
+    throw thrown;
+  }
+}
+
+/** Links `from` to `to`, or 'exists' when `to` does (another writer took the name). */
+async function linkExclusive(from: string, to: string): Promise<'linked' | 'exists'> {
+  try {
+    await link(from, to);
+    return 'linked';
   } catch (thrown) {
     if ((thrown as { code?: unknown }).code === 'EEXIST') return 'exists';
     throw thrown;

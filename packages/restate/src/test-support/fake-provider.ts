@@ -25,14 +25,29 @@ function hash(text: string): number {
   return h;
 }
 
+/** What the fake reads of a request body. */
+interface RequestBody {
+  readonly model?: string;
+  readonly messages?: unknown;
+  readonly response_format?: { json_schema?: { name?: string } };
+}
+
+/**
+ * Whether a meeting member on a `reask-` model answers off the slate: it does until the meeting
+ * re-asks it (the re-ask shows the failed reply as "(empty reply)"), so its turn takes a re-ask.
+ */
+function answersOffSlate(body: RequestBody): boolean {
+  return (body.model ?? '').startsWith('reask-') && !JSON.stringify(body.messages).includes('(empty reply)');
+}
+
 /** The answer for one request, from the member's model name and the response format's name. */
-function answer(body: { model?: string; response_format?: { json_schema?: { name?: string } } }): unknown {
+function answer(body: RequestBody): unknown {
   const model = body.model ?? '';
   const h = hash(model);
   switch (body.response_format?.json_schema?.name) {
     case 'meeting_stance':
       return {
-        preferredOption: ['aws', 'gcp', 'hybrid'][h % 3 === 2 ? 0 : h % 3],
+        preferredOption: answersOffSlate(body) ? 'elsewhere' : ['aws', 'gcp', 'hybrid'][h % 3 === 2 ? 0 : h % 3],
         confidence: 0.7,
         reasons: [`${model} weighed the options`],
         concerns: [],
@@ -53,14 +68,23 @@ function answer(body: { model?: string; response_format?: { json_schema?: { name
   }
 }
 
-/** Starts the counting fake on a loopback port; every answer comes after `latencyMs`. */
+/**
+ * Starts the counting fake on a loopback port; every answer comes after `latencyMs`, except an
+ * off-slate answer of the `reask-slow` model, which takes four times as long, and every answer
+ * of a `slow-` model, which takes ten times as long.
+ */
 export async function startCountingProvider(latencyMs: number): Promise<CountingProvider> {
   const log: { key: string; arrivedAt: number; answeredAt: number }[] = [];
   const server = await createFakeOpenAIServer((request: FakeOpenAIRequest): FakeOpenAIStep => {
-    const body = request.body as Parameters<typeof answer>[0];
+    const body = request.body as RequestBody;
+    const delayMs = (body.model ?? '').startsWith('slow-')
+      ? 10 * latencyMs
+      : body.model === 'reask-slow' && answersOffSlate(body)
+        ? 4 * latencyMs
+        : latencyMs;
     const now = Date.now();
-    log.push({ key: JSON.stringify(request.body), arrivedAt: now, answeredAt: now + latencyMs });
-    return { kind: 'reply', content: JSON.stringify(answer(body)), delayMs: latencyMs, usage: { promptTokens: 100, completionTokens: 20 } };
+    log.push({ key: JSON.stringify(request.body), arrivedAt: now, answeredAt: now + delayMs });
+    return { kind: 'reply', content: JSON.stringify(answer(body)), delayMs, usage: { promptTokens: 100, completionTokens: 20 } };
   });
   return {
     server,
