@@ -12,7 +12,7 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMBER_WEIGHT } from '@conclave/scoring';
 import { defineBoard } from './define-board.js';
-import type { Board } from './board.js';
+import type { Board, Fact } from './board.js';
 import type { DebateEvent } from './debate-event.js';
 import { DebateEngine } from './debate-engine.js';
 import { buildPhaseRequests } from './prompt.js';
@@ -34,6 +34,13 @@ function makeBoard(phases: string[][], options: { contrarian?: boolean; minValid
     },
     known,
   );
+}
+
+/** An object that holds itself. */
+function cyclic(): Record<string, unknown> {
+  const context: Record<string, unknown> = { note: 'loops' };
+  context['self'] = context;
+  return context;
 }
 
 const scores = (value: number) => ({ feasibility: value, revenue: value, cx: value, ttm: value, risk: value });
@@ -408,6 +415,28 @@ describe('DebateEngine: stopping', () => {
       { board, options: { concurrency: 0 }, message: /concurrency/ },
       { board, options: { question: '  ' }, message: /question/ },
       { board, options: { budget: { maxCalls: -1 } }, message: /maxCalls/ },
+      // Extra facts are checked as the board's own are: a misspelt axis is never silently dropped.
+      { board, options: { facts: [{ axis: 'revenu', value: 0, note: 'churn doubles' }] }, message: /facts\[0\]\.axis.*"revenu"/ },
+      { board, options: { facts: [{ axis: 'revenue', value: 99, note: 'x' }] }, message: /facts\[0\]\.value/ },
+      { board, options: { facts: [null as unknown as Fact] }, message: /facts\[0\]/ },
+      {
+        board,
+        options: {
+          facts: [
+            {
+              get axis(): string {
+                throw new Error('getter');
+              },
+              value: 1,
+              note: 'x',
+            },
+          ],
+        },
+        message: /facts: .*getter/,
+      },
+      // A context that cannot be shown as JSON is the caller's error, never a rejection.
+      { board, options: { context: { amount: 10n } }, message: /context.*BigInt/ },
+      { board, options: { context: cyclic() }, message: /context.*circular/ },
     ];
     for (const { board: b, options, message } of cases) {
       const result = await DebateEngine.run(b, { question: 'q', adapters: { scripted: adapter }, ...options });

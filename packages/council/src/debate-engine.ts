@@ -14,6 +14,7 @@ import {
   type Usage,
 } from '@conclave/core';
 import { CallGovernor } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 import { aggregateConsensus, MIN_VALID_VOTES, type ConsensusResult, type InvalidVoteReason, type Vote } from '@conclave/scoring';
 import { type Calibration } from '@conclave/scoring/calibration';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
@@ -23,6 +24,7 @@ import { applyDecisionRule, MEAN_SCORE_RULE, type Voter } from './decision-rule.
 import type { DebateResult, DebateStopReason, MemberTiming } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
+import { readExtraFacts } from './extra-facts.js';
 import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
 
@@ -106,6 +108,8 @@ const noop = (): void => undefined;
 
 /** An empty list to read, never to add to. */
 const NONE: readonly never[] = Object.freeze([]);
+/** A run that adds no facts. */
+const NO_FACTS = { ok: true, facts: NONE } as const;
 
 type MemberOutcome<A extends string> =
   { readonly ok: true; readonly contribution: Contribution<A> } | { readonly ok: false; readonly failure: MemberFailure };
@@ -159,6 +163,7 @@ class DebateRun<A extends string> {
     const phases = trusted ? board.phases : [];
     const input = this.#validateInput();
     const question = input.ok ? input.question : '';
+    const context = input.ok ? input.context : undefined;
     if (this.#listening)
       this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
@@ -175,10 +180,8 @@ class DebateRun<A extends string> {
      * or, once a member states a confidence, this run's copy with it added.
      */
     let confidentVoters: Map<string, Voter> | undefined;
-    const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
-    const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
-    const context = renderContext(this.#options.context);
+    const facts = !input.ok ? [] : input.facts.length === 0 ? board.facts : [...board.facts, ...input.facts];
     const earlier = new EarlierPhases({ board, question, ...(context === undefined ? {} : { context }), facts });
 
     for (let phaseIndex = 0; phaseIndex < phases.length; phaseIndex += 1) {
@@ -409,13 +412,14 @@ class DebateRun<A extends string> {
     return (this.#capsInForce ??= capsInForce(this.#options.concurrency, this.#board.concurrency));
   }
 
-  #validateInput(): { ok: true; question: string } | { ok: false; message: string } {
+  #validateInput():
+    { ok: true; question: string; context: string | undefined; facts: readonly Fact<A>[] } | { ok: false; message: string } {
     if (!isLoadedBoard(this.#board))
       return {
         ok: false,
         message: 'the board was not produced by loadBoard, parseBoard or defineBoard, so its structure (contrarian last) is not guaranteed',
       };
-    const { question, memberTimeoutMs, budget } = this.#options;
+    const { question, memberTimeoutMs, budget, context: givenContext, facts: givenFacts } = this.#options;
     if (typeof question !== 'string' || question.trim() === '') return { ok: false, message: 'question must be a non-empty string' };
     const caps = this.#caps();
     const badCap = firstBadCap(caps);
@@ -433,7 +437,11 @@ class DebateRun<A extends string> {
         ok: false,
         message: `the board's question template needs values for ${rendered.missing.map((name) => `{{${name}}}`).join(', ')}; pass them in vars`,
       };
-    return { ok: true, question: rendered.text };
+    const extra = givenFacts === undefined ? NO_FACTS : readExtraFacts(givenFacts, this.#board.rubric.axes);
+    if (!extra.ok) return { ok: false, message: extra.message };
+    const context = renderContext(givenContext);
+    if (!context.ok) return { ok: false, message: context.message };
+    return { ok: true, question: rendered.text, context: context.text, facts: extra.facts };
   }
 
   /**
@@ -518,9 +526,14 @@ function firstBadCap(caps: { global: number; perAdapter: Readonly<Record<string,
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-function renderContext(context: DebateOptions['context']): string | undefined {
-  if (context === undefined) return undefined;
-  return typeof context === 'string' ? context : JSON.stringify(context, null, 2);
+/** The context as members see it; an object that JSON cannot show (a cycle, a bigint, a `toJSON` that throws) is the caller's error. */
+function renderContext(context: unknown): { ok: true; text: string | undefined } | { ok: false; message: string } {
+  if (context === undefined || typeof context === 'string') return { ok: true, text: context };
+  try {
+    return { ok: true, text: JSON.stringify(context, null, 2) };
+  } catch (thrown) {
+    return { ok: false, message: `context: an object must be plain JSON data (${errorMessage(thrown)}); pass a string or plain data` };
+  }
 }
 
 /** A contribution whose vote the consensus did not count, as the member failure that says why. */
