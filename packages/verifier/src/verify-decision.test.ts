@@ -281,6 +281,40 @@ describe('lists no record holds: never a crash, a hang or a wrong "proven"', () 
   );
 });
 
+describe('numbers no score can be: refuted with the reason, never an oracle that throws', () => {
+  const odd: readonly unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '8', null, 1e308];
+  const record = (change: (consensus: { score: unknown; members: { scores: Record<string, unknown> }[] }) => void) => {
+    const made = JSON.parse(JSON.stringify(soundRecord())) as { consensus: Parameters<typeof change>[0] };
+    change(made.consensus);
+    return made as unknown as DecisionRecord;
+  };
+
+  // 1e308 does earn a verdict (GO); score_matches_votes refutes it.
+  it.each(odd.filter((value) => value !== 1e308))("the consensus's score %s: verdict_matches_score is refuted", (score) => {
+    const report = verifyDecision(
+      record((c) => {
+        c.score = score;
+      }),
+    );
+    expect(report.approved).toBe(false);
+    expect(resultFor(report, 'verdict_matches_score')).toMatchObject({ status: 'refuted' });
+    expect(report.claims.filter((c) => c.reason.includes('threw'))).toEqual([]);
+  });
+
+  it.each(odd)("a member's own axis score %s: members_self_consistent is refuted, naming the member and the axis", (value) => {
+    const report = verifyDecision(
+      record((c) => {
+        (c.members[0] as { scores: Record<string, unknown> }).scores = { q: value };
+      }),
+    );
+    expect(report.approved).toBe(false);
+    const members = resultFor(report, 'members_self_consistent');
+    expect(members).toMatchObject({ status: 'refuted' });
+    expect(members.reason).toContain('m1: its q score');
+    expect(report.claims.filter((c) => c.reason.includes('threw'))).toEqual([]);
+  });
+});
+
 describe('the oracle registry', () => {
   it('holds the built-in oracles, and yours', () => {
     const registry = createOracleRegistry([atMost]);
