@@ -14,7 +14,7 @@ import { MAX_MEMBER_WEIGHT } from '@conclave/scoring';
 import { defineBoard } from './define-board.js';
 import type { Board, Fact } from './board.js';
 import type { DebateEvent } from './debate-event.js';
-import { DebateEngine } from './debate-engine.js';
+import { DebateEngine, type DebateOptions } from './debate-engine.js';
 import { buildPhaseRequests } from './prompt.js';
 
 const member = (id: string) => ({ id, persona: `persona of ${id}`, model: 'scripted:m' });
@@ -444,6 +444,43 @@ describe('DebateEngine: stopping', () => {
       expect(result.stopReason?.kind).toBe('invalid_input');
       expect(result.stopReason && 'message' in result.stopReason ? result.stopReason.message : '').toMatch(message);
       expect(result.verdict).toBe('NO_GO');
+    }
+    expect(adapter.calls).toHaveLength(0);
+  });
+});
+
+describe('DebateEngine.run: options that cannot be read never make it throw or reject', () => {
+  const throwing = (what: string) => () => {
+    throw new Error(`${what} cannot be read`);
+  };
+  it('resolves to a stopped NO_GO, saying which option, before any call', async () => {
+    const adapter = scriptedAdapter({ a: vote(9), b: vote(9), c: vote(9) });
+    const board = makeBoard([['a', 'b', 'c']]);
+    const adapters = { scripted: adapter };
+    const cases: readonly [unknown, RegExp][] = [
+      [null, /options: must be an object/],
+      [undefined, /options: must be an object/],
+      [new Proxy({}, { get: throwing('every option') }), /every option cannot be read/],
+      [Object.defineProperty({ adapters }, 'question', { enumerable: true, get: throwing('the question') }), /the question cannot be read/],
+      [{ question: 'q', adapters, budget: new Proxy({}, { get: throwing('the budget'), ownKeys: throwing('the budget') }) }, /budget/],
+      [{ question: 'q', adapters, signal: { aborted: false } }, /signal: must be an AbortSignal/],
+      [{ question: 'q', adapters, signal: new Proxy(new AbortController().signal, { get: throwing('the signal') }) }, /signal/],
+      [{ question: 'q', adapters, memberTimeoutMs: { valueOf: throwing('the deadline') } }, /memberTimeoutMs/],
+      [{ question: 'q', adapters, concurrency: { global: { valueOf: throwing('the cap') } } }, /concurrency/],
+      [{ question: 'q', adapters, onEvent: 'not a function' }, /onEvent: must be a function/],
+      [{ question: 'q', adapters, vars: new Proxy({}, { ownKeys: throwing('the vars') }) }, /vars/],
+    ];
+    for (const [options, message] of cases) {
+      let result: Awaited<ReturnType<typeof DebateEngine.run>> | undefined;
+      await expect(
+        (async () => {
+          result = await DebateEngine.run(board, options as DebateOptions);
+        })(),
+      ).resolves.toBeUndefined();
+      expect(result?.status).toBe('stopped');
+      expect(result?.verdict).toBe('NO_GO');
+      expect(result?.stopReason?.kind).toBe('invalid_input');
+      expect(result?.stopReason && 'message' in result.stopReason ? result.stopReason.message : '').toMatch(message);
     }
     expect(adapter.calls).toHaveLength(0);
   });

@@ -24,6 +24,7 @@ import { applyDecisionRule, MEAN_SCORE_RULE, type Voter } from './decision-rule.
 import type { DebateResult, DebateStopReason, MemberTiming } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
+import { readDebateOptions } from './debate-options.js';
 import { readExtraFacts } from './extra-facts.js';
 import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
@@ -108,6 +109,8 @@ const noop = (): void => undefined;
 
 /** An empty list to read, never to add to. */
 const NONE: readonly never[] = Object.freeze([]);
+/** The options of a run whose own could not be read: it stops before any call. */
+const UNREAD_OPTIONS: DebateOptions<never> = Object.freeze({ question: '', adapters: Object.freeze({}) });
 /** A run that adds no facts. */
 const NO_FACTS = { ok: true, facts: NONE } as const;
 
@@ -135,11 +138,16 @@ class DebateRun<A extends string> {
   #capsInForce: { global: number; perAdapter: Readonly<Record<string, number>> } | undefined;
   #mostMembers: number | undefined;
   #stop: DebateStopReason | undefined;
+  /** Why the options could not be read; the run then stops as `invalid_input` before any call. */
+  readonly #unreadable: string | undefined;
   /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
   readonly #governor: CallGovernor;
 
-  constructor(board: Board<A>, options: DebateOptions<A>, clock: Clock) {
+  constructor(board: Board<A>, given: DebateOptions<A>, clock: Clock) {
     this.#board = board;
+    const read = readDebateOptions(given);
+    const options = read.ok ? read.options : UNREAD_OPTIONS;
+    this.#unreadable = read.ok ? undefined : read.message;
     this.#options = options;
     this.#clock = clock;
     const listener = options.onEvent;
@@ -419,6 +427,7 @@ class DebateRun<A extends string> {
         ok: false,
         message: 'the board was not produced by loadBoard, parseBoard or defineBoard, so its structure (contrarian last) is not guaranteed',
       };
+    if (this.#unreadable !== undefined) return { ok: false, message: this.#unreadable };
     const { question, memberTimeoutMs, budget, context: givenContext, facts: givenFacts } = this.#options;
     if (typeof question !== 'string' || question.trim() === '') return { ok: false, message: 'question must be a non-empty string' };
     const caps = this.#caps();
