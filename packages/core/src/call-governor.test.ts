@@ -134,4 +134,43 @@ describe('CallGovernor and failed calls', () => {
     expect(stops).toEqual([{ kind: 'aborted', message: 'step "p/b/1" could not run: invocation cancelled' }]);
     expect(governor.claim()).toBe(false);
   });
+
+  it('ends the run as aborted when the step runner hands back something that is not a ModelRunResult, never throwing on it', async () => {
+    // A durable engine replays results from its journal: a corrupt or hostile entry is foreign data too.
+    const replays: unknown[] = [
+      { ok: true },
+      null,
+      {
+        ok: true,
+        text: 'GO',
+        usage: { inputTokens: 1, outputTokens: 1 },
+        latencyMs: 0,
+        modelId: 'm',
+        get value() {
+          throw new Error('getter');
+        },
+      },
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ];
+    for (const replay of replays) {
+      const stops: SpendStop[] = [];
+      const governor = new CallGovernor({ onStop: (reason) => stops.push(reason), runStep: <T>() => Promise.resolve(replay as T) });
+      governor.claim();
+      const result = await governor.run(adapter(), request, 'p/a/1');
+      expect(result).toMatchObject({ ok: false, failure: { kind: 'aborted' } });
+      expect(result.ok ? '' : result.failure.message).toMatch(
+        // A proxy throws already when the promise resolution reads its `then`.
+        /^step "p\/a\/1" (returned something that is not a ModelRunResult|could not run): /,
+      );
+      expect(stops).toHaveLength(1);
+      expect(governor.claim()).toBe(false);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { ModelAdapter, ModelRequest, ModelRunResult, Usage } from './adapte
 import { ZERO_USAGE } from './adapter.js';
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
+import { parseRunResult } from './run-result-schema.js';
 import { guardedRun, type FollowCaller } from './safe-run.js';
 import type { RunStep } from './step-runner.js';
 import { addUsage } from './usage.js';
@@ -121,15 +122,25 @@ export class CallGovernor {
     return result;
   }
 
-  /** Runs a call through the step runner; a rejection aborts the run and becomes an `aborted` failure. */
+  /**
+   * Runs a call through the step runner; a rejection aborts the run and becomes an `aborted`
+   * failure. What the runner hands back (a journal's replay) is foreign data: it is checked as
+   * `safeRun` checks an adapter's answer, and anything else aborts the run the same way.
+   */
   async #runStep(runStep: RunStep, step: string, call: () => Promise<ModelRunResult>): Promise<ModelRunResult> {
+    let message: string;
+    let reason: unknown;
     try {
-      return await runStep(step, call);
+      const parsed = parseRunResult(await runStep(step, call));
+      if (parsed.isOk()) return parsed.value;
+      message = `step "${step}" returned something that is not a ModelRunResult: ${parsed.error.join('; ')}`;
+      reason = new TypeError(message);
     } catch (thrown) {
-      const message = `step "${step}" could not run: ${errorMessage(thrown)}`;
-      this.#abort(message, thrown);
-      return { ok: false, failure: { kind: 'aborted', message }, retryable: false, latencyMs: 0 };
+      message = `step "${step}" could not run: ${errorMessage(thrown)}`;
+      reason = thrown;
     }
+    this.#abort(message, reason);
+    return { ok: false, failure: { kind: 'aborted', message }, retryable: false, latencyMs: 0 };
   }
 
   /** Counts a result that arrived after its call had ended (a deadline or a stop came first). */

@@ -49,4 +49,41 @@ describe('createEventSink', () => {
     sink.emit({ type: 'end', at: 0 });
     expect(sink.listenerErrors).toEqual(['end: plain string']);
   });
+
+  it('collects the rejection of an async listener instead of leaving it unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // An async function is a valid listener (its promise is ignored): its rejection must not crash the process.
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a caller without this lint rule writes exactly this
+      const sink = createEventSink<TestEvent>(async (event) => {
+        await Promise.resolve();
+        if (event.type === 'step') throw new Error(`async listener broke on ${event.n}`);
+      });
+      sink.emit({ type: 'start', at: 0 });
+      sink.emit({ type: 'step', at: 1, n: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+      expect(sink.listenerErrors).toEqual(['step: async listener broke on 1']);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('reads a returned thenable at most once and survives one whose then throws', () => {
+    let reads = 0;
+    const sink = createEventSink<TestEvent>(
+      () =>
+        ({
+          get then() {
+            reads += 1;
+            throw new Error('then getter');
+          },
+        }) as unknown as void,
+    );
+    sink.emit({ type: 'end', at: 0 });
+    expect(reads).toBe(1);
+    expect(sink.listenerErrors).toEqual(['end: then getter']);
+  });
 });

@@ -15,7 +15,7 @@ export interface EventSink<E extends EventBase> {
   emit(event: E): void;
   /** Every event emitted so far, in order: the trace of the run. */
   readonly events: readonly E[];
-  /** Messages of listener calls that threw; a broken listener never breaks the run. */
+  /** Messages of listener calls that threw or whose promise rejected; a broken listener never breaks the run. */
   readonly listenerErrors: readonly string[];
 }
 
@@ -33,7 +33,13 @@ export function createEventSink<E extends EventBase>(listener?: EventListener<E>
       events.push(event);
       if (!listener) return;
       try {
-        listener(event);
+        const returned: unknown = listener(event);
+        // An async listener is a listener too: its promise's rejection would otherwise go unhandled and end the process.
+        if (returned !== null && typeof returned === 'object') {
+          const then: unknown = (returned as { then?: unknown }).then;
+          if (typeof then === 'function')
+            Reflect.apply(then, returned, [undefined, (thrown: unknown) => listenerErrors.push(`${event.type}: ${errorMessage(thrown)}`)]);
+        }
       } catch (thrown) {
         listenerErrors.push(`${event.type}: ${errorMessage(thrown)}`);
       }

@@ -12,9 +12,9 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMBER_WEIGHT } from '@conclave/scoring';
 import { defineBoard } from './define-board.js';
-import type { Board } from './board.js';
+import type { Board, Fact } from './board.js';
 import type { DebateEvent } from './debate-event.js';
-import { DebateEngine } from './debate-engine.js';
+import { DebateEngine, type DebateOptions } from './debate-engine.js';
 import { buildPhaseRequests } from './prompt.js';
 
 const member = (id: string) => ({ id, persona: `persona of ${id}`, model: 'scripted:m' });
@@ -34,6 +34,13 @@ function makeBoard(phases: string[][], options: { contrarian?: boolean; minValid
     },
     known,
   );
+}
+
+/** An object that holds itself. */
+function cyclic(): Record<string, unknown> {
+  const context: Record<string, unknown> = { note: 'loops' };
+  context['self'] = context;
+  return context;
 }
 
 const scores = (value: number) => ({ feasibility: value, revenue: value, cx: value, ttm: value, risk: value });
@@ -408,6 +415,28 @@ describe('DebateEngine: stopping', () => {
       { board, options: { concurrency: 0 }, message: /concurrency/ },
       { board, options: { question: '  ' }, message: /question/ },
       { board, options: { budget: { maxCalls: -1 } }, message: /maxCalls/ },
+      // Extra facts are checked as the board's own are: a misspelt axis is never silently dropped.
+      { board, options: { facts: [{ axis: 'revenu', value: 0, note: 'churn doubles' }] }, message: /facts\[0\]\.axis.*"revenu"/ },
+      { board, options: { facts: [{ axis: 'revenue', value: 99, note: 'x' }] }, message: /facts\[0\]\.value/ },
+      { board, options: { facts: [null as unknown as Fact] }, message: /facts\[0\]/ },
+      {
+        board,
+        options: {
+          facts: [
+            {
+              get axis(): string {
+                throw new Error('getter');
+              },
+              value: 1,
+              note: 'x',
+            },
+          ],
+        },
+        message: /facts: .*getter/,
+      },
+      // A context that cannot be shown as JSON is the caller's error, never a rejection.
+      { board, options: { context: { amount: 10n } }, message: /context.*BigInt/ },
+      { board, options: { context: cyclic() }, message: /context.*circular/ },
     ];
     for (const { board: b, options, message } of cases) {
       const result = await DebateEngine.run(b, { question: 'q', adapters: { scripted: adapter }, ...options });
@@ -415,6 +444,43 @@ describe('DebateEngine: stopping', () => {
       expect(result.stopReason?.kind).toBe('invalid_input');
       expect(result.stopReason && 'message' in result.stopReason ? result.stopReason.message : '').toMatch(message);
       expect(result.verdict).toBe('NO_GO');
+    }
+    expect(adapter.calls).toHaveLength(0);
+  });
+});
+
+describe('DebateEngine.run: options that cannot be read never make it throw or reject', () => {
+  const throwing = (what: string) => () => {
+    throw new Error(`${what} cannot be read`);
+  };
+  it('resolves to a stopped NO_GO, saying which option, before any call', async () => {
+    const adapter = scriptedAdapter({ a: vote(9), b: vote(9), c: vote(9) });
+    const board = makeBoard([['a', 'b', 'c']]);
+    const adapters = { scripted: adapter };
+    const cases: readonly [unknown, RegExp][] = [
+      [null, /options: must be an object/],
+      [undefined, /options: must be an object/],
+      [new Proxy({}, { get: throwing('every option') }), /every option cannot be read/],
+      [Object.defineProperty({ adapters }, 'question', { enumerable: true, get: throwing('the question') }), /the question cannot be read/],
+      [{ question: 'q', adapters, budget: new Proxy({}, { get: throwing('the budget'), ownKeys: throwing('the budget') }) }, /budget/],
+      [{ question: 'q', adapters, signal: { aborted: false } }, /signal: must be an AbortSignal/],
+      [{ question: 'q', adapters, signal: new Proxy(new AbortController().signal, { get: throwing('the signal') }) }, /signal/],
+      [{ question: 'q', adapters, memberTimeoutMs: { valueOf: throwing('the deadline') } }, /memberTimeoutMs/],
+      [{ question: 'q', adapters, concurrency: { global: { valueOf: throwing('the cap') } } }, /concurrency/],
+      [{ question: 'q', adapters, onEvent: 'not a function' }, /onEvent: must be a function/],
+      [{ question: 'q', adapters, vars: new Proxy({}, { ownKeys: throwing('the vars') }) }, /vars/],
+    ];
+    for (const [options, message] of cases) {
+      let result: Awaited<ReturnType<typeof DebateEngine.run>> | undefined;
+      await expect(
+        (async () => {
+          result = await DebateEngine.run(board, options as DebateOptions);
+        })(),
+      ).resolves.toBeUndefined();
+      expect(result?.status).toBe('stopped');
+      expect(result?.verdict).toBe('NO_GO');
+      expect(result?.stopReason?.kind).toBe('invalid_input');
+      expect(result?.stopReason && 'message' in result.stopReason ? result.stopReason.message : '').toMatch(message);
     }
     expect(adapter.calls).toHaveLength(0);
   });

@@ -14,6 +14,7 @@ import {
   type Usage,
 } from '@conclave/core';
 import { CallGovernor, type CallQueue } from '@conclave/core/adapter-kit';
+import { errorMessage } from '@conclave/core/internal';
 import { aggregateConsensus, MIN_VALID_VOTES, type ConsensusResult, type InvalidVoteReason, type Vote } from '@conclave/scoring';
 import { type Calibration } from '@conclave/scoring/calibration';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
@@ -23,6 +24,8 @@ import { applyDecisionRule, MEAN_SCORE_RULE, type Voter } from './decision-rule.
 import type { DebateResult, DebateStopReason, MemberTiming } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
+import { readDebateOptions } from './debate-options.js';
+import { readExtraFacts } from './extra-facts.js';
 import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
 
@@ -106,6 +109,10 @@ const noop = (): void => undefined;
 
 /** An empty list to read, never to add to. */
 const NONE: readonly never[] = Object.freeze([]);
+/** The options of a run whose own could not be read: it stops before any call. */
+const UNREAD_OPTIONS: DebateOptions<never> = Object.freeze({ question: '', adapters: Object.freeze({}) });
+/** A run that adds no facts. */
+const NO_FACTS = { ok: true, facts: NONE } as const;
 
 type MemberOutcome<A extends string> =
   { readonly ok: true; readonly contribution: Contribution<A> } | { readonly ok: false; readonly failure: MemberFailure };
@@ -131,11 +138,16 @@ class DebateRun<A extends string> {
   #capsInForce: { global: number; perAdapter: Readonly<Record<string, number>> } | undefined;
   #mostMembers: number | undefined;
   #stop: DebateStopReason | undefined;
+  /** Why the options could not be read; the run then stops as `invalid_input` before any call. */
+  readonly #unreadable: string | undefined;
   /** Counts calls and tokens against the budget and aborts every call in flight on the caller's abort. */
   readonly #governor: CallGovernor;
 
-  constructor(board: Board<A>, options: DebateOptions<A>, clock: Clock) {
+  constructor(board: Board<A>, given: DebateOptions<A>, clock: Clock) {
     this.#board = board;
+    const read = readDebateOptions(given);
+    const options = read.ok ? read.options : UNREAD_OPTIONS;
+    this.#unreadable = read.ok ? undefined : read.message;
     this.#options = options;
     this.#clock = clock;
     const listener = options.onEvent;
@@ -159,6 +171,7 @@ class DebateRun<A extends string> {
     const phases = trusted ? board.phases : [];
     const input = this.#validateInput();
     const question = input.ok ? input.question : '';
+    const context = input.ok ? input.context : undefined;
     if (this.#listening)
       this.#emit({ type: 'debate_started', boardId: trusted ? board.id : '', question, phases: phases.map((p) => p.name) });
     if (!input.ok) this.#stopWith({ kind: 'invalid_input', message: input.message });
@@ -175,10 +188,8 @@ class DebateRun<A extends string> {
      * or, once a member states a confidence, this run's copy with it added.
      */
     let confidentVoters: Map<string, Voter> | undefined;
-    const extraFacts = this.#options.facts;
     // A debate with no facts of its own shows the board's list as it is: no copy needed.
-    const facts = !input.ok ? [] : extraFacts === undefined || extraFacts.length === 0 ? board.facts : [...board.facts, ...extraFacts];
-    const context = renderContext(this.#options.context);
+    const facts = !input.ok ? [] : input.facts.length === 0 ? board.facts : [...board.facts, ...input.facts];
     const earlier = new EarlierPhases({ board, question, ...(context === undefined ? {} : { context }), facts });
 
     for (let phaseIndex = 0; phaseIndex < phases.length; phaseIndex += 1) {
@@ -414,13 +425,15 @@ class DebateRun<A extends string> {
     return (this.#capsInForce ??= capsInForce(this.#options.concurrency, this.#board.concurrency));
   }
 
-  #validateInput(): { ok: true; question: string } | { ok: false; message: string } {
+  #validateInput():
+    { ok: true; question: string; context: string | undefined; facts: readonly Fact<A>[] } | { ok: false; message: string } {
     if (!isLoadedBoard(this.#board))
       return {
         ok: false,
         message: 'the board was not produced by loadBoard, parseBoard or defineBoard, so its structure (contrarian last) is not guaranteed',
       };
-    const { question, memberTimeoutMs, budget } = this.#options;
+    if (this.#unreadable !== undefined) return { ok: false, message: this.#unreadable };
+    const { question, memberTimeoutMs, budget, context: givenContext, facts: givenFacts } = this.#options;
     if (typeof question !== 'string' || question.trim() === '') return { ok: false, message: 'question must be a non-empty string' };
     const caps = this.#caps();
     const badCap = firstBadCap(caps);
@@ -438,7 +451,11 @@ class DebateRun<A extends string> {
         ok: false,
         message: `the board's question template needs values for ${rendered.missing.map((name) => `{{${name}}}`).join(', ')}; pass them in vars`,
       };
-    return { ok: true, question: rendered.text };
+    const extra = givenFacts === undefined ? NO_FACTS : readExtraFacts(givenFacts, this.#board.rubric.axes);
+    if (!extra.ok) return { ok: false, message: extra.message };
+    const context = renderContext(givenContext);
+    if (!context.ok) return { ok: false, message: context.message };
+    return { ok: true, question: rendered.text, context: context.text, facts: extra.facts };
   }
 
   /**
@@ -523,9 +540,14 @@ function firstBadCap(caps: { global: number; perAdapter: Readonly<Record<string,
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-function renderContext(context: DebateOptions['context']): string | undefined {
-  if (context === undefined) return undefined;
-  return typeof context === 'string' ? context : JSON.stringify(context, null, 2);
+/** The context as members see it; an object that JSON cannot show (a cycle, a bigint, a `toJSON` that throws) is the caller's error. */
+function renderContext(context: unknown): { ok: true; text: string | undefined } | { ok: false; message: string } {
+  if (context === undefined || typeof context === 'string') return { ok: true, text: context };
+  try {
+    return { ok: true, text: JSON.stringify(context, null, 2) };
+  } catch (thrown) {
+    return { ok: false, message: `context: an object must be plain JSON data (${errorMessage(thrown)}); pass a string or plain data` };
+  }
 }
 
 /** A contribution whose vote the consensus did not count, as the member failure that says why. */

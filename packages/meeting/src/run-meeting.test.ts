@@ -479,6 +479,32 @@ describe('runMeeting: budgets, abort, warnings', () => {
     expect(meeting.outcome).toBe('invalid_input');
   });
 
+  it('options it cannot read (null, a Proxy that throws) are invalid input, never a throw or a rejection', async () => {
+    const unreadable: unknown[] = [
+      null,
+      undefined,
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('no reading me');
+          },
+        },
+      ),
+    ];
+    for (const options of unreadable) {
+      let meeting: MeetingResult | undefined;
+      await expect(
+        (async () => {
+          meeting = await runMeeting(testBrief(), options as MeetingOptions);
+        })(),
+      ).resolves.toBeUndefined();
+      expect(meeting?.outcome).toBe('invalid_input');
+      expect(meeting?.stopReason.kind).toBe('invalid_input');
+      expect(meeting?.stopReason.kind === 'invalid_input' ? meeting.stopReason.message : '').toMatch(/^the options cannot be read: /);
+    }
+  });
+
   it('a member with no adapter abstains, and a throwing listener never breaks the run', async () => {
     const adapter = meetingAdapter(steady({ sre: 'aws', sec: 'aws', cfo: 'gcp', pm: 'gcp', data: 'hybrid' }));
     const events: MeetingEvent['type'][] = [];

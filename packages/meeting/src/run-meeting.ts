@@ -103,11 +103,20 @@ type CallOutcome<T> =
  * if (result.outcome === 'decided') console.log(result.synthesis?.decision.choice);
  */
 export function runMeeting(brief: Brief, options: MeetingOptions): Promise<MeetingResult> {
-  return new MeetingRun(brief, options).execute().catch((thrown: unknown) => {
-    // Only a bug in this package can land here; it still must not become a rejection.
-    const stopReason: MeetingStopReason = { kind: 'invalid_input', message: `internal error: ${errorMessage(thrown)}` };
-    return emptyResult('invalid_input', stopReason, []);
-  });
+  let run: MeetingRun;
+  try {
+    run = new MeetingRun(brief, options);
+  } catch (thrown) {
+    // The run reads its options as it starts: options it cannot read (null, a Proxy that throws) are the caller's error.
+    return Promise.resolve(failedResult(`the options cannot be read: ${errorMessage(thrown)}`));
+  }
+  // Only a bug in this package can land here; it still must not become a rejection.
+  return run.execute().catch((thrown: unknown) => failedResult(`internal error: ${errorMessage(thrown)}`));
+}
+
+function failedResult(message: string): MeetingResult {
+  const stopReason: MeetingStopReason = { kind: 'invalid_input', message };
+  return emptyResult('invalid_input', stopReason, []);
 }
 
 function emptyRecord(): MeetingRecord {

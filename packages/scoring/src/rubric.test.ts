@@ -191,3 +191,26 @@ describe('validateRubric thresholds', () => {
     expect(issues).toEqual([expect.objectContaining({ code: 'threshold_range', path: ['thresholds', 'go'] })]);
   });
 });
+
+describe('validateRubric names any value it refuses, and never throws', () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic['self'] = cyclic;
+  it.each([
+    [Number.NaN, 'got NaN'],
+    [Number.POSITIVE_INFINITY, 'got Infinity'],
+    [1n, 'got 1n (a bigint)'],
+    ['0.5', 'got "0.5"'],
+    [cyclic, 'got an object'],
+    [Symbol('w'), 'got Symbol(w)'],
+  ])('a weight of %s: %s', (weight, said) => {
+    const issues = issuesOf({ axes: ['a'], weights: { a: weight } });
+    expect(issues).toEqual([expect.objectContaining({ code: 'weight_not_finite', path: ['weights', 'a'] })]);
+    expect(issues[0]?.message).toContain(said);
+  });
+
+  it('an axis name or a threshold that JSON cannot show is an issue, not a throw', () => {
+    expect(issuesOf({ axes: [1n], weights: {} })[0]?.message).toContain('got 1n (a bigint)');
+    expect(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: 7n, pivot: 5 } })[0]?.message).toContain('got 7n (a bigint)');
+    expect(issuesOf({ axes: ['a'], weights: { a: 1 }, thresholds: { go: Number.NaN, pivot: 5 } })[0]?.message).toContain('got NaN');
+  });
+});

@@ -96,7 +96,7 @@ export function validateRubric(input: unknown): Result<Rubric, RubricIssue[]> {
   const names: string[] = [];
   axes?.forEach((axis, i) => {
     if (typeof axis !== 'string' || axis.trim() === '') {
-      issue('invalid_type', ['axes', i], `axis names must be non-empty strings, got ${JSON.stringify(axis)}`, 'name the axis');
+      issue('invalid_type', ['axes', i], `axis names must be non-empty strings, got ${shownValue(axis)}`, 'name the axis');
     } else if (names.includes(axis)) {
       issue('duplicate_axis', ['axes', i], `axis "${axis}" is listed twice`, `remove the second "${axis}"`);
     } else {
@@ -120,7 +120,7 @@ export function validateRubric(input: unknown): Result<Rubric, RubricIssue[]> {
         issue(
           'weight_not_finite',
           ['weights', axis],
-          `weight must be a finite number, got ${JSON.stringify(weight)}`,
+          `weight must be a finite number, got ${shownValue(weight)}`,
           'use a number between 0 and 1',
         );
       } else if (weight < 0) {
@@ -171,7 +171,7 @@ function readThresholds(
       issue(
         'threshold_range',
         ['thresholds', key],
-        `${key} must be a number from 0 to ${MAX_SCORE}, got ${JSON.stringify(value)}`,
+        `${key} must be a number from 0 to ${MAX_SCORE}, got ${shownValue(value)}`,
         `use a number from 0 to ${MAX_SCORE}`,
       );
       inRange = false;
@@ -212,3 +212,23 @@ export const PRODUCT_RUBRIC: Rubric<ProductAxis> = defineRubric({
   weights: { feasibility: 0.25, revenue: 0.25, cx: 0.2, ttm: 0.15, risk: 0.15 },
   thresholds: DEFAULT_THRESHOLDS,
 });
+
+/**
+ * A value a rubric refused, as its message shows it: numbers as JavaScript writes them (NaN and
+ * Infinity, which JSON would show as null), a bigint with its `n`, plain data as JSON, anything
+ * JSON cannot show (a cycle, a getter that throws) by its kind. Never throws: validation reports
+ * every problem, it does not fail on one.
+ */
+function shownValue(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n (a bigint)`;
+  if (typeof value === 'number' || typeof value === 'symbol' || typeof value === 'boolean' || value == null) return String(value);
+  if (typeof value === 'function') return 'a function';
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+    return Array.isArray(value) ? 'a list' : 'an object';
+  } catch {
+    // A cycle, a bigint inside, a getter that throws, a revoked proxy: shown by its kind.
+    return 'an object';
+  }
+}

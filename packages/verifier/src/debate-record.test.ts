@@ -2,6 +2,7 @@ import { aggregateConsensus, defineRubric } from '@conclave/scoring';
 import { calibrate, calibratedVerdict, EMPTY_TRACK_RECORD } from '@conclave/scoring/calibration';
 import { describe, expect, it } from 'vitest';
 import { decisionRecordFromDebate } from './debate-record.js';
+import { emissionGate } from './emission-gate.js';
 import { verifyDecision } from './verify-decision.js';
 
 const rubric = defineRubric({ id: 'r', axes: ['value', 'risk'] as const, weights: { value: 0.5, risk: 0.5 } });
@@ -29,6 +30,29 @@ describe('decisionRecordFromDebate', () => {
     expect(record.votes.map((vote) => vote.rationale)).toEqual(['a says go', 'b says go', 'c says go']);
     expect(record.evidence.map((item) => item.kind)).toEqual(['document', 'model_statement', 'model_statement', 'model_statement', 'test']);
     expect(verifyDecision(record).approved).toBe(true);
+  });
+
+  it('a debate that stopped (a budget, an abort) is never a GO to act on, whatever its partial votes add up to', () => {
+    // Three valid GO votes meet the quorum, but the debate stopped before its last phase: the engine says NO_GO (ADR 0005).
+    const stopped = { ...result, status: 'stopped' as const, stopReason: { kind: 'budget_exhausted' } };
+    const validation = [{ kind: 'test' as const, name: 'e2e', passed: true }];
+    for (const tier of ['T1', 'T3'] as const) {
+      const record = decisionRecordFromDebate(board, stopped, { tier, validation });
+      const report = verifyDecision(record);
+      expect(report.approved).toBe(false);
+      expect(report.claims.find((claim) => claim.claim.id === 'debate_completed')).toMatchObject({
+        required: true,
+        status: 'unprovable',
+        claim: { subject: 'stopped: budget_exhausted' },
+      });
+      const gate = emissionGate(record);
+      expect(gate.mayAct).toBe(false);
+      expect(gate.approved).toBe(false);
+    }
+    // A completed debate carries no such claim.
+    const completed = decisionRecordFromDebate(board, { ...result, status: 'completed' as const }, { tier: 'T1', validation });
+    expect(completed.claims).toBeUndefined();
+    expect(emissionGate(completed).mayAct).toBe(true);
   });
 
   it('a GO with no validation signal is not approved: opinions alone do not prove it', () => {

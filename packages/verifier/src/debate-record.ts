@@ -1,5 +1,6 @@
 import type { ConsensusResult, Rubric, Vote } from '@conclave/scoring';
 import type { CalibratedDecision } from '@conclave/scoring/calibration';
+import type { Claim } from './claim.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
 import type { Tier } from './tier.js';
@@ -26,6 +27,12 @@ export interface DebateResultShape<A extends string = string> {
     readonly statement: string;
     readonly evidence: readonly { readonly claim: string }[];
   }[];
+  /**
+   * Whether every phase ran. A stopped debate (a budget, an abort, invalid input) is NO_GO
+   * whatever its partial votes add up to (ADR 0005), so its record can never be approved.
+   */
+  readonly status?: 'completed' | 'stopped';
+  readonly stopReason?: { readonly kind: string };
   /** The board's decision rule and, under the calibrated rule, its working (absent without a quorum). */
   readonly decision?: { readonly rule: { readonly rule: string }; readonly calibrated?: CalibratedDecision };
 }
@@ -88,7 +95,20 @@ export function decisionRecordFromDebate<A extends string = string>(
     consensus: result.consensus,
     ...calibratedOf(result),
     evidence: [...facts, ...citations, ...checks],
+    ...stoppedClaim(result),
   };
+}
+
+/**
+ * For a debate that stopped, a required claim that it completed, which no oracle proves: its
+ * votes are partial (a phase, perhaps the contrarian, never spoke), so the record is never
+ * approved and no gate lets it act, whatever those votes add up to. The engine's own verdict for
+ * it is NO_GO (ADR 0005); the claim says why the record is not approved: `stopped: <reason>`.
+ */
+function stoppedClaim(result: DebateResultShape): { claims?: readonly Claim[] } {
+  if (result.status !== 'stopped') return {};
+  const subject = `stopped: ${result.stopReason?.kind ?? 'unknown'}`;
+  return { claims: [{ id: 'debate_completed', kind: 'debate_completed', subject, expected: true, required: true }] };
 }
 
 /** The calibrated decision when the board's rule is the calibrated one: a quorum not met is stated as such. */

@@ -7,6 +7,7 @@ import { NOT_NUMBERS, plainVote, ROW, ScoreRows } from './exact/score-rows.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { Evidence, ValidationSignal } from './evidence.js';
 import { freezeOnce } from './freeze-once.js';
+import { boundedLength } from './record-bounds.js';
 import type { Tier } from './tier.js';
 
 /** Makes every property of every nested object and array readonly. */
@@ -72,6 +73,7 @@ export function privateView(record: DecisionRecord, preRead?: PreRead): Decision
   const rubric = frozenCopy(record.rubric, copier) as DeepReadonly<Rubric>;
   const minValidVotes = plain(record.minValidVotes, copier) as number;
   const voteList = listOf(record.votes);
+  const voteCount = boundedLength(voteList);
   // The rubric is the view's own (a frozen copy, or frozen plain data): its axes cannot change.
   // One it makes malformed is reported before anything reads the rows. Rows are read only for
   // a rubric of a usual size, so a malformed one (axes by the million) never sizes them.
@@ -79,15 +81,16 @@ export function privateView(record: DecisionRecord, preRead?: PreRead): Decision
   let reader: ScoreRows<string> | undefined;
   if (preRead !== undefined && Array.isArray(axes) && axes.length <= MAX_PRE_READ_AXES) {
     reader = new ScoreRows(rubric);
-    preRead.reserve(voteList.length, axes.length);
+    preRead.reserve(voteCount, axes.length);
   }
-  const votes = votesView(voteList, copier, reader, preRead, Array.isArray(axes) ? axes.length : 0);
+  const votes = votesView(voteList, voteCount, copier, reader, preRead, Array.isArray(axes) ? axes.length : 0);
   if (reader !== undefined && preRead !== undefined) preRead.votes = votes;
   const consensus = consensusView(record.consensus, copier);
   const evidenceView = evidenceListView(evidence, copier);
   const claims = listOf(record.claims);
-  const claimsView = claims.length === 0 ? NO_ITEMS : new Array<unknown>(claims.length);
-  for (let i = 0; i < claims.length; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
+  const claimCount = boundedLength(claims);
+  const claimsView = claimCount === 0 ? NO_ITEMS : new Array<unknown>(claimCount);
+  for (let i = 0; i < claimCount; i += 1) (claimsView as unknown[])[i] = frozenCopy(claims[i], copier);
   const calibrated =
     record.calibrated === undefined ? undefined : (frozenCopy(record.calibrated, copier) as DeepReadonly<CalibratedDecision>);
   const view = {
@@ -132,7 +135,7 @@ export function flatPrivateView(record: DecisionRecord, preRead: PreRead): FlatV
   const axes: unknown = rubric !== null && typeof rubric === 'object' ? rubric.axes : undefined;
   if (!Array.isArray(axes) || axes.length === 0 || axes.length > MAX_PRE_READ_AXES) return undefined;
   const votes: unknown = record.votes;
-  const count = Array.isArray(votes) ? votes.length : 0;
+  const count = Array.isArray(votes) ? boundedLength(votes) : 0;
   preRead.reserveRows(count, axes.length);
   const source = { votes, members: scored.members, dissent: scored.dissent };
   const flat = readFlatVotes(source, new ScoreRows(rubric), preRead.rows, axes.length, preRead.lists);
@@ -209,15 +212,16 @@ function freeze(value: unknown): value is object {
  */
 function votesView(
   votes: readonly Vote[],
+  count: number,
   copier: Copier,
   reader: ScoreRows<string> | undefined,
   preRead: PreRead | undefined,
   width: number,
 ): readonly DeepReadonly<Vote>[] {
-  if (votes.length === 0) return NO_ITEMS;
-  const copies = new Array<DeepReadonly<Vote>>(votes.length);
-  copier.reserve(votes.length);
-  for (let i = 0; i < votes.length; i += 1) {
+  if (count === 0) return NO_ITEMS;
+  const copies = new Array<DeepReadonly<Vote>>(count);
+  copier.reserve(count);
+  for (let i = 0; i < count; i += 1) {
     const vote = votes[i] as Vote;
     if (vote === null || typeof vote !== 'object') {
       copies[i] = vote;
@@ -241,9 +245,10 @@ function votesView(
 }
 
 function evidenceListView(evidence: readonly Evidence[], copier: Copier): readonly EvidenceView[] {
-  if (evidence.length === 0) return NO_ITEMS;
-  const view = new Array<EvidenceView>(evidence.length);
-  for (let i = 0; i < evidence.length; i += 1) view[i] = evidenceItemView(evidence[i] as Evidence, copier);
+  const count = boundedLength(evidence);
+  if (count === 0) return NO_ITEMS;
+  const view = new Array<EvidenceView>(count);
+  for (let i = 0; i < count; i += 1) view[i] = evidenceItemView(evidence[i] as Evidence, copier);
   return view;
 }
 
@@ -258,8 +263,9 @@ function evidenceItemView(item: Evidence, copier: Copier): EvidenceView {
   let validation = NO_SIGNALS;
   // `length` is read even when it is not a list: a null here makes the record unreadable.
   if (given !== undefined && given.length !== 0 && Array.isArray(given)) {
-    const signals = new Array<ValidationSignalView>(given.length);
-    for (let j = 0; j < given.length; j += 1) {
+    const count = boundedLength(given);
+    const signals = new Array<ValidationSignalView>(count);
+    for (let j = 0; j < count; j += 1) {
       const signal = given[j] as ValidationSignal;
       const signalKind = plain(signal.kind, copier) as 'gate' | 'test';
       const name = plain(signal.name, copier) as string;
@@ -278,12 +284,14 @@ function consensusView(consensus: ConsensusResult, copier: Copier): DeepReadonly
   if (consensus === null || typeof consensus !== 'object') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
   if (consensus.status !== 'scored') return frozenCopy(consensus, copier) as DeepReadonly<ConsensusResult>;
   const members = listOf(consensus.members);
-  const membersView = members.length === 0 ? NO_ITEMS : new Array<object>(members.length);
-  for (let i = 0; i < members.length; i += 1)
+  const memberCount = boundedLength(members);
+  const membersView = memberCount === 0 ? NO_ITEMS : new Array<object>(memberCount);
+  for (let i = 0; i < memberCount; i += 1)
     (membersView as object[])[i] = copier.member(members[i] as ScoredConsensus['members'][number], i, false);
   const dissent = listOf(consensus.dissent);
-  const dissentView = dissent.length === 0 ? NO_ITEMS : new Array<object>(dissent.length);
-  for (let i = 0; i < dissent.length; i += 1)
+  const dissentCount = boundedLength(dissent);
+  const dissentView = dissentCount === 0 ? NO_ITEMS : new Array<object>(dissentCount);
+  for (let i = 0; i < dissentCount; i += 1)
     (dissentView as object[])[i] = copier.member(dissent[i] as ScoredConsensus['members'][number], -1, true);
   return scoredView(consensus, copier, membersView, dissentView);
 }
@@ -540,11 +548,12 @@ function frozenCopy(value: unknown, copier: Copier, depth = 0): unknown {
   if (Object.isFrozen(value) && isDeepFrozen(value, depth)) return value;
   let copy: unknown;
   if (Array.isArray(value)) {
-    if (value.length === 0) {
+    const length = boundedLength(value);
+    if (length === 0) {
       copy = NO_ITEMS;
     } else {
-      const items = new Array<unknown>(value.length);
-      for (let i = 0; i < value.length; i += 1) items[i] = frozenCopy(value[i], copier, depth + 1);
+      const items = new Array<unknown>(length);
+      for (let i = 0; i < length; i += 1) items[i] = frozenCopy(value[i], copier, depth + 1);
       copy = Object.freeze(items);
     }
   } else {

@@ -5,6 +5,9 @@ import type { DecisionRecord } from './decision-record.js';
 import { emissionGate, type EmissionDecision } from './emission-gate.js';
 import type { Evidence } from './evidence.js';
 import type { Lens } from './lens.js';
+import type { Oracle } from './oracle.js';
+import { createOracleRegistry } from './oracle-registry.js';
+import { refuted } from './oracles/finding.js';
 import { createPanel } from './panel.js';
 import { PANEL_TIER, tierAtLeast, TIERS, type Tier } from './tier.js';
 
@@ -52,6 +55,23 @@ describe('emissionGate', () => {
     expect(vetoed).toMatchObject({ approved: false, route: 'panel' });
     if (vetoed.route === 'panel') expect(vetoed.verdict.vetoedBy).toEqual(['DOMAIN']);
   });
+
+  it.each(['T3', 'T4'] as const)(
+    'at %s, as below, a required claim of the record that is not proven blocks it: no lens judges such claims',
+    (tier) => {
+      const refute: Oracle = { name: 'load-test', kind: 'load_test_passed', prove: () => refuted('the load test failed') };
+      const oracles = createOracleRegistry([refute]);
+      const claim = { id: 'load', kind: 'load_test_passed', subject: 'load-test', expected: true };
+      const withClaim = (required: boolean): DecisionRecord => ({ ...record(tier), claims: [{ ...claim, required }] });
+      const blocked = emissionGate(withClaim(true), { oracles });
+      expect(blocked).toMatchObject({ approved: false, mayAct: false, route: 'panel' });
+      // One no oracle proves (unprovable) blocks it too; one marked `required: false` does not.
+      expect(emissionGate({ ...withClaim(true), claims: [{ ...claim, kind: 'nobody_proves_this' }] })).toMatchObject({ mayAct: false });
+      expect(emissionGate(withClaim(false), { oracles })).toMatchObject({ approved: true, mayAct: true, route: 'panel' });
+      // The same record below T3 is blocked by the verifier, as it always was.
+      expect(emissionGate({ ...withClaim(true), tier: 'T2' }, { oracles })).toMatchObject({ mayAct: false, route: 'verifier' });
+    },
+  );
 
   it('uses the panel it is given, with its escalation memory', () => {
     const reject: Lens = { name: 'STRICT', evaluate: () => ({ decision: 'reject', reasons: ['no'] }) };

@@ -1,5 +1,6 @@
 import type { Verdict } from '@conclave/scoring';
 import type { DecisionRecord } from './decision-record.js';
+import { BUILT_IN_ORACLES } from './oracles/built-in.js';
 import { isPanelEmissionApproved, verifyPanel, type Panel, type PanelVerdict } from './panel.js';
 import { PANEL_TIER, tierAtLeast, TIERS, type Tier } from './tier.js';
 import { verifyDecision, type VerificationReport, type VerifyOptions } from './verify-decision.js';
@@ -69,7 +70,7 @@ export function emissionGate(record: DecisionRecord, options: EmissionGateOption
   }
   if (tierAtLeast(tier as Tier, PANEL_TIER)) {
     const verdict = options.panel ? options.panel.verify(record) : verifyPanel(record, options);
-    const approved = isPanelEmissionApproved(verdict);
+    const approved = isPanelEmissionApproved(verdict) && ownClaimsProven(verdict);
     const consensusVerdict = reportedVerdict(verdict);
     return { approved, mayAct: approved && consensusVerdict === 'GO', consensusVerdict, route: 'panel', verdict };
   }
@@ -84,6 +85,25 @@ export function emissionGate(record: DecisionRecord, options: EmissionGateOption
 }
 
 /** The verdict in a panel's report, read defensively: a custom panel may hand back anything. */
+/**
+ * Whether every required claim the record makes of its own (after the built-in ones, which the
+ * lenses judge) is proven. No lens reads those claims, so a panel alone would let a refuted one
+ * through at T3 and above, where the verifier blocks it below T3. (Read from a verdict
+ * `isPanelEmissionApproved` accepted: a panel's own, frozen.)
+ */
+function ownClaimsProven(verdict: PanelVerdict): boolean {
+  try {
+    const { claims } = verdict.report;
+    for (let i = BUILT_IN_ORACLES.length; i < claims.length; i += 1) {
+      const claim = claims[i] as (typeof claims)[number];
+      if (claim.required && claim.status !== 'proven') return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function reportedVerdict(verdict: PanelVerdict): Verdict {
   try {
     const found: unknown = verdict.report.verdict;

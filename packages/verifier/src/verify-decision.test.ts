@@ -9,6 +9,7 @@ import type { Oracle } from './oracle.js';
 import { BUILT_IN_REGISTRY, createOracleRegistry, OracleRegistryError, type OracleRegistry } from './oracle-registry.js';
 import { BUILT_IN_ORACLES } from './oracles/built-in.js';
 import { proven, refuted } from './oracles/finding.js';
+import { MAX_RECORD_LIST_ENTRIES } from './record-bounds.js';
 import { verifyDecision, type VerificationReport } from './verify-decision.js';
 
 const rubric = defineRubric({ id: 'unit', axes: ['q'], weights: { q: 1 } });
@@ -152,6 +153,8 @@ describe('malformed records are refused, never thrown on', () => {
     ['an unknown tier', () => ({ ...sound, tier: 'T9' })],
     ['no rubric', () => ({ ...sound, rubric: undefined })],
     ['an invalid rubric', () => ({ ...sound, rubric: { ...rubric, weights: { q: 2 } } })],
+    ['a rubric weight JSON cannot show (a bigint)', () => ({ ...sound, rubric: { ...rubric, weights: { q: 1n } } })],
+    ['a rubric threshold that is a bigint', () => ({ ...sound, rubric: { ...rubric, thresholds: { go: 7n, pivot: 5 } } })],
     ['a zero quorum', () => ({ ...sound, minValidVotes: 0 })],
     ['a fractional quorum', () => ({ ...sound, minValidVotes: 2.5 })],
     ['no consensus', () => ({ ...sound, consensus: undefined })],
@@ -203,6 +206,114 @@ describe('malformed records are refused, never thrown on', () => {
     expect(report).toMatchObject({ recordId: 'decision-1', approved: false, claims: [] });
     expect(report.malformed[0]).toContain('boom');
     expect(verifyDecision(hostileProxy()).recordId).toBe('');
+  });
+});
+
+describe('lists no record holds: never a crash, a hang or a wrong "proven"', () => {
+  /** The lists of a record parsed from JSON. */
+  interface Lists {
+    votes: unknown[];
+    evidence: { validation: unknown[] }[];
+    claims?: unknown[];
+    consensus: Record<'members' | 'dissent' | 'invalid', unknown[]>;
+    rubric: { axes: unknown[] };
+  }
+  /** A record parsed from JSON (its own plain objects), changed by `change`. */
+  const changed = (change: (record: Lists) => void): DecisionRecord => {
+    const record = JSON.parse(JSON.stringify(soundRecord())) as Lists;
+    change(record);
+    return record as unknown as DecisionRecord;
+  };
+  /** A list of 2^32 - 1 entries that holds only its first few: copying it entry by entry never ends (or runs out of memory). */
+  const endless = (list: unknown[]): unknown[] => {
+    list.length = 2 ** 32 - 1;
+    return list;
+  };
+  const places: readonly [string, (record: Lists) => void][] = [
+    ['votes', (r) => endless(r.votes)],
+    ['evidence', (r) => endless(r.evidence)],
+    ['a validation list', (r) => endless((r.evidence[0] as Lists['evidence'][number]).validation)],
+    ['claims', (r) => (r.claims = endless([]))],
+    ['consensus.members', (r) => endless(r.consensus.members)],
+    ['consensus.dissent', (r) => endless(r.consensus.dissent)],
+    ['consensus.invalid', (r) => endless(r.consensus.invalid)],
+    ['rubric.axes', (r) => endless(r.rubric.axes)],
+  ];
+
+  it.each(places)('%s of 2^32 - 1 entries: refused as malformed, naming the bound', (_place, change) => {
+    const report = verifyDecision(changed(change));
+    expect(report.approved).toBe(false);
+    expect(report.verdict).toBe('NO_GO');
+    expect(report.malformed.join(' ')).toContain(`at most ${MAX_RECORD_LIST_ENTRIES.toLocaleString('en-US')} entries`);
+  });
+
+  it('a list one entry past the bound is refused, one at the bound is read', () => {
+    const padded = (length: number) =>
+      changed((r) => {
+        (r.evidence[0] as Lists['evidence'][number]).validation = Array.from({ length }, () => ({
+          kind: 'test',
+          name: 'npm test',
+          passed: true,
+        }));
+      });
+    expect(verifyDecision(padded(MAX_RECORD_LIST_ENTRIES)).approved).toBe(true);
+    expect(verifyDecision(padded(MAX_RECORD_LIST_ENTRIES + 1)).malformed.join(' ')).toContain('entries');
+  });
+
+  it.each(['votes', 'evidence', 'claims', 'members', 'dissent', 'axes'])(
+    'a proxy %s list whose length grows on every read gives a report (its length is read once)',
+    (place) => {
+      const growing = <T>(list: T[]): T[] => {
+        let length = list.length;
+        return new Proxy(list, { get: (target, key): unknown => (key === 'length' ? length++ : Reflect.get(target, key)) });
+      };
+      const report = verifyDecision(
+        changed((r) => {
+          if (place === 'votes') r.votes = growing(r.votes);
+          else if (place === 'evidence') r.evidence = growing(r.evidence);
+          else if (place === 'claims') r.claims = growing([]);
+          else if (place === 'axes') r.rubric.axes = growing(r.rubric.axes);
+          else if (place === 'members' || place === 'dissent') r.consensus[place] = growing(r.consensus[place]);
+        }),
+      );
+      // A list that reads differently each time is no record a maker made: it may be refused, never approved as GO on a misreading.
+      expect(report.verdict === 'GO').toBe(report.approved);
+    },
+    5_000,
+  );
+});
+
+describe('numbers no score can be: refuted with the reason, never an oracle that throws', () => {
+  const odd: readonly unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '8', null, 1e308];
+  const record = (change: (consensus: { score: unknown; members: { scores: Record<string, unknown> }[] }) => void) => {
+    const made = JSON.parse(JSON.stringify(soundRecord())) as { consensus: Parameters<typeof change>[0] };
+    change(made.consensus);
+    return made as unknown as DecisionRecord;
+  };
+
+  // 1e308 does earn a verdict (GO); score_matches_votes refutes it.
+  it.each(odd.filter((value) => value !== 1e308))("the consensus's score %s: verdict_matches_score is refuted", (score) => {
+    const report = verifyDecision(
+      record((c) => {
+        c.score = score;
+      }),
+    );
+    expect(report.approved).toBe(false);
+    expect(resultFor(report, 'verdict_matches_score')).toMatchObject({ status: 'refuted' });
+    expect(report.claims.filter((c) => c.reason.includes('threw'))).toEqual([]);
+  });
+
+  it.each(odd)("a member's own axis score %s: members_self_consistent is refuted, naming the member and the axis", (value) => {
+    const report = verifyDecision(
+      record((c) => {
+        (c.members[0] as { scores: Record<string, unknown> }).scores = { q: value };
+      }),
+    );
+    expect(report.approved).toBe(false);
+    const members = resultFor(report, 'members_self_consistent');
+    expect(members).toMatchObject({ status: 'refuted' });
+    expect(members.reason).toContain('m1: its q score');
+    expect(report.claims.filter((c) => c.reason.includes('threw'))).toEqual([]);
   });
 });
 

@@ -131,6 +131,31 @@ describe('runTaskLoop (real git repository, real child-process builder, real gat
     expect(events.every((e) => !('state' in e))).toBe(true);
   }, 60_000);
 
+  it('ignores an async listener whose promise rejects, and leaves no rejection unhandled', async () => {
+    const { dir } = await repo();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const result = await runTaskLoop({
+        workspace: dir,
+        spec: spec(sampleSpec()),
+        builder: agent('flaky'),
+        commandPolicy: policy,
+        // An async function is a valid listener (its promise is ignored): its rejection must not end the process.
+        // eslint-disable-next-line @typescript-eslint/require-await, @typescript-eslint/no-misused-promises -- a caller without these lint rules writes exactly this
+        onEvent: async () => {
+          throw new Error('a broken async listener');
+        },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(result.outcome).toBe('completed');
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }, 60_000);
+
   it('stops with validation_failed_max_retries and the evidence when the gates never pass; the box stays unticked', async () => {
     const { dir } = await repo();
     const result = await runTaskLoop({

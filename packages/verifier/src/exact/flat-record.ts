@@ -1,4 +1,5 @@
 import type { Rubric, Vote } from '@conclave/scoring';
+import { boundedLength } from '../record-bounds.js';
 import { plainVote, type ScoreRows } from './score-rows.js';
 
 /**
@@ -89,14 +90,15 @@ export function readFlatVotes(
 ): FlatVotes | undefined {
   const { votes, members, dissent } = source;
   if (!Array.isArray(votes) || !Array.isArray(members) || !Array.isArray(dissent)) return undefined;
-  const count = votes.length;
-  if (count === 0 || members.length !== count) return undefined;
+  const count = boundedLength(votes);
+  // `rows` was sized by a reading of the votes' length before this one: a list whose length changed since is not read flat.
+  if (count === 0 || boundedLength(members) !== count || rows.length < count * width) return undefined;
   lists.fill(count);
   const { ids, weights, memberScores, memberVerdicts } = lists;
   // The dissenters, each read once; matched to the members in one pass (they list members in the
   // members' order), up to the first that is not the next of them: from there on each is read as
   // an object of its own (a record parsed from JSON holds copies).
-  const dissentCount = dissent.length;
+  const dissentCount = boundedLength(dissent);
   const dissenters = dissentCount === 0 ? NO_ITEMS : new Array<unknown>(dissentCount);
   for (let d = 0; d < dissentCount; d += 1) (dissenters as unknown[])[d] = dissent[d];
   const dissentIds = dissentCount === 0 ? NO_ITEMS : new Array<string>(dissentCount);

@@ -1,4 +1,4 @@
-import type { MemberScore, Verdict, Vote } from '@conclave/scoring';
+import { MAX_SCORE, type MemberScore, type Verdict, type Vote } from '@conclave/scoring';
 import { exactMemberUnits, exactVerdict, tallyScore, tallyVerdict, type ScoredTally } from '../exact/exact-consensus.js';
 import type { FlatVotes } from '../exact/flat-record.js';
 import { flatVotesOf, tallyOf } from '../exact/tally-of.js';
@@ -150,8 +150,28 @@ function ownProblems(
     ownChecked(member.memberId, member.score, member.verdict, twin.score, twin.verdict, verdict, problems, dissenters);
     return;
   }
+  const unreadable = notAScore(member.scores, rubric.axes);
+  if (unreadable !== undefined) {
+    problems.push(`${member.memberId}: ${unreadable}`);
+    return;
+  }
   const own = exactMemberUnits(member.scores, rubric) / 1e9;
   ownChecked(member.memberId, member.score, member.verdict, own, exactVerdict(own, rubric.thresholds), verdict, problems, dissenters);
+}
+
+/**
+ * Why a recorded member's own scores cannot be scored (an axis missing, or not a number from 0
+ * to MAX_SCORE: NaN, Infinity, a string), or undefined when they can. The shape check does not
+ * read members' scores, and the exact arithmetic takes finite numbers only.
+ */
+function notAScore(scores: unknown, axes: readonly string[]): string | undefined {
+  if (scores === null || typeof scores !== 'object') return `its scores are ${String(scores)}, not an object of axis scores`;
+  for (const axis of axes) {
+    const value: unknown = (scores as Record<string, unknown>)[axis];
+    if (typeof value !== 'number' || !(value >= 0 && value <= MAX_SCORE))
+      return `its ${axis} score is ${typeof value === 'string' ? `"${value}"` : String(value)}, not a number from 0 to ${MAX_SCORE}`;
+  }
+  return undefined;
 }
 
 /**

@@ -13,7 +13,13 @@ export const verdictMatchesScore: Oracle<'verdict_matches_score'> = {
         ? proven('no quorum, and the verdict is NO_GO')
         : refuted(`no quorum, yet the verdict is ${String((consensus as { verdict: unknown }).verdict)}`);
     }
-    const earned = exactVerdict(consensus.score, rubric.thresholds);
+    const score: unknown = consensus.score;
+    // The shape check does not read the score: NaN, Infinity or a string earns no verdict at all.
+    if (typeof score !== 'number' || !Number.isFinite(score))
+      return refuted(
+        `the recorded score ${typeof score === 'string' ? `"${score}"` : String(score)} is not a finite number, so it earns no verdict`,
+      );
+    const earned = exactVerdict(score, rubric.thresholds);
     return earned === consensus.verdict
       ? proven(`a score of ${consensus.score} earns ${earned}`)
       : refuted(`a score of ${consensus.score} earns ${earned}, but the record says ${consensus.verdict}`, {

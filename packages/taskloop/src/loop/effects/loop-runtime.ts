@@ -100,6 +100,8 @@ export function gateContext(rt: LoopRuntime, taskId: string, level: Level): Gate
   };
 }
 
+const ignore = (): void => undefined;
+
 /** What writing the timeline needs: the run is known once its record is. */
 export type TimelineTarget = Pick<LoopRuntime, 'options' | 'workspace' | 'secrets' | 'run'>;
 
@@ -110,7 +112,9 @@ export function timeline(rt: TimelineTarget, raw: Parameters<typeof appendTimeli
   if (rt.options.onEvent !== undefined) {
     const { state, ...step } = entry;
     try {
-      rt.options.onEvent({ type: state, at: (rt.options.clock ?? systemClock).now(), ...step });
+      const returned: unknown = rt.options.onEvent({ type: state, at: (rt.options.clock ?? systemClock).now(), ...step });
+      // An async listener's rejection would otherwise go unhandled and end the process.
+      if (returned instanceof Promise) returned.catch(ignore);
     } catch {
       // A broken listener is the caller's bug; it must not stop the run (as every engine's sink).
     }
