@@ -6,17 +6,13 @@ import {
   systemClock,
   type Clock,
   type ConcurrencyLimiter,
-  type EventListener,
-  type AdapterSource,
   type ModelAdapter,
   type ModelRequest,
-  type RunStep,
   type Usage,
 } from '@conclave/core';
 import { CallGovernor, type CallQueue } from '@conclave/core/adapter-kit';
 import { errorMessage } from '@conclave/core/internal';
 import { aggregateConsensus, MIN_VALID_VOTES, type ConsensusResult, type InvalidVoteReason, type Vote } from '@conclave/scoring';
-import { type Calibration } from '@conclave/scoring/calibration';
 import { isLoadedBoard, type Board, type Fact, type Member, type Phase } from './board.js';
 import type { Contribution } from './contribution.js';
 import type { DebateEvent } from './debate-event.js';
@@ -24,48 +20,12 @@ import { applyDecisionRule, MEAN_SCORE_RULE, type Voter } from './decision-rule.
 import type { DebateResult, DebateStopReason, MemberTiming } from './debate-result.js';
 import type { MemberFailure, MemberFailureReason } from './member-failure.js';
 import { parseMemberReply } from './member-reply.js';
-import { readDebateOptions } from './debate-options.js';
+import { readDebateOptions, type ConcurrencyOption, type DebateOptions } from './debate-options.js';
 import { readExtraFacts } from './extra-facts.js';
 import { EarlierPhases } from './prompt.js';
 import { renderQuestion } from './question.js';
 
-/** A cap on calls in flight: one number for the whole debate, or global and per-adapter caps. */
-export type ConcurrencyOption = number | { readonly global?: number; readonly perAdapter?: Readonly<Record<string, number>> };
-
-/** What one debate run needs besides the board; `A` is the board's rubric axes (of the extra facts and the events). */
-export interface DebateOptions<A extends string = string> {
-  /** The question; fills `{{question}}` in the board's question template. */
-  readonly question: string;
-  /** Values for the template's other `{{placeholders}}`. */
-  readonly vars?: Readonly<Record<string, string>>;
-  /** Background every member sees; an object is shown as JSON. */
-  readonly context?: string | Readonly<Record<string, unknown>>;
-  /** Structured facts added to the board's own. */
-  readonly facts?: readonly Fact<A>[];
-  /** Where each member's model reference finds its adapter. */
-  readonly adapters: AdapterSource;
-  /** Cancels every call in flight; the debate stops with `aborted` and is NO_GO. */
-  readonly signal?: AbortSignal;
-  /** Overrides the board's concurrency caps. */
-  readonly concurrency?: ConcurrencyOption;
-  /** Deadline for each member's call (default 120 000 ms). */
-  readonly memberTimeoutMs?: number;
-  /**
-   * What the track record says of each member (`calibrate(record)` from `@conclave/scoring`): the
-   * weights of the board's calibrated rule, and the estimate of P(GO is right) under either rule.
-   * Without it every member has the prior's reliability (evidence 0).
-   */
-  readonly calibration?: Calibration;
-  /** Stop starting calls once this many calls or tokens (input + output) have been used. */
-  readonly budget?: { readonly maxCalls?: number; readonly maxTokens?: number };
-  readonly onEvent?: EventListener<DebateEvent<A>>;
-  /**
-   * Runs each member call as a named, journaled step (ADR 0035): `debate/<board>/<phase>/<member>/<attempt>`.
-   * The default runs it directly; a durable engine (`@conclave/restate`) journals it, so a
-   * restarted run answers finished calls from its journal instead of paying for them again.
-   */
-  readonly runStep?: RunStep;
-}
+export type { ConcurrencyOption, DebateOptions } from './debate-options.js';
 
 /** Options for an engine instance. */
 export interface DebateEngineOptions {
