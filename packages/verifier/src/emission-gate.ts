@@ -84,7 +84,6 @@ export function emissionGate(record: DecisionRecord, options: EmissionGateOption
   };
 }
 
-/** The verdict in a panel's report, read defensively: a custom panel may hand back anything. */
 /**
  * Whether every required claim the record makes of its own (after the built-in ones, which the
  * lenses judge) is proven. No lens reads those claims, so a panel alone would let a refuted one
@@ -104,6 +103,7 @@ function ownClaimsProven(verdict: PanelVerdict): boolean {
   }
 }
 
+/** The verdict in a panel's report, read defensively: a custom panel may hand back anything. */
 function reportedVerdict(verdict: PanelVerdict): Verdict {
   try {
     const found: unknown = verdict.report.verdict;
