@@ -115,10 +115,22 @@ export class CallGovernor {
   async run(adapter: ModelAdapter, request: ModelRequest, step: string, queue?: CallQueue): Promise<ModelRunResult> {
     const direct = (): Promise<ModelRunResult> =>
       guardedRun(adapter, request, this.#options.timeoutMs, this.#options.clock, this.#follow, this.#spendLate);
-    const call = queue === undefined ? direct : () => queue(direct);
+    // A queued call's usage is counted inside its slot, so the next call waiting for it sees a budget
+    // this one used up; a result the step runner replays (its body did not run here) is counted below.
+    let counted = false;
+    const call =
+      queue === undefined
+        ? direct
+        : () =>
+            queue(async () => {
+              const result = await direct();
+              this.#spend(result.usage);
+              counted = true;
+              return result;
+            });
     // Without a step runner the call runs as it always did: no step closure on the hot path.
     const result = this.#options.runStep === undefined ? await call() : await this.#runStep(this.#options.runStep, step, call);
-    this.#spend(result.usage);
+    if (!counted) this.#spend(result.usage);
     return result;
   }
 

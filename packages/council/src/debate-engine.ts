@@ -8,6 +8,7 @@ import {
   type ConcurrencyLimiter,
   type ModelAdapter,
   type ModelRequest,
+  type ModelRunResult,
   type Usage,
 } from '@conclave/core';
 import { CallGovernor, type CallQueue } from '@conclave/core/adapter-kit';
@@ -247,10 +248,14 @@ class DebateRun<A extends string> {
     const adapter = bound.adapter;
     // No cap that can bind: the call starts at once, without the limiters' closures (the common case, ADR 0019).
     if (this.#unlimited(adapter.id)) return this.#call(phase, phaseIndex, member, adapter, request);
-    const queue: CallQueue = (start) => this.#limiterFor(adapter.id)(() => this.#globalLimiter()(start));
     // With a step runner every step of the phase starts now, in roster order, and waits for its slot
     // inside the step: Restate cannot replay a step that started while an earlier one was unanswered (ADR 0051).
-    if (this.#options.runStep !== undefined) return this.#call(phase, phaseIndex, member, adapter, request, queue);
+    // A debate that stopped while the step waited (its budget spent by the calls before) makes no call.
+    if (this.#options.runStep !== undefined) {
+      const queue: CallQueue = (start) =>
+        this.#limiterFor(adapter.id)(() => this.#globalLimiter()(() => (this.#stop ? Promise.resolve(this.#notStarted()) : start())));
+      return this.#call(phase, phaseIndex, member, adapter, request, queue);
+    }
     return this.#limiterFor(adapter.id)(() => this.#globalLimiter()(() => this.#call(phase, phaseIndex, member, adapter, request)));
   }
 
@@ -329,6 +334,17 @@ class DebateRun<A extends string> {
     if (this.#stop) return;
     this.#stop = reason;
     if (this.#listening) this.#emit({ type: 'debate_stopped', reason });
+  }
+
+  /** What a step that waited for its slot records when the debate stopped meanwhile: no call was made. */
+  #notStarted(): ModelRunResult {
+    const because = this.#stop?.kind ?? 'aborted';
+    return {
+      ok: false,
+      failure: { kind: 'aborted', message: `not started: the debate stopped (${because}) while the call waited for its slot` },
+      retryable: false,
+      latencyMs: 0,
+    };
   }
 
   #notRun(phase: Phase, phaseIndex: number, member: Member): MemberFailure {

@@ -59,4 +59,34 @@ describe('a capped debate run through a step runner (ADR 0051)', () => {
     }
     expect(mostInFlight).toBe(2);
   });
+
+  it('makes no call that waited for its slot when the token budget ran out meanwhile', async () => {
+    // One call at a time; each answer costs 100 tokens and the budget is 150: the second call
+    // pushes the debate over it, and the four members still waiting for the slot must not call.
+    const board = defineBoard(
+      {
+        id: 'budgeted',
+        concurrency: { global: 1 },
+        phases: [{ name: 'only', members: ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => ({ id, persona: 'p', model: 'scripted:m' })) }],
+      },
+      known,
+    );
+    let calls = 0;
+    const inner = scriptedAdapter(() => ({
+      value: { statement: 's', scores: { feasibility: 7, revenue: 7, cx: 7, ttm: 7, risk: 7 } },
+      usage: { inputTokens: 90, outputTokens: 10 },
+      delayMs: 2,
+    }));
+    const adapter: ModelAdapter = { ...inner, run: (request, options) => ((calls += 1), inner.run(request, options)) };
+    const runStep: RunStep = async (_name, effect) => effect();
+
+    const result = await DebateEngine.run(board, { question: 'Go?', adapters: { scripted: adapter }, runStep, budget: { maxTokens: 150 } });
+
+    expect(result.status).toBe('stopped');
+    expect(result.stopReason).toMatchObject({ kind: 'budget_exhausted', limit: 'tokens' });
+    expect(result.verdict).toBe('NO_GO');
+    expect(calls).toBe(2);
+    expect(result.usage.inputTokens + result.usage.outputTokens).toBe(200);
+    expect(result.failures.map((f) => f.memberId)).toEqual(['c', 'd', 'e', 'f']);
+  });
 });
