@@ -471,16 +471,12 @@ describe('DebateEngine.run: options that cannot be read never make it throw or r
       [{ question: 'q', adapters, vars: new Proxy({}, { ownKeys: throwing('the vars') }) }, /vars/],
     ];
     for (const [options, message] of cases) {
-      let result: Awaited<ReturnType<typeof DebateEngine.run>> | undefined;
-      await expect(
-        (async () => {
-          result = await DebateEngine.run(board, options as DebateOptions);
-        })(),
-      ).resolves.toBeUndefined();
-      expect(result?.status).toBe('stopped');
-      expect(result?.verdict).toBe('NO_GO');
-      expect(result?.stopReason?.kind).toBe('invalid_input');
-      expect(result?.stopReason && 'message' in result.stopReason ? result.stopReason.message : '').toMatch(message);
+      // A rejection fails the test here.
+      const result = await DebateEngine.run(board, options as DebateOptions);
+      expect(result.status).toBe('stopped');
+      expect(result.verdict).toBe('NO_GO');
+      expect(result.stopReason?.kind).toBe('invalid_input');
+      expect(result.stopReason && 'message' in result.stopReason ? result.stopReason.message : '').toMatch(message);
     }
     expect(adapter.calls).toHaveLength(0);
   });

@@ -493,15 +493,11 @@ describe('runMeeting: budgets, abort, warnings', () => {
       ),
     ];
     for (const options of unreadable) {
-      let meeting: MeetingResult | undefined;
-      await expect(
-        (async () => {
-          meeting = await runMeeting(testBrief(), options as MeetingOptions);
-        })(),
-      ).resolves.toBeUndefined();
-      expect(meeting?.outcome).toBe('invalid_input');
-      expect(meeting?.stopReason.kind).toBe('invalid_input');
-      expect(meeting?.stopReason.kind === 'invalid_input' ? meeting.stopReason.message : '').toMatch(/^the options cannot be read: /);
+      // A rejection fails the test here.
+      const meeting = await runMeeting(testBrief(), options as MeetingOptions);
+      expect(meeting.outcome).toBe('invalid_input');
+      expect(meeting.stopReason.kind).toBe('invalid_input');
+      expect(meeting.stopReason.kind === 'invalid_input' ? meeting.stopReason.message : '').toMatch(/^the options cannot be read: /);
     }
   });
 
