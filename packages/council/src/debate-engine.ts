@@ -338,18 +338,27 @@ class DebateRun<A extends string> {
 
   /** What a step that waited for its slot records when the debate stopped meanwhile: no call was made. */
   #notStarted(): ModelRunResult {
-    const because = this.#stop?.kind ?? 'aborted';
     return {
       ok: false,
-      failure: { kind: 'aborted', message: `not started: the debate stopped (${because}) while the call waited for its slot` },
+      failure: { kind: 'aborted', message: `not started: the debate stopped (${this.#stoppedBy()}) while the call waited for its slot` },
       retryable: false,
       latencyMs: 0,
     };
   }
 
   #notRun(phase: Phase, phaseIndex: number, member: Member): MemberFailure {
-    const because = this.#stop?.kind ?? 'aborted';
-    return { phase: phase.name, phaseIndex, memberId: member.id, model: member.model, reason: { kind: 'not_run', because } };
+    return {
+      phase: phase.name,
+      phaseIndex,
+      memberId: member.id,
+      model: member.model,
+      reason: { kind: 'not_run', because: this.#stoppedBy() },
+    };
+  }
+
+  /** Why the debate stopped, for a call it did not make. */
+  #stoppedBy(): DebateStopReason['kind'] {
+    return this.#stop?.kind ?? 'aborted';
   }
 
   /** Whether neither the global cap nor `adapterId`'s can ever queue a call of this debate. */
